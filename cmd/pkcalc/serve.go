@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "dist", "`directory` of the built site")
+	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free one")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
+		fmt.Fprintf(stderr, "pkcalc serve: %s has no index.html: build the site first with ./build.sh dist\n", *dir)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "pkcalc serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "pkcalc: serving %s at http://%s/\n", *dir, ln.Addr())
+	if err := http.Serve(ln, siteHandler(*dir)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "pkcalc serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// siteHandler serves the static site. It never reads request bodies: the
+// app analyses documents in the browser.
+func siteHandler(dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-cache")
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			h.Set("Content-Type", "application/wasm")
+		}
+		files.ServeHTTP(w, r)
+	})
+}

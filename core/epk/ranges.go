@@ -1,0 +1,92 @@
+package epk
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Range is a physical partition's [MinInclusive, MaxExclusive) EPK range;
+// "" is the minimum EPK and "FF" the maximum.
+type Range struct {
+	MinInclusive, MaxExclusive string
+}
+
+const (
+	minEPK = ""
+	maxEPK = "FF"
+)
+
+// maxRanges bounds Ranges' n so that no input can exhaust memory; it is far
+// beyond any real container.
+const maxRanges = 1 << 20
+
+// Ranges returns the evenly split layout a new container starts with for n
+// physical partitions, as the .NET SDK's
+// PartitionKeyInternal.GetMinInclusiveEffectivePartitionKey(i, n) and
+// GetMaxExclusiveEffectivePartitionKey(i, n) compute it. For V2 (and
+// MultiHash) boundary i is (0x3FFF…FF / n) * i over 128 bits, as 32 hex
+// digits; for V1 it is the binary encoding of the number (2^32-1) / n * i;
+// both use integer division. Any version other than V1 gets the V2 layout.
+// n is clamped to [1, 2^20].
+func Ranges(v Version, n int) []Range {
+	n = min(max(n, 1), maxRanges)
+	rs := make([]Range, n)
+	lo := minEPK
+	for i := range n {
+		hi := maxEPK
+		if i < n-1 {
+			hi = boundary(v, uint64(i+1), uint64(n))
+		}
+		rs[i] = Range{lo, hi}
+		lo = hi
+	}
+	return rs
+}
+
+// boundary returns the EPK where partition i of n starts, 0 < i < n.
+func boundary(v Version, i, n uint64) string {
+	if v == V1 {
+		var buf [10]byte
+		return hexString(appendNumber(buf[:0], float64(math.MaxUint32/n*i)))
+	}
+	// The largest V2 EPK is 0x3FFF…FF: a digest's first byte is masked with
+	// 0x3F. Divide that 128-bit value by n, then multiply by i (< n, so the
+	// product cannot overflow).
+	const hi, lo = 1<<62 - 1, math.MaxUint64
+	qhi, r := hi/n, hi%n
+	qlo, _ := bits.Div64(r, lo, n)
+	carry, vlo := bits.Mul64(qlo, i)
+	vhi := qhi*i + carry
+	var out [32]byte
+	for k := range 16 {
+		out[k] = hexDigits[vhi>>(60-4*k)&0x0F]
+		out[16+k] = hexDigits[vlo>>(60-4*k)&0x0F]
+	}
+	return string(out[:])
+}
+
+// Locate returns the index of the range in ranges that holds epk, or -1 if
+// none does. ranges must be sorted and contiguous, as [Ranges] returns them
+// and as the service lists a container's partition key ranges; the search is
+// binary. EPKs and boundaries are compared as strings, ordinally, as the SDKs
+// do by default, so both must use the same (upper-case) hex digits. (For
+// hierarchical keys the service may pad a boundary with zeros; the .NET SDK's
+// optional length-aware comparer treats such trailing zeros as insignificant,
+// Locate does not.)
+func Locate(ranges []Range, epk string) int {
+	// Find the last range whose minimum is <= epk.
+	lo, hi := 0, len(ranges)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if ranges[mid].MinInclusive <= epk {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	i := lo - 1
+	if i < 0 || epk >= ranges[i].MaxExclusive {
+		return -1
+	}
+	return i
+}

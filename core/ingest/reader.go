@@ -1,0 +1,1254 @@
+// Package ingest reads JSON documents from a stream, the way people have them
+// at hand: a JSON array, JSON Lines (NDJSON), documents one after another, a
+// single object, an object that wraps the documents in one array property (as
+// the Cosmos DB REST API and many exports do), and MongoDB Extended JSON.
+//
+// A Reader never needs the whole input in memory: it holds one document at a
+// time. Bad input yields an *Error with the document number, line and column;
+// the documents before it are kept, and where the input is a sequence of
+// top-level documents the Reader resumes at the next one.
+//
+// Ingest knows JSON and the limits of a Cosmos DB item. It knows nothing of
+// property paths or partition keys: those are the paths package and later.
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Limits of a Cosmos DB item (docs: concepts-limits, per-item limits).
+const (
+	MaxDocumentBytes = 2 << 20 // 2 MB, measured as the UTF-8 length of the compact JSON
+	MaxDepth         = 128     // nesting of objects and arrays
+	maxErrors        = 100     // after this many errors the Reader stops
+)
+
+// Error describes one problem in the input and where it is.
+type Error struct {
+	Document int    // 1-based number of the document it belongs to; 0 if none
+	Line     int    // 1-based
+	Column   int    // 1-based, in bytes from the start of the line
+	Offset   int64  // 0-based byte offset in the input
+	Msg      string // what is wrong, in plain words
+	Skipped  bool   // the document was not kept
+}
+
+func (e *Error) Error() string {
+	where := fmt.Sprintf("line %d, column %d", e.Line, e.Column)
+	if e.Document > 0 {
+		where += fmt.Sprintf(" (document %d)", e.Document)
+	}
+	return where + ": " + e.Msg
+}
+
+// Document is one JSON object read from the input.
+type Document struct {
+	Index  int   // 1-based position among the documents of the input, counting skipped ones
+	Line   int   // where it starts
+	Offset int64 // byte offset where it starts
+	Bytes  int   // UTF-8 length of its compact JSON text (the input with insignificant white space removed)
+	Root   Value // an Object
+	Notes  []*Error
+}
+
+// Reader reads documents one at a time. It is not safe for concurrent use.
+type Reader struct {
+	src     io.Reader
+	buf     []byte
+	pos     int   // next unread byte in buf
+	end     int   // end of valid bytes in buf
+	base    int64 // input offset of buf[0]
+	eof     bool
+	readErr error
+
+	line      int
+	lineStart int64
+
+	state      state
+	format     string
+	values     int  // top-level values seen
+	docs       int  // documents numbered so far
+	errs       int  // errors returned so far
+	done       bool // no more documents can be read
+	pending    []Value
+	pendingErr error
+	pendLine   int
+
+	// Per-document state.
+	docStart  int64
+	docCol    int
+	ws        int64 // white space bytes inside the current document
+	depth     int
+	overLimit bool
+	limitMsg  string
+	notes     []*Error
+	scratch   []byte
+	keys      map[string]string
+}
+
+type state uint8
+
+const (
+	stTop          state = iota // between top-level values
+	stArray                     // inside a top-level array of documents
+	stWrapperArray              // inside the document array of a wrapper object
+)
+
+// NewReader returns a Reader of documents from src.
+func NewReader(src io.Reader) *Reader {
+	return &Reader{
+		src:  src,
+		buf:  make([]byte, 64<<10),
+		line: 1,
+		keys: make(map[string]string),
+	}
+}
+
+// Format describes how the input was read, for example "JSON array" or
+// "JSON Lines". It is settled once the first document has been read.
+func (r *Reader) Format() string {
+	if r.format == "" {
+		return "empty"
+	}
+	return r.format
+}
+
+// Offset is the number of input bytes consumed so far.
+func (r *Reader) Offset() int64 { return r.base + int64(r.pos) }
+
+// Next returns the next document. At the end of the input it returns io.EOF.
+// A problem returns an *Error; calling Next again continues with the
+// documents after it where that is possible, and returns io.EOF where not.
+// An error from the underlying reader is returned as it is.
+func (r *Reader) Next() (*Document, error) {
+	for {
+		if r.pendingErr != nil {
+			err := r.pendingErr
+			r.pendingErr = nil
+			return nil, err
+		}
+		if len(r.pending) > 0 {
+			v := r.pending[0]
+			r.pending = r.pending[1:]
+			r.docs++
+			return &Document{Index: r.docs, Line: r.pendLine, Root: v, Bytes: v.compactLen()}, nil
+		}
+		if r.done {
+			if r.readErr != nil {
+				err := r.readErr
+				r.readErr = nil
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		doc, err := r.step()
+		if doc != nil && err != nil {
+			// Report the document now and the problem after it.
+			r.pendingErr = err
+			err = nil
+		}
+		if doc != nil || err != nil {
+			if err != nil {
+				r.errs++
+				if r.errs >= maxErrors {
+					r.done = true
+					if e, ok := err.(*Error); ok {
+						e.Msg += fmt.Sprintf("; stopped after %d errors", maxErrors)
+					}
+				}
+			}
+			return doc, err
+		}
+	}
+}
+
+// step advances by one unit of input: it returns a document, an error, or
+// neither when it only changed state.
+func (r *Reader) step() (*Document, error) {
+	switch r.state {
+	case stTop:
+		r.skipWS()
+		c, ok := r.peek()
+		if !ok {
+			r.done = true
+			return nil, nil
+		}
+		r.values++
+		if r.values == 1 && c == 0xEF {
+			// A UTF-8 byte order mark at the very start is allowed and ignored.
+			if r.consumeBOM() {
+				r.values = 0
+				return nil, nil
+			}
+		}
+		switch c {
+		case '[':
+			r.pos++
+			r.setFormat("JSON array")
+			r.state = stArray
+			r.skipWS()
+			if c, ok := r.peek(); ok && c == ']' {
+				r.pos++
+				r.state = stTop
+			}
+			return nil, nil
+		case '{':
+			if r.values == 1 {
+				return r.topObject()
+			}
+			r.noteSequenceFormat()
+			return r.document()
+		default:
+			r.noteSequenceFormat()
+			return r.document()
+		}
+	case stArray, stWrapperArray:
+		r.skipWS()
+		doc, err := r.document()
+		if err != nil && r.done {
+			return nil, err
+		}
+		r.skipWS()
+		c, ok := r.peek()
+		switch {
+		case !ok:
+			r.done = true
+			if err == nil {
+				err = r.errorf(0, "the input ends inside the array of documents: expected ',' or ']'")
+			}
+		case c == ',':
+			r.pos++
+		case c == ']':
+			r.pos++
+			if r.state == stWrapperArray {
+				if e := r.finishWrapper(); e != nil && err == nil {
+					err = e
+				}
+			}
+			r.state = stTop
+		default:
+			if err == nil {
+				err = r.errorf(r.docs+1, "expected ',' or ']' after document %d, found %s", r.docs, describe(c))
+			}
+			r.done = true
+		}
+		return doc, err
+	}
+	return nil, nil
+}
+
+func (r *Reader) setFormat(f string) {
+	if r.format == "" {
+		r.format = f
+	}
+}
+
+// noteSequenceFormat names a sequence of top-level values by whether they
+// sit one per line.
+func (r *Reader) noteSequenceFormat() {
+	if r.values == 2 && r.format == "single object" {
+		r.format = ""
+	}
+	if r.format != "" && r.format != "JSON Lines" {
+		return
+	}
+	if r.values >= 2 {
+		// A document that starts at column 1 after a newline reads as JSON Lines.
+		if r.Offset() == r.lineStart {
+			r.format = "JSON Lines"
+		} else {
+			r.format = "concatenated JSON"
+		}
+	}
+}
+
+// document reads one top-level document (an object) at the current position.
+func (r *Reader) document() (*Document, error) {
+	r.docs++
+	r.startDoc()
+	line := r.line
+	start := r.docStart
+	c, _ := r.peek()
+	v, err := r.value()
+	if err != nil {
+		return nil, r.recover(err)
+	}
+	notes := r.notes
+	if r.overLimit {
+		return nil, r.skippedErrorAt(start, line, r.limitMsg)
+	}
+	if v.Kind != Object {
+		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("%s is not a document: documents are JSON objects; skipped", article(kindOf(c))))
+	}
+	return r.finishDocument(start, line, v, notes)
+}
+
+func (r *Reader) startDoc() {
+	r.docStart = r.Offset()
+	r.docCol = int(r.docStart-r.lineStart) + 1
+	r.ws = 0
+	r.depth = 0
+	r.overLimit = false
+	r.limitMsg = ""
+	r.notes = nil
+}
+
+// topObject reads the first top-level value when it is an object: a single
+// document, or a wrapper holding the documents in one array property.
+func (r *Reader) topObject() (*Document, error) {
+	r.docs++
+	r.startDoc()
+	line := r.line
+	start := r.docStart
+	r.pos++ // '{'
+	r.depth = 1
+	var members []Member
+	seenID := false
+	r.skipWS()
+	if c, ok := r.peek(); ok && c == '}' {
+		r.pos++
+	} else {
+		for {
+			r.skipWS()
+			key, err := r.key()
+			if err != nil {
+				return nil, r.recover(err)
+			}
+			if key == "id" {
+				seenID = true
+			}
+			if !seenID && isWrapperKey(key) && onlyMetadata(members) && r.arrayOfObjectsAhead() {
+				// Stream the documents from here; the other members are metadata.
+				r.docs--
+				r.format = fmt.Sprintf("documents in the %q property", key)
+				r.state = stWrapperArray
+				r.skipWS()
+				if c, ok := r.peek(); ok && c == ']' {
+					r.pos++
+					r.state = stTop
+					return nil, r.finishWrapper()
+				}
+				return nil, nil
+			}
+			v, err := r.value()
+			if err != nil {
+				return nil, r.recover(err)
+			}
+			members = append(members, Member{Key: key, Value: v})
+			r.skipWS()
+			c, ok := r.peek()
+			if !ok {
+				return nil, r.recover(r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'"))
+			}
+			r.pos++
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				r.pos--
+				return nil, r.recover(r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c)))
+			}
+		}
+	}
+	r.depth = 0
+	obj := r.finishObject(members)
+	if r.overLimit {
+		return nil, r.skippedErrorAt(start, line, r.limitMsg)
+	}
+	// A lone object with no id whose one array property holds objects is a
+	// wrapper such as {"_rid":..,"Documents":[..],"_count":2}.
+	r.skipWS()
+	if _, more := r.peek(); !more && !seenID {
+		if key, elems, ok := wrappedDocuments(obj.Members); ok {
+			r.docs--
+			r.format = fmt.Sprintf("documents in the %q property", key)
+			r.pending = elems
+			r.pendLine = line
+			return nil, nil
+		}
+	}
+	r.setFormat("single object")
+	return r.finishDocument(start, line, obj, r.notes)
+}
+
+// Property names under which exports commonly wrap their documents.
+var wrapperKeys = []string{"documents", "docs", "items", "data", "results", "records", "rows", "value", "values", "statuses", "hits", "entries", "resources"}
+
+func isWrapperKey(k string) bool {
+	for _, w := range wrapperKeys {
+		if strings.EqualFold(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyMetadata reports whether the members beside a document array look
+// like the metadata of a response ("_rid", "_count", "search_metadata")
+// rather than the properties of a document ("orderId").
+func onlyMetadata(members []Member) bool {
+	for _, m := range members {
+		if m.Value.Kind == Object || strings.HasPrefix(m.Key, "_") || strings.HasPrefix(m.Key, "@") {
+			continue
+		}
+		if m.Value.Kind == Array || !isMetadataKey(m.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+var metadataKeys = []string{"count", "total", "totalCount", "page", "pageSize", "next", "nextLink", "previous", "limit", "offset", "continuation", "continuationToken", "version", "took", "timed_out"}
+
+func isMetadataKey(k string) bool {
+	for _, w := range metadataKeys {
+		if strings.EqualFold(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func wrappedDocuments(members []Member) (string, []Value, bool) {
+	found := -1
+	for i, m := range members {
+		if m.Value.Kind != Array || len(m.Value.Elems) == 0 {
+			if m.Value.Kind.Scalar() && !strings.HasPrefix(m.Key, "_") && !strings.HasPrefix(m.Key, "@") && !isMetadataKey(m.Key) {
+				return "", nil, false
+			}
+			continue
+		}
+		for _, e := range m.Value.Elems {
+			if e.Kind != Object {
+				return "", nil, false
+			}
+		}
+		if found >= 0 {
+			return "", nil, false
+		}
+		found = i
+	}
+	if found < 0 {
+		return "", nil, false
+	}
+	return members[found].Key, members[found].Value.Elems, true
+}
+
+// arrayOfObjectsAhead consumes ':' '[' when the value that follows is an
+// array whose first element is an object, and reports whether it did.
+// Otherwise it consumes nothing but the white space and the colon.
+func (r *Reader) arrayOfObjectsAhead() bool {
+	// The colon has been consumed by key(). Look at '[' then '{' or ']'.
+	r.skipWS()
+	c, ok := r.peek()
+	if !ok || c != '[' {
+		return false
+	}
+	// An empty array is an empty wrapper.
+	// Look ahead within the buffer without consuming, refilling as needed.
+	i := 1
+	for {
+		if !r.ensure(i + 1) {
+			return false
+		}
+		c := r.buf[r.pos+i]
+		if isSpace(c) {
+			i++
+			continue
+		}
+		if c == '{' || c == ']' {
+			r.pos++ // '['
+			return true
+		}
+		return false
+	}
+}
+
+// finishWrapper skips the members of a wrapper object after its document
+// array, up to and including the closing brace.
+func (r *Reader) finishWrapper() error {
+	r.startDoc()
+	r.depth = 1
+	for {
+		r.skipWS()
+		c, ok := r.peek()
+		if !ok {
+			r.done = true
+			return r.errorf(0, "the input ends inside the wrapper object: expected ',' or '}'")
+		}
+		r.pos++
+		if c == '}' {
+			r.depth = 0
+			return nil
+		}
+		if c != ',' {
+			r.pos--
+			r.done = true
+			return r.errorf(0, "expected ',' or '}' in the wrapper object, found %s", describe(c))
+		}
+		r.skipWS()
+		if _, err := r.key(); err != nil {
+			r.done = true
+			return err
+		}
+		if _, err := r.value(); err != nil {
+			r.done = true
+			return err
+		}
+	}
+}
+
+// recover turns a failure inside a document into the error to report and
+// positions the Reader where reading can go on: in a sequence of top-level
+// documents, at the next line that starts a document; inside an array, it
+// stops.
+func (r *Reader) recover(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		r.done = true
+		return err
+	}
+	e.Skipped = true
+	if r.state != stTop || r.readErr != nil {
+		r.done = true
+		return e
+	}
+	for first := true; ; first = false {
+		// An error found at the start of a line (a document left open on
+		// the line before) resumes right there.
+		if !first || r.Offset() != r.lineStart {
+			if !r.skipLine() {
+				r.done = true
+				return e
+			}
+		}
+		r.skipSpacesOnLine()
+		c, ok := r.peek()
+		if !ok {
+			r.done = true
+			return e
+		}
+		if c == '{' || c == '[' {
+			return e
+		}
+	}
+}
+
+// skippedErrorAt reports a whole document as skipped, at its start.
+func (r *Reader) skippedErrorAt(offset int64, line int, msg string) *Error {
+	return &Error{Document: r.docs, Line: line, Column: r.docCol, Offset: offset, Msg: msg, Skipped: true}
+}
+
+func (r *Reader) finishDocument(start int64, line int, v Value, notes []*Error) (*Document, error) {
+	size := v.compactLen()
+	if size > MaxDocumentBytes {
+		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
+	}
+	return &Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}, nil
+}
+
+// errorf returns an *Error at the current position.
+func (r *Reader) errorf(doc int, format string, args ...any) *Error {
+	off := r.Offset()
+	return &Error{Document: doc, Line: r.line, Column: int(off-r.lineStart) + 1, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (r *Reader) note(format string, args ...any) {
+	if len(r.notes) < 10 {
+		r.notes = append(r.notes, r.errorf(r.docs, format, args...))
+	}
+}
+
+// ---- buffer ----
+
+// ensure makes n unread bytes available if the input has them.
+func (r *Reader) ensure(n int) bool {
+	for r.end-r.pos < n {
+		if r.eof {
+			return false
+		}
+		if r.pos > 0 {
+			copy(r.buf, r.buf[r.pos:r.end])
+			r.base += int64(r.pos)
+			r.end -= r.pos
+			r.pos = 0
+		}
+		if r.end == len(r.buf) {
+			nb := make([]byte, 2*len(r.buf))
+			copy(nb, r.buf[:r.end])
+			r.buf = nb
+		}
+		n, err := r.src.Read(r.buf[r.end:])
+		r.end += n
+		if err != nil {
+			r.eof = true
+			if err != io.EOF {
+				r.readErr = err
+			}
+		}
+	}
+	return true
+}
+
+func (r *Reader) peek() (byte, bool) {
+	if r.pos < r.end || r.ensure(1) {
+		return r.buf[r.pos], true
+	}
+	return 0, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+// skipWS skips JSON white space, counting lines. Newlines can only occur
+// here (strings may not hold raw control characters), so this is the one
+// place that tracks lines.
+func (r *Reader) skipWS() {
+	for {
+		for r.pos < r.end {
+			c := r.buf[r.pos]
+			if c > ' ' {
+				return
+			}
+			switch c {
+			case '\n':
+				r.line++
+				r.lineStart = r.base + int64(r.pos) + 1
+			case ' ', '\r', '\t':
+			default:
+				return
+			}
+			r.pos++
+			r.ws++
+		}
+		if !r.ensure(1) {
+			return
+		}
+	}
+}
+
+func (r *Reader) skipSpacesOnLine() {
+	for {
+		c, ok := r.peek()
+		if !ok || (c != ' ' && c != '\t' && c != '\r') {
+			return
+		}
+		r.pos++
+	}
+}
+
+// skipLine moves past the next newline; false at the end of input.
+func (r *Reader) skipLine() bool {
+	for {
+		if r.pos >= r.end && !r.ensure(1) {
+			return false
+		}
+		c := r.buf[r.pos]
+		r.pos++
+		if c == '\n' {
+			r.line++
+			r.lineStart = r.Offset()
+			return true
+		}
+	}
+}
+
+func (r *Reader) consumeBOM() bool {
+	if !r.ensure(3) {
+		return false
+	}
+	if r.buf[r.pos] == 0xEF && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
+		r.pos += 3
+		r.lineStart = r.Offset()
+		return true
+	}
+	return false
+}
+
+// ---- values ----
+
+var errAbort = errors.New("document over limits")
+
+// value reads one JSON value. Past the item limits it keeps reading for
+// syntax but stops building, so a huge or deep document costs no memory.
+func (r *Reader) value() (Value, error) {
+	r.skipWS()
+	c, ok := r.peek()
+	if !ok {
+		return Value{}, r.errorf(r.docs, "the input ends where a value was expected")
+	}
+	switch c {
+	case '{':
+		return r.object()
+	case '[':
+		return r.array()
+	case '"':
+		r.pos++
+		s, err := r.str()
+		return Value{Kind: String, Str: s}, err
+	case 't':
+		return Value{Kind: Bool, Bool: true}, r.literal("true")
+	case 'f':
+		return Value{Kind: Bool}, r.literal("false")
+	case 'n':
+		return Value{Kind: Null}, r.literal("null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return r.number()
+	case 'N', 'I':
+		return Value{}, r.errorf(r.docs, "%s is not valid JSON: numbers must be finite", r.word())
+	case 0xEF:
+		if r.ensure(3) && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
+			return Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start")
+		}
+	}
+	return Value{}, r.errorf(r.docs, "expected a JSON value, found %s", describe(c))
+}
+
+func (r *Reader) enter() bool {
+	r.depth++
+	if r.depth > MaxDepth && !r.overLimit {
+		r.overLimit = true
+		r.limitMsg = fmt.Sprintf("document is nested deeper than the %d levels Cosmos DB allows; skipped", MaxDepth)
+	}
+	return !r.overLimit
+}
+
+func (r *Reader) sizeExceeded() bool {
+	if !r.overLimit && r.Offset()-r.docStart-r.ws > MaxDocumentBytes {
+		r.overLimit = true
+		r.limitMsg = "document is larger than the 2 MB Cosmos DB allows for an item; skipped"
+	}
+	return r.overLimit
+}
+
+func (r *Reader) object() (Value, error) {
+	r.pos++ // '{'
+	build := r.enter()
+	if r.depth > 10*MaxDepth {
+		// Far past any real document: stop descending to bound the stack.
+		return Value{}, r.skipNested()
+	}
+	var members []Member
+	r.skipWS()
+	if c, ok := r.peek(); ok && c == '}' {
+		r.pos++
+		r.depth--
+		return r.finishObject(members), nil
+	}
+	for {
+		r.skipWS()
+		key, err := r.key()
+		if err != nil {
+			return Value{}, err
+		}
+		v, err := r.value()
+		if err != nil {
+			return Value{}, err
+		}
+		if build && !r.sizeExceeded() {
+			members = append(members, Member{Key: key, Value: v})
+		}
+		r.skipWS()
+		c, ok := r.peek()
+		if !ok {
+			return Value{}, r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'")
+		}
+		r.pos++
+		if c == '}' {
+			break
+		}
+		if c != ',' {
+			r.pos--
+			return Value{}, r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c))
+		}
+	}
+	r.depth--
+	if r.overLimit {
+		return Value{Kind: Object}, nil
+	}
+	return r.finishObject(members), nil
+}
+
+// key reads a property name and the colon after it.
+func (r *Reader) key() (string, error) {
+	c, ok := r.peek()
+	if !ok {
+		return "", r.errorf(r.docs, "the input ends inside an object: expected a property name")
+	}
+	if c != '"' {
+		return "", r.errorf(r.docs, "expected a property name in double quotes, found %s", describe(c))
+	}
+	r.pos++
+	k, err := r.strIntern()
+	if err != nil {
+		return "", err
+	}
+	r.skipWS()
+	c, ok = r.peek()
+	if !ok || c != ':' {
+		if !ok {
+			return "", r.errorf(r.docs, "the input ends after property name %q: expected ':'", k)
+		}
+		return "", r.errorf(r.docs, "expected ':' after property name %q, found %s", k, describe(c))
+	}
+	r.pos++
+	return k, nil
+}
+
+func (r *Reader) array() (Value, error) {
+	r.pos++ // '['
+	build := r.enter()
+	if r.depth > 10*MaxDepth {
+		return Value{}, r.skipNested()
+	}
+	var elems []Value
+	r.skipWS()
+	if c, ok := r.peek(); ok && c == ']' {
+		r.pos++
+		r.depth--
+		return Value{Kind: Array, Elems: []Value{}}, nil
+	}
+	for {
+		v, err := r.value()
+		if err != nil {
+			return Value{}, err
+		}
+		if build && !r.sizeExceeded() {
+			elems = append(elems, v)
+		}
+		r.skipWS()
+		c, ok := r.peek()
+		if !ok {
+			return Value{}, r.errorf(r.docs, "the input ends inside an array: expected ',' or ']'")
+		}
+		r.pos++
+		if c == ']' {
+			break
+		}
+		if c != ',' {
+			r.pos--
+			return Value{}, r.errorf(r.docs, "expected ',' or ']' in an array, found %s", describe(c))
+		}
+	}
+	r.depth--
+	return Value{Kind: Array, Elems: elems}, nil
+}
+
+// skipNested skips the rest of a very deep value without recursion,
+// checking only that brackets balance and strings close.
+func (r *Reader) skipNested() error {
+	open := 1
+	for open > 0 {
+		r.skipWS()
+		c, ok := r.peek()
+		if !ok {
+			return r.errorf(r.docs, "the input ends inside a value nested %d levels deep", r.depth)
+		}
+		r.pos++
+		switch c {
+		case '{', '[':
+			open++
+			r.depth++
+		case '}', ']':
+			open--
+			r.depth--
+		case '"':
+			if _, err := r.str(); err != nil {
+				return err
+			}
+		}
+	}
+	r.depth--
+	return nil
+}
+
+func (r *Reader) literal(word string) error {
+	if r.ensure(len(word)) && string(r.buf[r.pos:r.pos+len(word)]) == word {
+		r.pos += len(word)
+		return nil
+	}
+	return r.errorf(r.docs, "%s is not a JSON value (expected %s)", r.word(), word)
+}
+
+// word returns the run of letters at the current position, for messages.
+func (r *Reader) word() string {
+	r.ensure(32)
+	i := r.pos
+	for i < r.end && i-r.pos < 32 {
+		c := r.buf[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '.') {
+			break
+		}
+		i++
+	}
+	if i == r.pos {
+		return describe(r.buf[r.pos])
+	}
+	return strconv.Quote(string(r.buf[r.pos:i]))
+}
+
+func (r *Reader) number() (Value, error) {
+	r.ensure(64)
+	start := r.pos
+	i := r.pos
+	n := func() bool {
+		for {
+			if i >= r.end {
+				// Numbers longer than the look-ahead: grow and continue.
+				off := i - r.pos
+				if !r.ensure(off + 64) {
+					start = r.pos
+					i = r.pos + off
+					return i < r.end
+				}
+				start = r.pos
+				i = r.pos + off
+			}
+			return true
+		}
+	}
+	digits := func() int {
+		c := 0
+		for n() && r.buf[i] >= '0' && r.buf[i] <= '9' {
+			i++
+			c++
+		}
+		return c
+	}
+	if n() && r.buf[i] == '-' {
+		i++
+	}
+	if !n() {
+		r.pos = i
+		return Value{}, r.errorf(r.docs, "the input ends inside a number")
+	}
+	if r.buf[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		r.pos = i
+		return Value{}, r.errorf(r.docs, "invalid number: expected a digit")
+	}
+	if n() && r.buf[i] == '.' {
+		i++
+		if digits() == 0 {
+			r.pos = i
+			return Value{}, r.errorf(r.docs, "invalid number: expected a digit after the decimal point")
+		}
+	}
+	if n() && (r.buf[i] == 'e' || r.buf[i] == 'E') {
+		i++
+		if n() && (r.buf[i] == '+' || r.buf[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			r.pos = i
+			return Value{}, r.errorf(r.docs, "invalid number: expected a digit in the exponent")
+		}
+	}
+	text := string(r.buf[start:i])
+	if n() {
+		if c := r.buf[i]; c >= '0' && c <= '9' {
+			r.pos = i
+			return Value{}, r.errorf(r.docs, "invalid number: a leading zero may not be followed by digits")
+		}
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		r.note("number %s is beyond the range of a double, which Cosmos DB uses for every number", text)
+	}
+	r.pos = i
+	return Value{Kind: Number, Num: f, Str: text}, nil
+}
+
+// strIntern reads a property name, sharing one string per distinct name so
+// that millions of documents with the same properties do not allocate them.
+func (r *Reader) strIntern() (string, error) {
+	b, err := r.strBytes()
+	if err != nil {
+		return "", err
+	}
+	if s, ok := r.keys[string(b)]; ok {
+		return s, nil
+	}
+	s := string(b)
+	if len(r.keys) < 1<<16 {
+		r.keys[s] = s
+	}
+	return s, nil
+}
+
+func (r *Reader) str() (string, error) {
+	b, err := r.strBytes()
+	if r.overLimit {
+		return "", err
+	}
+	return string(b), err
+}
+
+// strBytes reads a string after its opening quote. The result aliases a
+// scratch buffer valid until the next call. The common case, a run of plain
+// bytes inside the buffer, is copied once with no per-byte branching beyond
+// the scan.
+func (r *Reader) strBytes() ([]byte, error) {
+	out := r.scratch[:0]
+	ascii := true
+	for {
+		if r.pos >= r.end && !r.ensure(1) {
+			return nil, r.errorf(r.docs, "the input ends inside a string")
+		}
+		start := r.pos
+		i := r.pos
+		buf := r.buf[:r.end]
+		for i < len(buf) {
+			c := buf[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			if c >= 0x80 {
+				ascii = false
+			}
+			i++
+		}
+		if !r.overLimit {
+			out = append(out, buf[start:i]...)
+			if len(out) > MaxDocumentBytes {
+				r.overLimit = true
+				r.limitMsg = "document holds a string longer than the 2 MB Cosmos DB allows for a whole item; skipped"
+				out = out[:0]
+			}
+		}
+		r.pos = i
+		if i == len(buf) {
+			continue
+		}
+		c := buf[i]
+		r.pos++
+		switch {
+		case c == '"':
+			r.scratch = out[:0]
+			if !ascii && !utf8.Valid(out) {
+				r.note("a string that is not valid UTF-8; the bad bytes read as U+FFFD")
+				out = []byte(strings.ToValidUTF8(string(out), "\uFFFD"))
+			}
+			return out, nil
+		case c == '\\':
+			var err error
+			out, err = r.escape(out)
+			if err != nil {
+				return nil, err
+			}
+		default:
+			r.pos--
+			return nil, r.errorf(r.docs, "control character %U inside a string: it must be escaped (strings cannot span lines)", rune(c))
+		}
+	}
+}
+
+func (r *Reader) escape(out []byte) ([]byte, error) {
+	if !r.ensure(1) {
+		return out, r.errorf(r.docs, "the input ends inside a string escape")
+	}
+	c := r.buf[r.pos]
+	r.pos++
+	switch c {
+	case '"', '\\', '/':
+		return append(out, c), nil
+	case 'b':
+		return append(out, '\b'), nil
+	case 'f':
+		return append(out, '\f'), nil
+	case 'n':
+		return append(out, '\n'), nil
+	case 'r':
+		return append(out, '\r'), nil
+	case 't':
+		return append(out, '\t'), nil
+	case 'u':
+		r1, err := r.hex4()
+		if err != nil {
+			return out, err
+		}
+		if utf16.IsSurrogate(r1) {
+			r2 := rune(-1)
+			if r.ensure(6) && r.buf[r.pos] == '\\' && r.buf[r.pos+1] == 'u' {
+				r.pos += 2
+				if r2, err = r.hex4(); err != nil {
+					return out, err
+				}
+			}
+			if d := utf16.DecodeRune(r1, r2); d != utf8.RuneError {
+				return utf8.AppendRune(out, d), nil
+			}
+			r.note("a \\u escape with an unpaired surrogate; it reads as U+FFFD")
+			out = utf8.AppendRune(out, utf8.RuneError)
+			if r2 >= 0 && !utf16.IsSurrogate(r2) {
+				out = utf8.AppendRune(out, r2)
+			}
+			return out, nil
+		}
+		return utf8.AppendRune(out, r1), nil
+	}
+	r.pos--
+	return out, r.errorf(r.docs, "invalid escape \\%c in a string", c)
+}
+
+func (r *Reader) hex4() (rune, error) {
+	if !r.ensure(4) {
+		return 0, r.errorf(r.docs, "the input ends inside a \\u escape")
+	}
+	var v rune
+	for k := 0; k < 4; k++ {
+		c := r.buf[r.pos+k]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			r.pos += k
+			return 0, r.errorf(r.docs, "invalid \\u escape: %s is not a hex digit", describe(c))
+		}
+		v = v<<4 | rune(d)
+	}
+	r.pos += 4
+	return v, nil
+}
+
+// finishObject checks duplicate names and turns MongoDB Extended JSON
+// wrappers into the plain values they stand for.
+func (r *Reader) finishObject(members []Member) Value {
+	if members == nil {
+		members = []Member{}
+	}
+	if len(members) == 1 && len(members[0].Key) > 1 && members[0].Key[0] == '$' {
+		if v, ok := r.extended(members[0]); ok {
+			return v
+		}
+	}
+	if len(members) > 1 {
+		members = r.dedupe(members)
+	}
+	return Value{Kind: Object, Members: members}
+}
+
+// dedupe keeps the last of duplicate property names, as JavaScript and
+// Cosmos DB do, and notes it.
+func (r *Reader) dedupe(members []Member) []Member {
+	dup := ""
+	if len(members) <= 16 {
+		for i := 1; i < len(members) && dup == ""; i++ {
+			for j := 0; j < i; j++ {
+				if members[i].Key == members[j].Key {
+					dup = members[i].Key
+					break
+				}
+			}
+		}
+	} else {
+		seen := make(map[string]struct{}, len(members))
+		for _, m := range members {
+			if _, ok := seen[m.Key]; ok {
+				dup = m.Key
+				break
+			}
+			seen[m.Key] = struct{}{}
+		}
+	}
+	if dup == "" {
+		return members
+	}
+	r.note("property %q appears more than once in an object; the last one counts", dup)
+	last := make(map[string]int, len(members))
+	for i, m := range members {
+		last[m.Key] = i
+	}
+	out := members[:0]
+	for i, m := range members {
+		if last[m.Key] == i {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (r *Reader) extended(m Member) (Value, bool) {
+	v := m.Value
+	switch m.Key {
+	case "$oid", "$symbol", "$uuid":
+		if v.Kind == String {
+			return v, true
+		}
+	case "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal":
+		if v.Kind != String {
+			return Value{}, false
+		}
+		f, err := strconv.ParseFloat(v.Str, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			r.note("%s %q is not a finite number, which JSON and Cosmos DB cannot store; kept as the string", m.Key, v.Str)
+			return v, true
+		}
+		return Value{Kind: Number, Num: f, Str: v.Str}, true
+	case "$date":
+		switch v.Kind {
+		case String:
+			return v, true
+		case Number: // milliseconds since the epoch, possibly from {"$numberLong": ...}
+			t := time.UnixMilli(int64(v.Num)).UTC()
+			return Value{Kind: String, Str: t.Format("2006-01-02T15:04:05.000Z")}, true
+		}
+	}
+	return Value{}, false
+}
+
+// ---- messages ----
+
+func describe(c byte) string {
+	switch {
+	case c == '"':
+		return `'"'`
+	case c >= 0x21 && c < 0x7F:
+		return "'" + string(c) + "'"
+	case c == ' ':
+		return "a space"
+	default:
+		return fmt.Sprintf("byte 0x%02X", c)
+	}
+}
+
+func kindOf(c byte) Kind {
+	switch c {
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	case '{':
+		return Object
+	}
+	return Number
+}
+
+func article(k Kind) string {
+	switch k {
+	case Array, Object:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+func sizeText(n int64) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}

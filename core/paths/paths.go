@@ -1,0 +1,291 @@
+// Package paths discovers the property paths of JSON documents, in the
+// syntax Cosmos DB uses for partition key paths (/a/b, /"a b"), and
+// describes each one: its types, how many documents have it, how many
+// distinct values it takes and which are most common, and whether it can be
+// a partition key at all.
+//
+// It counts exactly up to a number of distinct values per path and says
+// when it stopped; it does not hash or place keys (that is epk and
+// partition).
+package paths
+
+import (
+	"cmp"
+	"encoding/binary"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/ingest"
+)
+
+// Cosmos DB's system properties, set by the service on every item.
+var systemProperties = map[string]string{
+	"_rid":         "resource id, set by Cosmos DB",
+	"_self":        "resource link, set by Cosmos DB",
+	"_etag":        "entity tag for optimistic concurrency, set by Cosmos DB",
+	"_attachments": "attachments link, set by Cosmos DB",
+	"_ts":          "last-modified time in epoch seconds, set by Cosmos DB",
+	"_lsn":         "log sequence number, set by Cosmos DB",
+}
+
+// Path describes one property path.
+type Path struct {
+	Path      string   // Cosmos DB syntax, e.g. /customer/id; array elements as /tags/[]/name
+	Segments  []string // property names from the root; nil for a path inside an array
+	Documents int      // documents in which the path occurs
+	Types     [6]int   // values seen, by ingest.Kind
+	Distinct  int      // distinct scalar values, exact unless DistinctCapped
+	// DistinctCapped is set when the path had more distinct values than the
+	// collector keeps; Distinct is then a lower bound and Top is taken from
+	// the values seen first.
+	DistinctCapped bool
+	Top            []ValueCount // most common scalar values, most frequent first
+	InArray        bool         // the path is inside an array
+	System         string       // what the system property is, if it is one
+	Usable         bool         // the path can be a partition key
+	Reason         string       // why it cannot be, when Usable is false
+}
+
+// ValueCount is a scalar value and the number of times it occurs.
+type ValueCount struct {
+	Value string // compact JSON text: strings are quoted, so "null" and null differ
+	Count int
+}
+
+// Options tune a Collector.
+type Options struct {
+	MaxDistinct int // distinct values kept exactly per path; default 10,000
+	Top         int // most common values reported per path; default 5
+}
+
+// Collector accumulates paths over documents. The zero value is not usable;
+// call New.
+type Collector struct {
+	opts  Options
+	root  *node
+	order []*node // nodes in the order first seen
+	docs  int
+}
+
+type node struct {
+	name     string
+	parent   *node
+	children map[string]*node
+	elems    *node // the elements of an array at this path
+	inArray  bool
+	lastDoc  int
+	docs     int
+	types    [6]int
+	values   map[string]*valueCount
+	capped   bool
+}
+
+type valueCount struct {
+	text  string
+	count int
+}
+
+// New returns a Collector.
+func New(opts Options) *Collector {
+	if opts.MaxDistinct <= 0 {
+		opts.MaxDistinct = 10000
+	}
+	if opts.Top <= 0 {
+		opts.Top = 5
+	}
+	return &Collector{opts: opts, root: &node{}}
+}
+
+// Documents returns the number of documents added.
+func (c *Collector) Documents() int { return c.docs }
+
+// Add records the paths of one document.
+func (c *Collector) Add(doc *ingest.Value) {
+	c.docs++
+	c.walk(c.root, doc)
+}
+
+func (c *Collector) walk(parent *node, v *ingest.Value) {
+	switch v.Kind {
+	case ingest.Object:
+		for i := range v.Members {
+			m := &v.Members[i]
+			c.visit(c.child(parent, m.Key), &m.Value)
+		}
+	case ingest.Array:
+		if len(v.Elems) == 0 {
+			return
+		}
+		n := parent.elems
+		if n == nil {
+			n = &node{parent: parent, inArray: true}
+			parent.elems = n
+			c.order = append(c.order, n)
+		}
+		for i := range v.Elems {
+			c.visit(n, &v.Elems[i])
+		}
+	}
+}
+
+func (c *Collector) visit(n *node, v *ingest.Value) {
+	if n.lastDoc != c.docs {
+		n.lastDoc = c.docs
+		n.docs++
+	}
+	n.types[v.Kind]++
+	if v.Kind.Scalar() {
+		c.count(n, v)
+		return
+	}
+	c.walk(n, v)
+}
+
+func (c *Collector) child(parent *node, name string) *node {
+	if n, ok := parent.children[name]; ok {
+		return n
+	}
+	if parent.children == nil {
+		parent.children = make(map[string]*node)
+	}
+	n := &node{name: name, parent: parent, inArray: parent.inArray}
+	parent.children[name] = n
+	c.order = append(c.order, n)
+	return n
+}
+
+// count tallies a scalar value under a key that compares values as Cosmos
+// DB does: numbers by their double value (so 1 and 1.0 are one value),
+// strings by their text, and the kinds apart.
+func (c *Collector) count(n *node, v *ingest.Value) {
+	var buf [9]byte
+	var key []byte
+	switch v.Kind {
+	case ingest.Null:
+		key = buf[:1]
+		buf[0] = 'n'
+	case ingest.Bool:
+		key = buf[:1]
+		buf[0] = 'f'
+		if v.Bool {
+			buf[0] = 't'
+		}
+	case ingest.Number:
+		buf[0] = '#'
+		binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(v.Num))
+		key = buf[:9]
+	case ingest.String:
+		key = append(make([]byte, 0, len(v.Str)+1), 's')
+		key = append(key, v.Str...)
+	}
+	if vc, ok := n.values[string(key)]; ok {
+		vc.count++
+		return
+	}
+	if len(n.values) >= c.opts.MaxDistinct {
+		n.capped = true
+		return
+	}
+	if n.values == nil {
+		n.values = make(map[string]*valueCount)
+	}
+	n.values[string(key)] = &valueCount{text: v.JSON(), count: 1}
+}
+
+// Paths returns every path seen, in the order first seen.
+func (c *Collector) Paths() []Path {
+	out := make([]Path, 0, len(c.order))
+	for _, n := range c.order {
+		out = append(out, c.describe(n))
+	}
+	return out
+}
+
+func (c *Collector) describe(n *node) Path {
+	var segs []string
+	var text []string
+	for p := n; p != c.root; p = p.parent {
+		if p == p.parent.elems {
+			text = append(text, "[]")
+			continue
+		}
+		segs = append(segs, p.name)
+		text = append(text, quote(p.name))
+	}
+	slices.Reverse(segs)
+	slices.Reverse(text)
+	if n.inArray {
+		segs = nil
+	}
+	p := Path{
+		Path:           "/" + strings.Join(text, "/"),
+		Segments:       segs,
+		Documents:      n.docs,
+		Types:          n.types,
+		Distinct:       len(n.values),
+		DistinctCapped: n.capped,
+		InArray:        n.inArray,
+	}
+	if len(segs) == 1 {
+		p.System = systemProperties[segs[0]]
+	}
+	top := make([]ValueCount, 0, len(n.values))
+	for _, vc := range n.values {
+		top = append(top, ValueCount{Value: vc.text, Count: vc.count})
+	}
+	slices.SortFunc(top, func(a, b ValueCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return cmp.Compare(a.Value, b.Value)
+	})
+	if len(top) > c.opts.Top {
+		top = top[:c.opts.Top]
+	}
+	p.Top = top
+	p.Usable, p.Reason = usable(&p)
+	return p
+}
+
+func usable(p *Path) (bool, string) {
+	switch {
+	case p.InArray:
+		return false, "inside an array: a partition key takes one value per item"
+	case p.System != "":
+		return false, "system property: " + p.System
+	}
+	if n := p.Types[ingest.Object] + p.Types[ingest.Array]; n > 0 {
+		what := "objects"
+		if p.Types[ingest.Object] == 0 {
+			what = "arrays"
+		} else if p.Types[ingest.Array] > 0 {
+			what = "objects and arrays"
+		}
+		docs := " documents"
+		if n == 1 {
+			docs = " document"
+		}
+		return false, "holds " + what + " in " + strconv.Itoa(n) + docs + ": a key value must be a string, number, boolean or null"
+	}
+	return true, ""
+}
+
+// TypeMix returns the kinds a path holds with their counts, most common first.
+func (p Path) TypeMix() []KindCount {
+	var out []KindCount
+	for k, n := range p.Types {
+		if n > 0 {
+			out = append(out, KindCount{Kind: ingest.Kind(k), Count: n})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b KindCount) int { return b.Count - a.Count })
+	return out
+}
+
+// KindCount is one entry of a type mix.
+type KindCount struct {
+	Kind  ingest.Kind
+	Count int
+}

@@ -1,0 +1,194 @@
+package paths
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/ingest"
+)
+
+func collect(t testing.TB, src io.Reader, opts Options) *Collector {
+	t.Helper()
+	c := New(opts)
+	r := ingest.NewReader(src)
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			return c
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(&d.Root)
+	}
+}
+
+func byPath(ps []Path) map[string]Path {
+	m := make(map[string]Path)
+	for _, p := range ps {
+		m[p.Path] = p
+	}
+	return m
+}
+
+func TestPaths(t *testing.T) {
+	in := `
+{"id":"1","tenant":"a","n":1,"addr":{"city":"Oslo","zip":"0150"},"tags":["x","y"],"lines":[{"sku":"s1"}],"order date":"2024-01-01","_ts":1700000000}
+{"id":"2","tenant":"a","n":1.0,"addr":{"city":"Bergen"},"tags":[],"lines":[{"sku":"s2"},{"sku":"s1"}],"_ts":1700000001}
+{"id":"3","tenant":"b","n":"1","addr":null,"mixed":{"a":1},"_ts":1700000002}
+{"id":"4","tenant":null,"n":true,"mixed":2,"_ts":1700000003}
+`
+	c := collect(t, strings.NewReader(in), Options{})
+	ps := c.Paths()
+	var order []string
+	for _, p := range ps {
+		order = append(order, p.Path)
+	}
+	wantOrder := []string{"/id", "/tenant", "/n", "/addr", "/addr/city", "/addr/zip", "/tags", "/tags/[]", "/lines", "/lines/[]", "/lines/[]/sku", `/"order date"`, "/_ts", "/mixed", "/mixed/a"}
+	if !reflect.DeepEqual(order, wantOrder) {
+		t.Errorf("order\n%q\nwant\n%q", order, wantOrder)
+	}
+	m := byPath(ps)
+	tests := []struct {
+		path     string
+		docs     int
+		distinct int
+		top      string
+		usable   bool
+		reason   string
+	}{
+		{"/id", 4, 4, `"1":1 "2":1 "3":1 "4":1 `, true, ""},
+		{"/tenant", 4, 3, `"a":2 "b":1 null:1 `, true, ""},
+		// 1 and 1.0 are one number; "1" and true are other values.
+		{"/n", 4, 3, `1:2 "1":1 true:1 `, true, ""},
+		{"/addr", 3, 1, `null:1 `, false, "holds objects in 2 documents"},
+		{"/addr/city", 2, 2, `"Bergen":1 "Oslo":1 `, true, ""},
+		{"/tags", 2, 0, ``, false, "holds arrays in 2 documents"},
+		{"/tags/[]", 1, 2, `"x":1 "y":1 `, false, "inside an array"},
+		{"/lines/[]/sku", 2, 2, `"s1":2 "s2":1 `, false, "inside an array"},
+		{`/"order date"`, 1, 1, `"2024-01-01":1 `, true, ""},
+		{"/_ts", 4, 4, `1700000000:1 1700000001:1 1700000002:1 1700000003:1 `, false, "system property: last-modified time"},
+		{"/mixed", 2, 1, `2:1 `, false, "holds objects in 1 document:"},
+	}
+	for _, tt := range tests {
+		p, ok := m[tt.path]
+		if !ok {
+			t.Errorf("%s: not found", tt.path)
+			continue
+		}
+		var top strings.Builder
+		for _, v := range p.Top {
+			fmt.Fprintf(&top, "%s:%d ", v.Value, v.Count)
+		}
+		if p.Documents != tt.docs || p.Distinct != tt.distinct || top.String() != tt.top || p.Usable != tt.usable || !strings.Contains(p.Reason, tt.reason) {
+			t.Errorf("%s: docs %d distinct %d top %q usable %v reason %q\nwant docs %d distinct %d top %q usable %v reason %q",
+				tt.path, p.Documents, p.Distinct, top.String(), p.Usable, p.Reason, tt.docs, tt.distinct, tt.top, tt.usable, tt.reason)
+		}
+	}
+	if got := m["/n"].TypeMix(); len(got) != 3 || got[0].Kind != ingest.Number || got[0].Count != 2 {
+		t.Errorf("type mix of /n: %v", got)
+	}
+	if m["/lines/[]/sku"].Segments != nil || !reflect.DeepEqual(m[`/"order date"`].Segments, []string{"order date"}) {
+		t.Errorf("segments: %q %q", m["/lines/[]/sku"].Segments, m[`/"order date"`].Segments)
+	}
+}
+
+func TestDistinctCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, "{\"k\":%d,\"c\":\"same\"}\n", i)
+	}
+	m := byPath(collect(t, strings.NewReader(b.String()), Options{MaxDistinct: 10, Top: 2}).Paths())
+	if k := m["/k"]; k.Distinct != 10 || !k.DistinctCapped || len(k.Top) != 2 {
+		t.Errorf("/k: %+v", k)
+	}
+	if c := m["/c"]; c.Distinct != 1 || c.DistinctCapped || c.Top[0].Count != 50 {
+		t.Errorf("/c: %+v", c)
+	}
+}
+
+func TestDatasets(t *testing.T) {
+	f, err := os.Open("../../../shared/datasets/dp420-tenant-products.json")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	m := byPath(collect(t, f, Options{}).Paths())
+	tenant := m["/tenantId"]
+	if tenant.Documents != 295 || tenant.Distinct != 3 || !tenant.Usable || tenant.Top[0].Count != 201 || tenant.Top[1].Count != 61 || tenant.Top[2].Count != 33 {
+		t.Errorf("/tenantId: %+v", tenant)
+	}
+	if id := m["/id"]; id.Distinct != 295 || !id.Usable {
+		t.Errorf("/id: %+v", id)
+	}
+	if tag := m["/tags/[]/name"]; tag.Usable || !tag.InArray {
+		t.Errorf("/tags/[]/name: %+v", tag)
+	}
+}
+
+func TestFormatParse(t *testing.T) {
+	tests := []struct {
+		names []string
+		path  string
+	}{
+		{[]string{"a"}, "/a"},
+		{[]string{"a", "b_2"}, "/a/b_2"},
+		{[]string{"order date"}, `/"order date"`},
+		{[]string{"my-key", "x"}, `/"my-key"/x`},
+		{[]string{`a"b`, `c\d`}, `/"a\"b"/"c\\d"`},
+		{[]string{"a/b"}, `/"a/b"`},
+		{[]string{""}, `/""`},
+		{[]string{"[]"}, `/"[]"`},
+	}
+	for _, tt := range tests {
+		if got := Format(tt.names); got != tt.path {
+			t.Errorf("Format(%q) = %s, want %s", tt.names, got, tt.path)
+		}
+		got, err := Parse(tt.path)
+		if err != nil || !reflect.DeepEqual(got, tt.names) {
+			t.Errorf("Parse(%s) = %q, %v; want %q", tt.path, got, err, tt.names)
+		}
+	}
+	for _, bad := range []struct{ in, msg string }{
+		{"", "empty path"},
+		{"tenantId", "must start with '/'"},
+		{"/a/", "ends with '/'"},
+		{"/a//b", "empty step at character 4"},
+		{"/tags/[]", "steps into an array"},
+		{"/a/*", "wildcard"},
+		{`/"open`, "not closed"},
+		{`/"a"b`, "expected '/' after the quoted name"},
+	} {
+		if _, err := Parse(bad.in); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("Parse(%q): %v, want %q", bad.in, err, bad.msg)
+		}
+	}
+}
+
+func Example() {
+	c := New(Options{})
+	r := ingest.NewReader(strings.NewReader(`
+{"id":"o1","tenantId":"contoso","lines":[{"sku":"A"}]}
+{"id":"o2","tenantId":"contoso"}
+{"id":"o3","tenantId":"fabrikam"}`))
+	for {
+		d, err := r.Next()
+		if err != nil {
+			break
+		}
+		c.Add(&d.Root)
+	}
+	for _, p := range c.Paths() {
+		fmt.Printf("%-16s in %d of %d documents, %d distinct, usable as key: %v\n", p.Path, p.Documents, c.Documents(), p.Distinct, p.Usable)
+	}
+	// Output:
+	// /id              in 3 of 3 documents, 3 distinct, usable as key: true
+	// /tenantId        in 3 of 3 documents, 2 distinct, usable as key: true
+	// /lines           in 1 of 3 documents, 0 distinct, usable as key: false
+	// /lines/[]        in 1 of 3 documents, 0 distinct, usable as key: false
+	// /lines/[]/sku    in 1 of 3 documents, 1 distinct, usable as key: false
+}

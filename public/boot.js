@@ -1,0 +1,44 @@
+// Loads pkcalc's WebAssembly engine with a progress bar, then hands the page
+// to it. Everything is fetched from this page's own origin, by relative URL.
+(function () {
+  "use strict";
+  var status = document.getElementById("boot-status");
+  var bar = document.getElementById("boot-progress");
+
+  function say(text) { if (status) status.textContent = text; }
+  function mb(n) { return (n / 1e6).toFixed(1) + " MB"; }
+
+  async function fetchWithProgress(url) {
+    var resp = await fetch(url);
+    if (!resp.ok) throw new Error(url + ": HTTP " + resp.status);
+    var total = Number(resp.headers.get("Content-Length")) || 0;
+    if (!resp.body || !total) return resp.arrayBuffer();
+    var reader = resp.body.getReader();
+    var chunks = [], got = 0;
+    for (;;) {
+      var r = await reader.read();
+      if (r.done) break;
+      chunks.push(r.value);
+      got += r.value.length;
+      if (bar) bar.value = got / total;
+      say("Loading the engine… " + mb(got) + " of " + mb(total));
+    }
+    var buf = new Uint8Array(got), off = 0;
+    for (var i = 0; i < chunks.length; i++) { buf.set(chunks[i], off); off += chunks[i].length; }
+    return buf.buffer;
+  }
+
+  async function start() {
+    try {
+      var go = new Go();
+      var bytes = await fetchWithProgress("main.wasm");
+      say("Starting the engine…");
+      var result = await WebAssembly.instantiate(bytes, go.importObject);
+      go.run(result.instance);
+    } catch (e) {
+      say("The engine could not start: " + e.message + ". Reload the page to try again.");
+      if (bar) bar.hidden = true;
+    }
+  }
+  start();
+})();

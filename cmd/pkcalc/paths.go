@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/report"
 )
 
 func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -20,14 +21,14 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: pkcalc paths [--format text|json] FILE...\n\nDescribes every property path of the documents in FILE (- for standard input).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parse(fs, args)
+	if err != nil {
 		return 2
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "pkcalc paths: --format must be text or json, not %q\n", *format)
 		return 2
 	}
-	files := fs.Args()
 	if len(files) == 0 {
 		fs.Usage()
 		return 2
@@ -110,42 +111,17 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// pathsJSON is the JSON form of a Summary.
-type pathsJSON struct {
-	File      string     `json:"file"`
-	Format    string     `json:"format"`
-	Documents int        `json:"documents"`
-	Bytes     int64      `json:"bytes"`
-	Errors    []string   `json:"errors"`
-	Paths     []pathJSON `json:"paths"`
-}
-
-type pathJSON struct {
-	Path      string           `json:"path"`
-	Types     map[string]int   `json:"types"`
-	Documents int              `json:"documents"`
-	Distinct  int              `json:"distinct"`
-	Capped    bool             `json:"distinctIsLowerBound,omitempty"`
-	Top       []map[string]any `json:"top"`
-	System    string           `json:"system,omitempty"`
-	Usable    bool             `json:"usable"`
-	Reason    string           `json:"reason,omitempty"`
-}
-
 func writePathsJSON(w io.Writer, name string, s *paths.Summary) {
-	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: []pathJSON{}}
+	out := struct {
+		File      string        `json:"file"`
+		Format    string        `json:"format"`
+		Documents int           `json:"documents"`
+		Bytes     int64         `json:"bytes"`
+		Errors    []string      `json:"errors"`
+		Paths     []report.Path `json:"paths"`
+	}{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: report.PathsOf(s.Paths)}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
-	}
-	for _, p := range s.Paths {
-		pj := pathJSON{Path: p.Path, Types: map[string]int{}, Documents: p.Documents, Distinct: p.Distinct, Capped: p.DistinctCapped, Top: []map[string]any{}, System: p.System, Usable: p.Usable, Reason: p.Reason}
-		for _, k := range p.TypeMix() {
-			pj.Types[k.Kind.String()] = k.Count
-		}
-		for _, v := range p.Top {
-			pj.Top = append(pj.Top, map[string]any{"value": json.RawMessage(v.Value), "count": v.Count})
-		}
-		out.Paths = append(out.Paths, pj)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

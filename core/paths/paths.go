@@ -67,6 +67,7 @@ type Collector struct {
 	root  *node
 	order []*node // nodes in the order first seen
 	docs  int
+	key   []byte // scratch for value keys
 }
 
 type node struct {
@@ -177,8 +178,9 @@ func (c *Collector) count(n *node, v *ingest.Value) {
 		binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(v.Num))
 		key = buf[:9]
 	case ingest.String:
-		key = append(make([]byte, 0, len(v.Str)+1), 's')
-		key = append(key, v.Str...)
+		// Reuse one buffer: the map lookup below does not keep it.
+		c.key = append(append(c.key[:0], 's'), v.Str...)
+		key = c.key
 	}
 	if vc, ok := n.values[string(key)]; ok {
 		vc.count++

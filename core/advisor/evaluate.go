@@ -1,0 +1,139 @@
+// Package advisor turns a key's measured distribution into a judgement: it
+// lays the key out on the physical partitions the container would have at
+// the target scale and throughput, puts the workload on them, scores the
+// key from 0 to 100 with a visible breakdown and a grade, and writes
+// findings and recommendations in plain language. It also proposes the
+// candidate keys worth measuring.
+//
+// It knows Cosmos DB's rules through packages capacity and epk, and the
+// data only through package partition's summaries; it reads no documents.
+package advisor
+
+import (
+	"math"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+)
+
+// Settings describe the container and its future.
+type Settings struct {
+	Throughput  capacity.Throughput // RU 0: the least the service allows for the data
+	Partitions  int                 // physical partitions to start from; 0: from the throughput
+	TargetBytes int64               // expected total size; 0 with TargetDocs 0: the sample's
+	TargetDocs  int64               // expected total documents
+	Workload    Workload
+}
+
+// Workload is the application's request rate.
+type Workload struct {
+	Reads, Writes, Queries float64 // operations per second
+	Costs                  *capacity.Costs
+	Traffic                partition.Traffic // how requests spread over key values
+}
+
+// Active reports whether any request rate was given.
+func (w Workload) Active() bool { return w.Reads+w.Writes+w.Queries > 0 }
+
+// Evaluation is one key's judgement.
+type Evaluation struct {
+	Dist          *partition.Distribution
+	Throughput    capacity.Throughput // as used: the given one or the minimum
+	Physical      []partition.Physical
+	Projection    partition.Projection
+	Monotonicity  partition.Monotonicity
+	Spread        *partition.Spread
+	Load          Load
+	HottestShare  float64 // the largest share of requests one logical partition takes
+	Score         int
+	Grade         string
+	Breakdown     []Component
+	Findings      []Finding
+	IsID          bool // the key is the item id alone
+	TimePathLabel string
+}
+
+// Load is the workload on the physical partitions.
+type Load struct {
+	Active        bool
+	Costs         capacity.Costs
+	TotalRU       float64   // RU/s the workload needs
+	Shares        []float64 // each physical partition's share of requests
+	DemandRU      []float64 // RU/s each physical partition is asked for
+	CapacityRU    float64   // RU/s each physical partition has
+	Throttle      capacity.Throttle
+	HottestLogiRU float64 // RU/s the busiest logical partition is asked for
+}
+
+// Evaluate judges one key. timePath names the time field used for
+// monotonicity and write spread ("" if none).
+func Evaluate(d *partition.Distribution, s Settings, timePath string) *Evaluation {
+	e := &Evaluation{Dist: d, TimePathLabel: timePath}
+	e.IsID = d.Spec.Kind == key.Hash && len(d.Spec.Paths) == 1 && len(d.Spec.Paths[0]) == 1 && d.Spec.Paths[0][0] == "id"
+
+	factor := 1.0
+	switch {
+	case s.TargetBytes > 0 && d.Bytes > 0:
+		factor = float64(s.TargetBytes) / float64(d.Bytes)
+	case s.TargetDocs > 0 && d.Documents > 0:
+		factor = float64(s.TargetDocs) / float64(d.Documents)
+	}
+	factor = max(factor, 1)
+	storage := int64(float64(d.Bytes) * factor)
+
+	e.Throughput = s.Throughput
+	if e.Throughput.RU <= 0 {
+		e.Throughput.RU = capacity.MinRU(e.Throughput.Autoscale, storage, 0)
+	}
+	n := s.Partitions
+	if n <= 0 {
+		n = capacity.InitialPartitions(e.Throughput)
+		n = max(n, int(math.Ceil(float64(e.Throughput.RU)/capacity.PartitionMaxRU)))
+	}
+	version := d.Version
+	if d.Spec.Kind == key.MultiHash {
+		version = epk.V2
+	}
+	e.Projection = d.Project(factor, epk.Ranges(version, n), capacity.LogicalPartitionMaxBytes,
+		int64(capacity.AlertFraction*float64(capacity.LogicalPartitionMaxBytes)), capacity.PhysicalPartitionMaxBytes)
+	ranges := make([]epk.Range, len(e.Projection.Physical))
+	for i, p := range e.Projection.Physical {
+		ranges[i] = epk.Range{MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive}
+	}
+	e.Physical = d.Place(ranges)
+	e.Monotonicity = d.Monotonicity()
+	e.Spread = d.WriteSpread(ranges)
+
+	traffic := s.Workload.Traffic
+	if traffic == "" {
+		traffic = partition.ByDocuments
+		if d.Weighted {
+			traffic = partition.ByWeight
+		}
+	}
+	e.Load.Shares, e.HottestShare = d.Shares(e.Physical, traffic)
+	if s.Workload.Active() {
+		e.Load.Active = true
+		avg := 1024.0
+		if d.Documents > 0 {
+			avg = float64(d.Bytes) / float64(d.Documents)
+		}
+		e.Load.Costs = capacity.DefaultCosts(avg)
+		if s.Workload.Costs != nil {
+			e.Load.Costs = *s.Workload.Costs
+		}
+		w := s.Workload
+		e.Load.TotalRU = w.Reads*e.Load.Costs.PointRead + w.Writes*e.Load.Costs.Write + w.Queries*e.Load.Costs.Query
+		e.Load.CapacityRU = capacity.PerPartitionRU(e.Throughput, len(e.Physical))
+		e.Load.DemandRU = make([]float64, len(e.Physical))
+		for i, sh := range e.Load.Shares {
+			e.Load.DemandRU[i] = sh * e.Load.TotalRU
+		}
+		e.Load.Throttle = capacity.Throttling(e.Load.DemandRU, e.Load.CapacityRU)
+		e.Load.HottestLogiRU = e.HottestShare * e.Load.TotalRU
+	}
+	e.score()
+	return e
+}

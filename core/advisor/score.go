@@ -1,0 +1,392 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/paths"
+)
+
+// Component is one line of a score's breakdown.
+type Component struct {
+	Name   string
+	Weight int // share of the score, out of 100
+	Score  int // 0-100
+	Note   string
+}
+
+// Severity of a finding.
+type Severity string
+
+const (
+	Critical Severity = "critical" // the key will fail: writes rejected or throttled at the target
+	Warning  Severity = "warning"  // the key will cost or hurt
+	Info     Severity = "info"     // worth knowing
+)
+
+// Finding is one observation, with a stable code.
+type Finding struct {
+	Code     string
+	Severity Severity
+	Message  string
+}
+
+// Finding codes.
+const (
+	LowCardinality        = "LOW_CARDINALITY"
+	HotPartition          = "HOT_PARTITION"
+	LogicalPartitionLimit = "LOGICAL_PARTITION_LIMIT"
+	Monotonic             = "MONOTONIC"
+	MissingValues         = "MISSING_VALUES"
+	InvalidValues         = "INVALID_VALUES"
+	KeyTooLong            = "KEY_TOO_LONG"
+	TruncationCollision   = "TRUNCATION_COLLISION"
+	Throttled             = "THROTTLED"
+	IDKey                 = "ID_KEY"
+	Underprovisioned      = "UNDERPROVISIONED"
+	EstimatedFigures      = "ESTIMATED"
+)
+
+// Grades, from the score.
+func grade(score int) string {
+	switch {
+	case score >= 85:
+		return "A"
+	case score >= 70:
+		return "B"
+	case score >= 55:
+		return "C"
+	case score >= 40:
+		return "D"
+	}
+	return "F"
+}
+
+func (e *Evaluation) score() {
+	d := e.Dist
+	p := len(e.Physical)
+	keyed := float64(d.Documents - d.Invalid)
+	capAt := 100
+	limit := func(c int) { capAt = min(capAt, c) }
+	add := func(f Finding) { e.Findings = append(e.Findings, f) }
+	spec := d.Spec.String()
+
+	// Distinct values: a key with few values caps the partitions that can
+	// ever serve the container.
+	growing := d.Singletons() >= 0.5
+	want := math.Max(1000, 10*float64(p))
+	distinctProjected := float64(d.Distinct) + (e.Projection.Factor-1)*float64(d.Documents)*d.Singletons()
+	card := Component{Name: "Distinct values", Weight: 25}
+	switch {
+	case growing:
+		card.Score = 100
+		card.Note = fmt.Sprintf("%s distinct values; most documents bring a new one, so they grow with the data", human.Count(d.Distinct))
+	default:
+		card.Score = pct(math.Log10(math.Max(distinctProjected, 1)) / math.Log10(want))
+		card.Note = fmt.Sprintf("%s distinct values; a good key has thousands, and many more than its %d physical %s", human.Count(d.Distinct), p, human.Plural(int64(p), "partition", "partitions"))
+	}
+	if !growing {
+		switch {
+		case d.Distinct < 10:
+			limit(35)
+		case d.Distinct < 100:
+			limit(55)
+		case distinctProjected < want:
+			limit(75)
+		}
+		if distinctProjected < want {
+			sev := Warning
+			if d.Distinct < 100 {
+				sev = Critical
+			}
+			add(Finding{LowCardinality, sev, fmt.Sprintf(
+				"%s has only %s distinct values, so the container can never use more than %s logical partitions: each is capped at 20 GB and 10,000 RU/s, and low-cardinality keys (status, type, country, device) leave most of the key space empty.",
+				spec, human.Count(d.Distinct), human.Count(d.Distinct))})
+		}
+	}
+
+	// Spread of data, over logical and physical partitions.
+	largest := d.Largest(1)
+	var topShare float64
+	if len(largest) > 0 && d.Bytes > 0 {
+		topShare = float64(largest[0].Bytes) / float64(d.Bytes)
+	}
+	data := Component{Name: "Spread of data", Weight: 20}
+	data.Score = shareScore(topShare)
+	data.Note = fmt.Sprintf("the largest logical partition holds %s of the data", human.Percent(topShare))
+	if p > 1 {
+		var maxB, sum float64
+		for _, ph := range e.Projection.Physical {
+			maxB = math.Max(maxB, float64(ph.Bytes))
+			sum += float64(ph.Bytes)
+		}
+		if sum > 0 {
+			ratio := maxB / (sum / float64(p))
+			phys := pct(1 - (ratio-1)/float64(p-1))
+			if phys < data.Score {
+				data.Score = phys
+				data.Note = fmt.Sprintf("the fullest of %d physical partitions holds %.1f× the average", p, ratio)
+			}
+		}
+	}
+
+	// Spread of requests.
+	req := Component{Name: "Spread of requests", Weight: 20}
+	req.Score = shareScore(e.HottestShare)
+	req.Note = fmt.Sprintf("the busiest logical partition takes %s of requests", human.Percent(e.HottestShare))
+	if len(largest) > 0 && !growing && (e.HottestShare >= 0.2 || topShare >= 0.2) && d.Distinct > 1 {
+		sev := Warning
+		if e.HottestShare >= 0.5 || topShare >= 0.5 {
+			sev = Critical
+		}
+		add(Finding{HotPartition, sev, fmt.Sprintf(
+			"The value %s alone holds %s of the documents and takes %s of the requests: the one physical partition that stores it does that much of the work however many partitions the container has, and it is limited to 10,000 RU/s.",
+			ValueText(largest[0].Values), human.Percent(float64(largest[0].Documents)/math.Max(keyed, 1)), human.Percent(e.HottestShare))})
+	}
+	if d.Spec.Kind == key.MultiHash {
+		if v, share := firstLevel(d); share >= 0.2 {
+			// With one physical partition there is nothing to be hot against
+			// yet; the projection shows it once a target size is given.
+			sev := Info
+			if p > 1 {
+				sev = Warning
+			}
+			add(Finding{HotPartition, sev, fmt.Sprintf(
+				"The first level %s holds %s of the documents under one value, %s. A hierarchical key lets that value grow past 20 GB, but its documents sit together in one physical partition until they fill it (50 GB) and it splits: until then its writes all go to one partition.",
+				paths.Format(d.Spec.Paths[0]), human.Percent(share), ComponentText(v))})
+		}
+	}
+	if e.Load.Active {
+		t := e.Load.Throttle
+		// Throttling that an even key would suffer too is the throughput's
+		// fault, not the key's: say so once, without marking the key down.
+		provisioned := e.Load.CapacityRU * float64(p)
+		evenThrottled := math.Max(0, e.Load.TotalRU-provisioned) / math.Max(e.Load.TotalRU, 1)
+		if evenThrottled > 0 {
+			add(Finding{Underprovisioned, Warning, fmt.Sprintf(
+				"The workload needs %s RU/s but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
+				human.Count(int64(math.Ceil(e.Load.TotalRU))), human.Count(int64(provisioned)), human.Count(int64(math.Ceil(e.Load.TotalRU))))})
+		}
+		keyThrottled := t.ThrottledFraction - evenThrottled
+		if keyThrottled > 0.001 || e.Load.HottestLogiRU > capacity.PartitionMaxRU {
+			req.Score = min(req.Score, pct(1-5*keyThrottled))
+			sev := Warning
+			if keyThrottled > 0.05 || e.Load.HottestLogiRU > capacity.PartitionMaxRU {
+				sev = Critical
+				limit(60)
+			}
+			msg := fmt.Sprintf("At %s RU/s of demand, physical partition %d is asked for %s RU/s but has %s: %s of requests would be throttled (HTTP 429).",
+				human.Count(int64(e.Load.TotalRU)), t.Hottest, human.Count(int64(e.Load.DemandRU[max(t.Hottest, 0)])), human.Count(int64(e.Load.CapacityRU)), human.Percent(t.ThrottledFraction))
+			if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
+				msg += fmt.Sprintf(" One logical partition alone needs %s RU/s, past the 10,000 RU/s any single key value can get: more throughput cannot fix that, a finer key can.", human.Count(int64(e.Load.HottestLogiRU)))
+			}
+			add(Finding{Throttled, sev, msg})
+		}
+		if t.Headroom < math.Inf(1) {
+			req.Note += fmt.Sprintf("; the workload can grow %.1f× before the busiest partition throttles", t.Headroom)
+		}
+	}
+
+	// Room to grow: the 20 GB limit of a logical partition.
+	room := Component{Name: "Room to grow", Weight: 15}
+	lb := float64(e.Projection.Largest.Bytes)
+	maxL := float64(capacity.LogicalPartitionMaxBytes)
+	room.Score = pct(1 - (lb-0.35*maxL)/(0.65*maxL))
+	room.Note = fmt.Sprintf("the largest logical partition reaches %s of the 20 GB limit", human.Bytes(int64(lb)))
+	if e.Projection.Factor > 1 {
+		room.Note += fmt.Sprintf(" at %.0f× the sample", e.Projection.Factor)
+	}
+	switch {
+	case e.Projection.OverLimitN > 0:
+		limit(35)
+		add(Finding{LogicalPartitionLimit, Critical, fmt.Sprintf(
+			"At the target scale %s logical %s would pass 20 GB, where Cosmos DB rejects further writes to the value; the largest, %s, would hold %s.",
+			human.Count(int64(e.Projection.OverLimitN)), human.Plural(int64(e.Projection.OverLimitN), "partition", "partitions"), ValueText(e.Projection.OverLimit[0].Values), human.Bytes(e.Projection.OverLimit[0].Bytes))})
+	case e.Projection.OverAlertN > 0:
+		add(Finding{LogicalPartitionLimit, Warning, fmt.Sprintf(
+			"At the target scale %s logical %s would pass the 70%% alert line (14 GB) of the 20 GB limit; the largest, %s, would hold %s.",
+			human.Count(int64(e.Projection.OverAlertN)), human.Plural(int64(e.Projection.OverAlertN), "partition", "partitions"), ValueText(e.Projection.OverAlert[0].Values), human.Bytes(e.Projection.OverAlert[0].Bytes))})
+	}
+
+	// Writes over time.
+	writes := Component{Name: "Writes over time", Weight: 10, Score: 100, Note: "no time field to measure"}
+	if sp := e.Spread; sp != nil {
+		keysScore := pct(math.Log10(math.Max(sp.KeysMedian, 1)) / 2) // 100 keys a bucket is full marks
+		writes.Score = keysScore
+		writes.Note = fmt.Sprintf("a median %s distinct values written per %s", trimFloat(sp.KeysMedian), sp.Unit)
+		if p > 1 {
+			fair := 1 / float64(p)
+			s := pct((1 - sp.HottestShare) / (1 - fair))
+			writes.Score = min(writes.Score, s)
+			writes.Note += fmt.Sprintf("; the busiest partition takes %s of each %s's writes (fair: %s)", human.Percent(sp.HottestShare), sp.Unit, human.Percent(fair))
+		}
+	}
+	// A key that moves with time: few values written at a time, out of many.
+	concentrated := e.Spread != nil && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
+		(e.Spread.KeysMedian <= 2 || (p > 1 && e.Spread.HottestShare >= 0.9))
+	if e.Monotonicity.Monotonic || concentrated {
+		r := e.Monotonicity.Order
+		if !math.IsNaN(e.Monotonicity.Time) && math.Abs(e.Monotonicity.Time) > math.Abs(r) {
+			r = e.Monotonicity.Time
+		}
+		switch {
+		case concentrated:
+			limit(50)
+			add(Finding{Monotonic, Critical, fmt.Sprintf(
+				"%s follows time: at any moment nearly all writes go to %s, so one physical partition takes the whole write load while the others idle (a date or time key alone is the classic hot partition).",
+				spec, human.Plural(int64(math.Round(e.Spread.KeysMedian)), "one key value", fmt.Sprintf("%s key values", trimFloat(e.Spread.KeysMedian))))})
+		default:
+			add(Finding{Monotonic, Info, fmt.Sprintf(
+				"%s increases with the order of writes (correlation %.2f). Cosmos DB hashes key values, so new writes still spread over partitions; only range queries on the key are affected.", spec, r)})
+		}
+	}
+
+	// Key present and valid.
+	valid := Component{Name: "Key present and valid", Weight: 10}
+	miss := float64(d.Missing) / math.Max(float64(d.Documents), 1)
+	inv := float64(d.Invalid) / math.Max(float64(d.Documents), 1)
+	valid.Score = pct(1 - 10*(miss+inv))
+	valid.Note = fmt.Sprintf("%s of documents lack the key, %s hold an object or array there", human.Percent(miss), human.Percent(inv))
+	if d.Missing > 0 {
+		sev := Info
+		if miss >= 0.01 {
+			sev = Warning
+		}
+		add(Finding{MissingValues, sev, fmt.Sprintf(
+			"%s %s (%s) lack %s. Cosmos DB stores them all under the undefined value: one logical partition that grows with every such document.",
+			human.Count(d.Missing), human.Plural(int64(d.Missing), "document", "documents"), human.Percent(miss), strings.Join(d.Spec.PathStrings(), " or "))})
+	}
+	if d.Invalid > 0 {
+		limit(40)
+		add(Finding{InvalidValues, Critical, fmt.Sprintf(
+			"%s %s hold an object or an array at %s; a partition key value must be a string, number, boolean or null, so Cosmos DB would reject them.",
+			human.Count(d.Invalid), human.Plural(int64(d.Invalid), "document", "documents"), strings.Join(d.Spec.PathStrings(), " or "))})
+	}
+	switch {
+	case d.OverLimit > 0:
+		limit(40)
+		add(Finding{KeyTooLong, Critical, fmt.Sprintf("%s %s have a key value over 2,048 bytes (the longest is %s bytes); Cosmos DB rejects them.",
+			human.Count(d.OverLimit), human.Plural(int64(d.OverLimit), "document", "documents"), human.Count(int64(d.KeyMaxBytes)))})
+	case d.Version == epk.V1 && d.Spec.Kind != key.MultiHash && d.OverLimitV1 > 0:
+		add(Finding{KeyTooLong, Warning, fmt.Sprintf("%s %s have a key value over 101 bytes, the limit without large partition keys (hash V1); create the container with hash V2.",
+			human.Count(d.OverLimitV1), human.Plural(int64(d.OverLimitV1), "document", "documents"))})
+	}
+	if len(d.Collisions) > 0 {
+		c := d.Collisions[0]
+		add(Finding{TruncationCollision, Warning, fmt.Sprintf(
+			"Hash V1 reads only the first 100 characters of a key: %d groups of distinct values share an EPK, e.g. %s and %s, so they are stored as if one value. Hash V2 has no such cut.",
+			len(d.Collisions), ValueText(c.Values[0]), ValueText(c.Values[1]))})
+	}
+	if e.IsID {
+		add(Finding{IDKey, Info, "/id spreads data and writes perfectly, but only point reads (id and key known) stay in one partition: every query that filters on anything else reads all physical partitions."})
+	}
+	if d.Estimated {
+		add(Finding{EstimatedFigures, Info, fmt.Sprintf(
+			"More distinct values than pkcalc keeps exactly: the count of logical partitions (%s) is an estimate within ±%.1f%%, and the largest values come from a heavy-hitter sketch.",
+			human.Count(d.Distinct), 100*d.DistinctError)})
+	}
+
+	e.Breakdown = []Component{card, data, req, room, writes, valid}
+	total := 0.0
+	for _, c := range e.Breakdown {
+		total += float64(c.Weight*c.Score) / 100
+	}
+	e.Score = min(int(math.Round(total)), capAt)
+	e.Grade = grade(e.Score)
+	slices.SortStableFunc(e.Findings, func(a, b Finding) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+}
+
+// firstLevel returns the most common first-level value of a hierarchical
+// key and its share of documents.
+func firstLevel(d *partition.Distribution) (epk.Value, float64) {
+	type acc struct {
+		v    epk.Value
+		docs int64
+	}
+	by := map[string]*acc{}
+	var order []string
+	for _, l := range d.All() {
+		k := ComponentText(l.Values[0])
+		if by[k] == nil {
+			by[k] = &acc{v: l.Values[0]}
+			order = append(order, k)
+		}
+		by[k].docs += l.Documents
+	}
+	var best *acc
+	for _, k := range order {
+		if best == nil || by[k].docs > best.docs {
+			best = by[k]
+		}
+	}
+	if best == nil || d.Documents == 0 {
+		return epk.Value{}, 0
+	}
+	return best.v, float64(best.docs) / float64(d.Documents)
+}
+
+func severityRank(s Severity) int {
+	switch s {
+	case Critical:
+		return 0
+	case Warning:
+		return 1
+	}
+	return 2
+}
+
+// shareScore rates the largest share one key value takes: 1 % or less is
+// full marks, half or more is none, on a log scale between.
+func shareScore(s float64) int {
+	if s <= 0.01 {
+		return 100
+	}
+	return pct(1 - math.Log(s/0.01)/math.Log(50))
+}
+
+func pct(f float64) int {
+	if math.IsNaN(f) {
+		return 0
+	}
+	return int(math.Round(100 * math.Max(0, math.Min(1, f))))
+}
+
+// ValueText writes a key value for people: JSON for one component, a JSON
+// array for several; undefined as "undefined".
+func ValueText(vals []epk.Value) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = ComponentText(v)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ComponentText writes one key component as JSON ("undefined" when missing).
+func ComponentText(v epk.Value) string {
+	switch v.Kind {
+	case epk.String:
+		return strconv.Quote(v.Str)
+	case epk.Number:
+		return strconv.FormatFloat(v.Num, 'g', -1, 64)
+	case epk.True:
+		return "true"
+	case epk.False:
+		return "false"
+	case epk.Null:
+		return "null"
+	}
+	return "undefined"
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,517 @@
+package aggregate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// Row is one key value's aggregate.
+type Row struct {
+	Values    []epk.Value // one per level (1 for hash and synthetic keys)
+	Documents int64
+	Bytes     int64   // 0 when the input has no bytes column
+	Requests  float64 // optional column `requests` (per second or a weight); 0 when absent
+	Line      int     // where it came from, for messages
+}
+
+// Read reads aggregates for a key with levels components, as CSV or JSON,
+// told apart by the first byte that is not a space.
+//
+// CSV needs a header row naming its columns: k0 up to k{levels-1},
+// documents, and optionally bytes and requests; other columns are ignored.
+// A key cell is JSON text ("contoso" with its quotes, 42, true, null); an
+// empty cell is the undefined key (a missing path); a cell that is not JSON
+// is taken as a plain string, for convenience.
+//
+// JSON is an array of objects, or a sequence of objects (JSON Lines), with
+// the same field names; k fields hold JSON values and a missing k field is
+// the undefined key, as Cosmos DB prints it. Cosmos DB's REST output,
+// {"Documents": [...]}, is read too.
+//
+// Every bad row gives an error naming its line and column or field; the
+// other rows are still returned, in input order and not merged.
+func Read(r io.Reader, levels int) ([]Row, []error) {
+	if levels < 1 || levels > key.MaxLevels {
+		return nil, []error{fmt.Errorf("a key has 1 to %d levels, not %d", key.MaxLevels, levels)}
+	}
+	br := bufio.NewReader(r)
+	first, skipped, err := firstByte(br)
+	if err != nil {
+		if err == io.EOF {
+			return nil, []error{errors.New("the input is empty: expected CSV with a header row, or JSON")}
+		}
+		return nil, []error{fmt.Errorf("reading aggregates: %w", err)}
+	}
+	rd := &reader{levels: levels, base: skipped}
+	if first == '[' || first == '{' {
+		rd.readJSON(br, first)
+	} else {
+		rd.readCSV(br)
+	}
+	return rd.rows, rd.errs
+}
+
+type reader struct {
+	levels int
+	base   int // lines skipped before the first byte
+	rows   []Row
+	errs   []error
+}
+
+func (rd *reader) fail(line int, format string, args ...any) {
+	rd.errs = append(rd.errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
+}
+
+// firstByte skips white space and a UTF-8 byte order mark, peeks at the
+// next byte and counts the lines skipped.
+func firstByte(br *bufio.Reader) (byte, int, error) {
+	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
+		br.Discard(3)
+	}
+	lines := 0
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return 0, lines, err
+		}
+		switch c {
+		case '\n':
+			lines++
+			continue
+		case ' ', '\t', '\r':
+			continue
+		}
+		return c, lines, br.UnreadByte()
+	}
+}
+
+// Columns of an aggregate row.
+const (
+	colDocuments = "documents"
+	colBytes     = "bytes"
+	colRequests  = "requests"
+)
+
+func (rd *reader) readCSV(r io.Reader) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // counted here, to name the line and keep going
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err != nil {
+		rd.errs = append(rd.errs, fmt.Errorf("reading the CSV header: %w", err))
+		return
+	}
+	head = slices.Clone(head) // ReuseRecord: the next Read overwrites it
+	cols := map[string]int{}
+	for i, name := range head {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if _, dup := cols[name]; dup && name != "" {
+			rd.fail(rd.base+1, "the header names column %s twice", name)
+			return
+		}
+		cols[name] = i
+	}
+	width := len(head)
+	keyCols := make([]int, rd.levels)
+	for i := range keyCols {
+		c, ok := cols[fmt.Sprintf("k%d", i)]
+		if !ok {
+			rd.fail(rd.base+1, "the header has no column k%d; a key with %d level(s) needs k0 to k%d", i, rd.levels, rd.levels-1)
+			return
+		}
+		keyCols[i] = c
+	}
+	for i := rd.levels; i < 10; i++ {
+		if _, ok := cols[fmt.Sprintf("k%d", i)]; ok {
+			rd.fail(rd.base+1, "the header has column k%d, but the key has %d level(s): are these aggregates for another key?", i, rd.levels)
+			return
+		}
+	}
+	docCol, ok := cols[colDocuments]
+	if !ok {
+		rd.fail(rd.base+1, "the header has no column documents")
+		return
+	}
+	bytesCol, hasBytes := cols[colBytes]
+	reqCol, hasReq := cols[colRequests]
+
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				hint := ""
+				if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
+					hint = ` (a quote inside a quoted cell is doubled, as in """contoso"""; Spark needs .option("escape", '"'))`
+				}
+				rd.fail(rd.base+pe.StartLine, "%v%s", pe.Err, hint)
+				continue
+			}
+			rd.errs = append(rd.errs, fmt.Errorf("reading CSV: %w", err))
+			return
+		}
+		line, _ := cr.FieldPos(0)
+		line += rd.base
+		if len(rec) != width {
+			rd.fail(line, "%d cells, but the header has %d", len(rec), width)
+			continue
+		}
+		row := Row{Values: make([]epk.Value, rd.levels), Line: line}
+		bad := func(col int, format string, args ...any) {
+			rd.fail(line, "column %s: %s", strings.TrimSpace(head[col]), fmt.Sprintf(format, args...))
+		}
+		ok := true
+		for i, c := range keyCols {
+			v, err := keyCell(rec[c])
+			if err != nil {
+				bad(c, "%v", err)
+				ok = false
+				break
+			}
+			row.Values[i] = v
+		}
+		if !ok {
+			continue
+		}
+		cell := strings.TrimSpace(rec[docCol])
+		if cell == "" {
+			bad(docCol, "missing document count")
+			continue
+		}
+		if row.Documents, err = count(cell); err != nil {
+			bad(docCol, "%v", err)
+			continue
+		}
+		if hasBytes {
+			if cell := strings.TrimSpace(rec[bytesCol]); cell != "" {
+				if row.Bytes, err = count(cell); err != nil {
+					bad(bytesCol, "%v", err)
+					continue
+				}
+			}
+		}
+		if hasReq {
+			if cell := strings.TrimSpace(rec[reqCol]); cell != "" {
+				if row.Requests, err = rate(cell); err != nil {
+					bad(reqCol, "%v", err)
+					continue
+				}
+			}
+		}
+		rd.rows = append(rd.rows, row)
+	}
+}
+
+// keyCell reads a CSV key cell: JSON text, empty for undefined, or else a
+// plain string.
+func keyCell(s string) (epk.Value, error) {
+	if s == "" {
+		return epk.UndefinedValue, nil
+	}
+	if !json.Valid([]byte(s)) {
+		return epk.Str(s), nil
+	}
+	return keyJSON([]byte(s))
+}
+
+// keyJSON reads a key component from a JSON value.
+func keyJSON(raw []byte) (epk.Value, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
+			return epk.Value{}, fmt.Errorf("the number %s is out of range", short(bytes.TrimSpace(raw)))
+		}
+		return epk.Value{}, fmt.Errorf("invalid JSON value %s: %v", short(raw), err)
+	}
+	switch v := v.(type) {
+	case nil:
+		return epk.NullValue, nil
+	case bool:
+		return epk.Bool(v), nil
+	case float64:
+		return epk.Num(v), nil
+	case string:
+		return epk.Str(v), nil
+	case map[string]any:
+		return epk.Value{}, fmt.Errorf("the key value is an object; a partition key value is a string, number, boolean or null")
+	}
+	return epk.Value{}, fmt.Errorf("the key value is an array; a partition key value is a string, number, boolean or null")
+}
+
+// count reads a document or byte count: a whole number, not negative.
+// Engines print counts as integers, but some tools print 12.0 or 1.2e3.
+func count(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("negative count %d", n)
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%q is not a number", short([]byte(s)))
+	case f < 0:
+		return 0, fmt.Errorf("negative count %s", short([]byte(s)))
+	case f != math.Trunc(f):
+		return 0, fmt.Errorf("%s is not a whole number", short([]byte(s)))
+	case f >= 1<<63:
+		return 0, fmt.Errorf("%s is too large", short([]byte(s)))
+	}
+	return int64(f), nil
+}
+
+// rate reads the optional requests column: a number, not negative.
+func rate(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", short([]byte(s)))
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("%s is not a finite number", s)
+	case f < 0:
+		return 0, fmt.Errorf("negative rate %s", s)
+	}
+	return f, nil
+}
+
+// short cuts a value for a message.
+func short(b []byte) string {
+	const max = 40
+	if len(b) <= max {
+		return string(b)
+	}
+	return string(b[:max]) + "..."
+}
+
+// readJSON reads a JSON array of rows, or a sequence of rows (JSON Lines);
+// either may hold Cosmos DB's {"Documents": [...]} pages.
+func (rd *reader) readJSON(r io.Reader, first byte) {
+	lr := &lineReader{r: r, line: rd.base}
+	dec := json.NewDecoder(lr)
+	syntax := func(err error) {
+		line := lr.lineAt(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line = lr.lineAt(se.Offset)
+		}
+		if err == io.ErrUnexpectedEOF {
+			line = lr.lineAt(lr.read)
+			err = errors.New("unexpected end of input")
+		}
+		rd.fail(line, "invalid JSON: %v", err)
+	}
+	// next decodes one value and finds the line it starts on.
+	next := func() (json.RawMessage, int, error) {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, 0, err
+		}
+		return raw, lr.lineAt(dec.InputOffset() - int64(len(raw))), nil
+	}
+	if first == '[' {
+		if _, err := dec.Token(); err != nil {
+			syntax(err)
+			return
+		}
+		for dec.More() {
+			raw, line, err := next()
+			if err != nil {
+				syntax(err)
+				return
+			}
+			rd.jsonValue(raw, line, true)
+		}
+		if _, err := dec.Token(); err != nil {
+			syntax(err)
+			return
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			rd.fail(lr.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
+		}
+		return
+	}
+	for {
+		raw, line, err := next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			syntax(err)
+			return
+		}
+		rd.jsonValue(raw, line, true)
+	}
+}
+
+// jsonValue reads one row or, at the top level, the rows of a Cosmos DB
+// page.
+func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
+	if raw[0] != '{' {
+		rd.fail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
+		return
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		rd.fail(line, "%v", err)
+		return
+	}
+	if docs, ok := fields["Documents"]; ok && top && len(docs) > 0 && docs[0] == '[' {
+		rd.page(raw, line)
+		return
+	}
+	// Field names match in any case; where two differ only in case the
+	// lower-case one wins, else the first in sorted order, so the result
+	// never depends on map order.
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	lower := make(map[string]json.RawMessage, len(fields))
+	for _, name := range names {
+		l := strings.ToLower(name)
+		if _, taken := lower[l]; !taken || name == l {
+			lower[l] = fields[name]
+		}
+	}
+	row := Row{Values: make([]epk.Value, rd.levels), Line: line}
+	for i := range 10 {
+		name := fmt.Sprintf("k%d", i)
+		v, ok := lower[name]
+		switch {
+		case !ok:
+			continue // undefined, as Cosmos DB leaves it out
+		case i >= rd.levels:
+			rd.fail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
+			return
+		}
+		val, err := keyJSON(v)
+		if err != nil {
+			rd.fail(line, "field %s: %v", name, err)
+			return
+		}
+		row.Values[i] = val
+	}
+	docs := lower[colDocuments]
+	if isNull(docs) {
+		rd.fail(line, "field documents: missing document count")
+		return
+	}
+	var err error
+	if row.Documents, err = jsonNumber(docs, count); err != nil {
+		rd.fail(line, "field documents: %v", err)
+		return
+	}
+	if size := lower[colBytes]; !isNull(size) {
+		if row.Bytes, err = jsonNumber(size, count); err != nil {
+			rd.fail(line, "field bytes: %v", err)
+			return
+		}
+	}
+	if req := lower[colRequests]; !isNull(req) {
+		if row.Requests, err = jsonNumber(req, rate); err != nil {
+			rd.fail(line, "field requests: %v", err)
+			return
+		}
+	}
+	rd.rows = append(rd.rows, row)
+}
+
+// page reads the rows in a Cosmos DB page's Documents array, each with its
+// own line.
+func (rd *reader) page(raw json.RawMessage, line int) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.Token() // '{': raw is a valid object
+	for dec.More() {
+		name, _ := dec.Token()
+		if name != "Documents" {
+			var skip json.RawMessage
+			dec.Decode(&skip)
+			continue
+		}
+		dec.Token() // '['
+		seen, at := 0, line
+		for dec.More() {
+			var elem json.RawMessage
+			if dec.Decode(&elem) != nil {
+				return
+			}
+			start := int(dec.InputOffset()) - len(elem)
+			at += bytes.Count(raw[seen:start], []byte("\n"))
+			seen = start
+			rd.jsonValue(elem, at, false)
+		}
+		dec.Token() // ']'
+	}
+}
+
+func isNull(raw json.RawMessage) bool {
+	return raw == nil || string(raw) == "null"
+}
+
+// jsonNumber reads a number field with parse; a string holding a number is
+// accepted too.
+func jsonNumber[T any](raw json.RawMessage, parse func(string) (T, error)) (T, error) {
+	var zero T
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return zero, err
+		}
+		return parse(strings.TrimSpace(s))
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return parse(string(raw))
+	}
+	return zero, fmt.Errorf("expected a number, not %s", short(raw))
+}
+
+// lineReader counts the lines of what a json.Decoder reads, so that a value
+// at a byte offset can be given its line. Offsets are asked for in
+// increasing order, so only the newlines not yet passed are kept.
+type lineReader struct {
+	r    io.Reader
+	read int64   // bytes read so far
+	nl   []int64 // offsets of newlines at or after pos
+	line int     // newlines before pos
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.nl = append(l.nl, l.read+int64(i))
+		}
+	}
+	l.read += int64(n)
+	return n, err
+}
+
+// lineAt returns the 1-based line of byte offset at; an offset before one
+// already asked for gets that one's line.
+func (l *lineReader) lineAt(at int64) int {
+	i := 0
+	for i < len(l.nl) && l.nl[i] < at {
+		i++
+	}
+	l.line += i
+	l.nl = l.nl[i:]
+	return l.line + 1
+}

@@ -1,0 +1,15 @@
+-- pkcalc: documents and bytes per value of the partition key /deviceId+/ts:day, for Azure Cosmos DB for NoSQL.
+-- Run it on the container (Data Explorer, or an SDK for many rows) and save
+-- the result array as JSON; an item without the key path has no k field.
+--   pkcalc analyze --aggregates aggregates.json
+-- It reads every item, so its RU charge grows with the container. bytes is
+-- the length in characters of each item's JSON, system properties included
+-- (bytes for ASCII text); to save RUs, remove the bytes line and the comma
+-- before it, and pkcalc uses the average item size you give, or its default.
+-- Times: numbers are epoch seconds, milliseconds or microseconds, told apart
+-- by size; strings are cut, not parsed, so they must be UTC (Z or no zone).
+SELECT IIF(IS_PRIMITIVE(c.deviceId) AND (IS_NUMBER(c.ts) OR IS_STRING(c.ts)), CONCAT(ToString(c.deviceId), "-", IIF(IS_NUMBER(c.ts), LEFT(TimestampToDateTime(FLOOR(IIF(ABS(c.ts) < 100000000000, c.ts * 1000, IIF(ABS(c.ts) < 100000000000000, c.ts, c.ts / 1000)))), 10), LEFT(c.ts, 10))), undefined) AS k0,
+    COUNT(1) AS documents,
+    SUM(LENGTH(ToString(c))) AS bytes
+FROM c
+GROUP BY IIF(IS_PRIMITIVE(c.deviceId) AND (IS_NUMBER(c.ts) OR IS_STRING(c.ts)), CONCAT(ToString(c.deviceId), "-", IIF(IS_NUMBER(c.ts), LEFT(TimestampToDateTime(FLOOR(IIF(ABS(c.ts) < 100000000000, c.ts * 1000, IIF(ABS(c.ts) < 100000000000000, c.ts, c.ts / 1000)))), 10), LEFT(c.ts, 10))), undefined)

@@ -1,0 +1,26 @@
+-- pkcalc: documents and bytes per value of the partition key /tenantId,/userId,/sessionId, for Apache Spark SQL 3.2 or later.
+-- It reads the table or view documents of the items; for JSON Lines files,
+-- first run (adding multiLine 'true' for a JSON array):
+--   CREATE TEMPORARY VIEW documents USING json OPTIONS (path 'documents.json');
+-- Save the result as one CSV file with a header and quotes doubled (Spark's
+-- default escape, \, is not CSV), e.g. in PySpark:
+--   spark.sql(query).coalesce(1).write.option("header", True).option("escape", '"').csv("aggregates")
+--   pkcalc analyze --aggregates aggregates/part-00000-....csv
+-- Key values are JSON text, so 1 and "1" stay apart where the column types do
+-- (reading JSON, Spark makes a property holding both a string); a null or
+-- missing value leaves the cell empty, read as a missing key path. bytes is
+-- each row's JSON size in bytes.
+WITH pk_keyed AS (
+    SELECT to_json(array(t.tenantId)) AS j0,
+        to_json(array(t.userId)) AS j1,
+        to_json(array(t.sessionId)) AS j2,
+        octet_length(to_json(struct(*))) AS size
+    FROM documents AS t
+)
+SELECT CASE WHEN j0 = '[null]' THEN NULL ELSE substr(j0, 2, length(j0) - 2) END AS k0,
+    CASE WHEN j1 = '[null]' THEN NULL ELSE substr(j1, 2, length(j1) - 2) END AS k1,
+    CASE WHEN j2 = '[null]' THEN NULL ELSE substr(j2, 2, length(j2) - 2) END AS k2,
+    count(*) AS documents,
+    sum(size) AS bytes
+FROM pk_keyed
+GROUP BY j0, j1, j2;

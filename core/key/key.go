@@ -1,0 +1,386 @@
+// Package key describes partition keys and reads their values from
+// documents. A key is one of:
+//
+//	/tenantId                     a hash key on one path
+//	/tenantId,/userId,/id         a hierarchical key (MultiHash), two or three levels
+//	/deviceId+/ts:day             a synthetic key: terms joined with "-" into one string
+//
+// A synthetic key is a property the application computes and stores; its
+// terms are a path's value (/customerId), a path's date or epoch time cut to
+// an hour, day or month (/orderDate:month), or a computed suffix: a stable
+// hash of a path's value modulo N (hash(/id)%8), which spreads one value over
+// N partitions while a point read can still compute the key.
+//
+// Package key parses and prints these specs and extracts a document's key
+// value as the components epk hashes. It does not hash, group or score.
+package key
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/paths"
+)
+
+// Kind is the kind of a key, as the report names it.
+type Kind string
+
+const (
+	Hash      Kind = "hash"
+	MultiHash Kind = "multihash"
+	Synthetic Kind = "synthetic"
+)
+
+// MaxLevels is the most levels a hierarchical key may have.
+const MaxLevels = 3
+
+// Bucket is the time unit of a time-bucket term.
+type Bucket string
+
+const (
+	Hour  Bucket = "hour"
+	Day   Bucket = "day"
+	Month Bucket = "month"
+)
+
+// Term is one part of a synthetic key.
+type Term struct {
+	Path    []string
+	Bucket  Bucket // cut the path's time to this unit; "" for the plain value
+	Modulus int    // > 0: the term is fnv32a(value) mod Modulus, a computed suffix
+}
+
+// Spec is a partition key.
+type Spec struct {
+	Kind  Kind
+	Paths [][]string // hash: one path; multihash: one per level; synthetic: the paths its terms read
+	Terms []Term     // synthetic only
+}
+
+// Parse reads a key spec (see the package comment).
+func Parse(s string) (Spec, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Spec{}, fmt.Errorf("empty key: name a path such as /tenantId")
+	}
+	if len(splitTop(s, '+')) > 1 || len(splitTop(s, ':')) > 1 || strings.HasPrefix(s, "hash(") {
+		return parseSynthetic(s)
+	}
+	parts := splitTop(s, ',')
+	if len(parts) > MaxLevels {
+		return Spec{}, fmt.Errorf("key %q has %d levels; a hierarchical key has at most %d", s, len(parts), MaxLevels)
+	}
+	spec := Spec{Kind: Hash}
+	if len(parts) > 1 {
+		spec.Kind = MultiHash
+	}
+	for i, p := range parts {
+		names, err := paths.Parse(strings.TrimSpace(p))
+		if err != nil {
+			if len(parts) > 1 {
+				return Spec{}, fmt.Errorf("level %d of key %q: %w", i+1, s, err)
+			}
+			return Spec{}, err
+		}
+		spec.Paths = append(spec.Paths, names)
+	}
+	return spec, nil
+}
+
+func parseSynthetic(s string) (Spec, error) {
+	spec := Spec{Kind: Synthetic}
+	for i, t := range splitTop(s, '+') {
+		t = strings.TrimSpace(t)
+		term, err := parseTerm(t)
+		if err != nil {
+			return Spec{}, fmt.Errorf("term %d (%q) of synthetic key %q: %w", i+1, t, s, err)
+		}
+		spec.Terms = append(spec.Terms, term)
+		spec.Paths = append(spec.Paths, term.Path)
+	}
+	if len(spec.Terms) > 3 {
+		return Spec{}, fmt.Errorf("synthetic key %q has %d terms; pkcalc combines at most 3", s, len(spec.Terms))
+	}
+	return spec, nil
+}
+
+func parseTerm(t string) (Term, error) {
+	if rest, ok := strings.CutPrefix(t, "hash("); ok {
+		inner, mod, ok := strings.Cut(rest, ")%")
+		if !ok {
+			return Term{}, fmt.Errorf("a computed suffix is written hash(/path)%%N, as in hash(/id)%%8")
+		}
+		n, err := strconv.Atoi(mod)
+		if err != nil || n < 2 || n > 1000 {
+			return Term{}, fmt.Errorf("the modulus %q must be a whole number from 2 to 1000", mod)
+		}
+		p, err := paths.Parse(inner)
+		if err != nil {
+			return Term{}, err
+		}
+		return Term{Path: p, Modulus: n}, nil
+	}
+	path, unit := t, ""
+	if parts := splitTop(t, ':'); len(parts) == 2 {
+		path, unit = parts[0], parts[1]
+	} else if len(parts) > 2 {
+		return Term{}, fmt.Errorf("more than one ':' outside quotes")
+	}
+	p, err := paths.Parse(path)
+	if err != nil {
+		return Term{}, err
+	}
+	term := Term{Path: p}
+	switch Bucket(unit) {
+	case "":
+	case Hour, Day, Month:
+		term.Bucket = Bucket(unit)
+	default:
+		return Term{}, fmt.Errorf("unknown time unit %q: use hour, day or month", unit)
+	}
+	return term, nil
+}
+
+// splitTop splits s at sep outside double quotes.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	quoted, start := false, 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && quoted:
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case s[i] == sep && !quoted:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// String returns the spec as Parse reads it.
+func (s Spec) String() string {
+	switch s.Kind {
+	case Synthetic:
+		parts := make([]string, len(s.Terms))
+		for i, t := range s.Terms {
+			parts[i] = t.String()
+		}
+		return strings.Join(parts, "+")
+	}
+	return strings.Join(s.PathStrings(), ",")
+}
+
+// String returns the term as Parse reads it.
+func (t Term) String() string {
+	p := paths.Format(t.Path)
+	switch {
+	case t.Modulus > 0:
+		return fmt.Sprintf("hash(%s)%%%d", p, t.Modulus)
+	case t.Bucket != "":
+		return p + ":" + string(t.Bucket)
+	}
+	return p
+}
+
+// PathStrings returns the key's paths in Cosmos DB syntax.
+func (s Spec) PathStrings() []string {
+	out := make([]string, len(s.Paths))
+	for i, p := range s.Paths {
+		out[i] = paths.Format(p)
+	}
+	return out
+}
+
+// Levels is the number of components a key value has: the levels of a
+// hierarchical key, else one.
+func (s Spec) Levels() int {
+	if s.Kind == MultiHash {
+		return len(s.Paths)
+	}
+	return 1
+}
+
+// Status says whether a document could be stored with a key value.
+type Status uint8
+
+const (
+	OK      Status = iota
+	Missing        // a path is absent: Cosmos DB stores the item under the undefined value
+	Invalid        // a path holds an object or an array: Cosmos DB rejects the item
+)
+
+// Extract appends the document's key value to dst, one component per level,
+// and says whether the value is complete. A missing path gives an Undefined
+// component; for a synthetic key it makes the whole value Undefined, since
+// the application could not compute it.
+func (s Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
+	if s.Kind != Synthetic {
+		status := OK
+		for _, p := range s.Paths {
+			v := lookup(doc, p)
+			c, st := component(v)
+			if st > status {
+				status = st
+			}
+			dst = append(dst, c)
+		}
+		return dst, status
+	}
+	var b strings.Builder
+	for i, t := range s.Terms {
+		v := lookup(doc, t.Path)
+		c, st := component(v)
+		if st != OK {
+			return append(dst, epk.UndefinedValue), st
+		}
+		text := scalarText(c)
+		switch {
+		case t.Modulus > 0:
+			text = strconv.Itoa(Suffix(text, t.Modulus))
+		case t.Bucket != "":
+			at, ok := Time(v)
+			if !ok {
+				return append(dst, epk.UndefinedValue), Missing
+			}
+			text = bucketText(at, t.Bucket)
+		}
+		if i > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(text)
+	}
+	return append(dst, epk.Str(b.String())), OK
+}
+
+// Suffix is the computed suffix of a value as a synthetic key computes it:
+// FNV-1a (32-bit) of the value's text, modulo n. It is written out so that
+// application code in any language can compute the same number.
+func Suffix(text string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(text))
+	return int(h.Sum32() % uint32(n))
+}
+
+func lookup(v *ingest.Value, path []string) *ingest.Value {
+	for _, name := range path {
+		if v.Kind != ingest.Object {
+			return nil
+		}
+		var ok bool
+		if v, ok = v.Get(name); !ok {
+			return nil
+		}
+	}
+	return v
+}
+
+// Lookup returns the value at path in doc, or nil when it is missing.
+func Lookup(doc *ingest.Value, path []string) *ingest.Value { return lookup(doc, path) }
+
+func component(v *ingest.Value) (epk.Value, Status) {
+	if v == nil {
+		return epk.UndefinedValue, Missing
+	}
+	switch v.Kind {
+	case ingest.Null:
+		return epk.NullValue, OK
+	case ingest.Bool:
+		return epk.Bool(v.Bool), OK
+	case ingest.Number:
+		return epk.Num(v.Num), OK
+	case ingest.String:
+		return epk.Str(v.Str), OK
+	}
+	return epk.UndefinedValue, Invalid
+}
+
+// scalarText is a component as a synthetic key writes it: strings as they
+// are, numbers in their shortest form, true, false and null as words.
+func scalarText(c epk.Value) string {
+	switch c.Kind {
+	case epk.String:
+		return c.Str
+	case epk.Number:
+		return strconv.FormatFloat(c.Num, 'f', -1, 64)
+	case epk.True:
+		return "true"
+	case epk.False:
+		return "false"
+	case epk.Null:
+		return "null"
+	}
+	return ""
+}
+
+// Time reads a date-time from a value: an ISO 8601 string (a date, or a date
+// and time with or without a zone, taken as UTC when it has none), or a
+// number of seconds, milliseconds or microseconds since 1970, told apart by
+// size.
+func Time(v *ingest.Value) (time.Time, bool) {
+	if v == nil {
+		return time.Time{}, false
+	}
+	switch v.Kind {
+	case ingest.Number:
+		return epochTime(v.Num)
+	case ingest.String:
+		return parseTime(v.Str)
+	}
+	return time.Time{}, false
+}
+
+func epochTime(f float64) (time.Time, bool) {
+	a := math.Abs(f)
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return time.Time{}, false
+	case a < 1e11: // seconds until the year 5138
+		sec, frac := math.Modf(f)
+		return time.Unix(int64(sec), int64(frac*1e9)).UTC(), true
+	case a < 1e14: // milliseconds
+		return time.UnixMilli(int64(f)).UTC(), true
+	case a < 1e17: // microseconds
+		return time.UnixMicro(int64(f)).UTC(), true
+	}
+	return time.Time{}, false
+}
+
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+func parseTime(s string) (time.Time, bool) {
+	if len(s) < 10 || len(s) > 40 || s[4] != '-' {
+		return time.Time{}, false
+	}
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+func bucketText(t time.Time, b Bucket) string {
+	switch b {
+	case Hour:
+		return t.Format("2006-01-02T15")
+	case Day:
+		return t.Format("2006-01-02")
+	}
+	return t.Format("2006-01")
+}

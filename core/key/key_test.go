@@ -1,0 +1,127 @@
+package key
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in    string
+		kind  Kind
+		paths []string
+		out   string
+	}{
+		{"/tenantId", Hash, []string{"/tenantId"}, "/tenantId"},
+		{" /a/b ", Hash, []string{"/a/b"}, "/a/b"},
+		{`/"order date"`, Hash, []string{`/"order date"`}, `/"order date"`},
+		{"/tenantId,/userId,/id", MultiHash, []string{"/tenantId", "/userId", "/id"}, "/tenantId,/userId,/id"},
+		{"/tenantId, /id", MultiHash, []string{"/tenantId", "/id"}, "/tenantId,/id"},
+		{`/"a,b",/c`, MultiHash, []string{`/"a,b"`, "/c"}, `/"a,b",/c`},
+		{"/deviceId+/ts:day", Synthetic, []string{"/deviceId", "/ts"}, "/deviceId+/ts:day"},
+		{"/a+/b+/c", Synthetic, []string{"/a", "/b", "/c"}, "/a+/b+/c"},
+		{"/orderDate:month", Synthetic, []string{"/orderDate"}, "/orderDate:month"},
+		{"/date+hash(/vin)%20", Synthetic, []string{"/date", "/vin"}, "/date+hash(/vin)%20"},
+		{`/"a:b"`, Hash, []string{`/"a:b"`}, `/"a:b"`},
+		{`/"a:b":hour`, Synthetic, []string{`/"a:b"`}, `/"a:b":hour`},
+		{`/"a+b"`, Hash, []string{`/"a+b"`}, `/"a+b"`},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if s.Kind != tt.kind || !reflect.DeepEqual(s.PathStrings(), tt.paths) || s.String() != tt.out {
+			t.Errorf("Parse(%q) = %s %q %q; want %s %q %q", tt.in, s.Kind, s.PathStrings(), s.String(), tt.kind, tt.paths, tt.out)
+		}
+		if again, err := Parse(s.String()); err != nil || !reflect.DeepEqual(again, s) {
+			t.Errorf("round trip of %q: %+v %v", tt.in, again, err)
+		}
+	}
+	for _, bad := range []struct{ in, msg string }{
+		{"", "empty key"},
+		{"tenantId", "must start with '/'"},
+		{"/a,/b,/c,/d", "at most 3"},
+		{"/a,tenant", "level 2 of key"},
+		{"/a+/b+/c+/d", "at most 3"},
+		{"/ts:week", `unknown time unit "week"`},
+		{"/a+hash(/id)%1", "from 2 to 1000"},
+		{"/a+hash(/id)", "hash(/path)%N"},
+		{"/tags/[]", "steps into an array"},
+	} {
+		if _, err := Parse(bad.in); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("Parse(%q): %v, want %q", bad.in, err, bad.msg)
+		}
+	}
+}
+
+func doc(t *testing.T, s string) *ingest.Value {
+	t.Helper()
+	d, err := ingest.NewReader(strings.NewReader(s)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &d.Root
+}
+
+func TestExtract(t *testing.T) {
+	d := doc(t, `{"id":"o1","tenant":"contoso","n":42,"ok":true,"nil":null,"addr":{"city":"Oslo"},"tags":["a"],
+		"at":"2025-03-04T10:11:12Z","ts":1741083072,"ms":1741083072000,"vin":"WVW123"}`)
+	tests := []struct {
+		spec   string
+		want   []epk.Value
+		status Status
+	}{
+		{"/tenant", []epk.Value{epk.Str("contoso")}, OK},
+		{"/n", []epk.Value{epk.Num(42)}, OK},
+		{"/ok", []epk.Value{epk.Bool(true)}, OK},
+		{"/nil", []epk.Value{epk.NullValue}, OK},
+		{"/addr/city", []epk.Value{epk.Str("Oslo")}, OK},
+		{"/missing", []epk.Value{epk.UndefinedValue}, Missing},
+		{"/addr/city/deeper", []epk.Value{epk.UndefinedValue}, Missing},
+		{"/addr", []epk.Value{epk.UndefinedValue}, Invalid},
+		{"/tags", []epk.Value{epk.UndefinedValue}, Invalid},
+		{"/tenant,/addr/city,/id", []epk.Value{epk.Str("contoso"), epk.Str("Oslo"), epk.Str("o1")}, OK},
+		{"/tenant,/missing", []epk.Value{epk.Str("contoso"), epk.UndefinedValue}, Missing},
+		{"/tenant+/n", []epk.Value{epk.Str("contoso-42")}, OK},
+		{"/tenant+/at:day", []epk.Value{epk.Str("contoso-2025-03-04")}, OK},
+		{"/tenant+/at:hour", []epk.Value{epk.Str("contoso-2025-03-04T10")}, OK},
+		{"/tenant+/ts:month", []epk.Value{epk.Str("contoso-2025-03")}, OK},
+		{"/ms:day", []epk.Value{epk.Str("2025-03-04")}, OK},
+		// FNV-1a 32 of "WVW123" is 0x2e82230b = 780280587; mod 20 = 7.
+		{"/at:day+hash(/vin)%20", []epk.Value{epk.Str("2025-03-04-7")}, OK},
+		{"/tenant+/missing", []epk.Value{epk.UndefinedValue}, Missing},
+		{"/tenant+/tenant:day", []epk.Value{epk.UndefinedValue}, Missing},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, st := s.Extract(d, nil)
+		if !reflect.DeepEqual(got, tt.want) || st != tt.status {
+			t.Errorf("%s: %+v %d, want %+v %d", tt.spec, got, st, tt.want, tt.status)
+		}
+	}
+}
+
+func TestTime(t *testing.T) {
+	want := "2025-03-04T10:11:12Z"
+	for _, in := range []string{`"2025-03-04T10:11:12Z"`, `"2025-03-04T11:11:12+01:00"`, `"2025-03-04T10:11:12"`, `"2025-03-04 10:11:12"`, `1741083072`, `1741083072000`, `1741083072000000`, `1741083072.25`} {
+		v := doc(t, `{"t":`+in+`}`)
+		at, ok := Time(Lookup(v, []string{"t"}))
+		if !ok || at.Format("2006-01-02T15:04:05Z07:00") != want {
+			t.Errorf("%s: %v %v", in, at, ok)
+		}
+	}
+	for _, in := range []string{`"soon"`, `"2025"`, `true`, `null`, `{}`} {
+		if _, ok := Time(Lookup(doc(t, `{"t":`+in+`}`), []string{"t"})); ok {
+			t.Errorf("%s read as a time", in)
+		}
+	}
+}

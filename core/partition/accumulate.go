@@ -1,0 +1,337 @@
+// Package partition groups documents into the logical partitions a key
+// gives them, places those on physical partitions exactly as Cosmos DB does
+// (by effective partition key), and measures the result: sizes and skew,
+// missing and oversized key values, monotonic keys, write spread over time,
+// growth to a target scale, and the load a workload puts on each partition.
+//
+// An Accumulator takes documents (or per-key aggregates) one at a time and
+// keeps one entry per distinct key value up to a limit, after which it keeps
+// bounded sketches and says which figures are estimates. The EPK of each
+// distinct value is computed once, at Finish. Scoring and advice are
+// package advisor's.
+package partition
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/sketch"
+)
+
+// Key value size limits (docs: concepts-limits).
+const (
+	MaxKeyBytes   = 2048 // hash V2
+	MaxKeyBytesV1 = 101  // hash V1 (no large partition keys)
+	v1Chars       = 100  // V1 hashes only the first 100 characters of a string
+)
+
+// Options configure an Accumulator.
+type Options struct {
+	Version     epk.Version // hash version of a hash or synthetic key; MultiHash is always V2
+	MaxDistinct int         // distinct key values kept exactly; default 50,000
+	TimePath    []string    // a field holding each document's time, for monotonicity and write spread; nil if none
+	WeightPath  []string    // a numeric field weighting each document's requests; nil to weigh documents equally
+	Samples     int         // documents kept in the reservoir sample; default 20,000
+}
+
+func (o *Options) defaults() {
+	if o.Version != epk.V1 {
+		o.Version = epk.V2
+	}
+	if o.MaxDistinct <= 0 {
+		// Enough to be exact for most samples; past it memory stays flat,
+		// which matters in a browser tab measuring a dozen keys at once.
+		o.MaxDistinct = 50_000
+	}
+	if o.Samples <= 0 {
+		o.Samples = 20_000
+	}
+}
+
+// Accumulator gathers one candidate key's logical partitions.
+type Accumulator struct {
+	spec key.Spec
+	opts Options
+
+	groups []group
+	index  map[uint64]int32 // xxhash of a key value -> first group in its chain
+
+	docs, bytes      int64
+	missing, invalid int64
+	weighted         bool // requests were given (aggregates or a weight field)
+
+	// Past MaxDistinct new values go to sketches instead of groups.
+	distinct *sketch.HLL
+	heavy    *sketch.TopK[[]epk.Value]
+	overflow overflow
+
+	keyMax       int   // longest key value, in bytes
+	over, overV1 int64 // documents whose key exceeds the V2 / V1 limits
+	samples      []Sample
+	seen         int64 // documents counted, which orders them
+	rng          *rand.Rand
+	buf          []epk.Value
+	enc          []byte
+}
+
+type group struct {
+	values      []epk.Value
+	docs, bytes int64
+	requests    float64
+	first, last int64
+	next        int32 // next group with the same hash, or -1
+}
+
+// overflow is what is known of key values past the exact limit: their
+// documents and bytes by EPK bucket, so they can still be placed.
+type overflow struct {
+	docs, bytes int64
+	requests    float64
+	buckets     map[string]*bucket // by EPK prefix
+}
+
+type bucket struct {
+	docs, bytes int64
+	requests    float64
+}
+
+// Sample is one document of the reservoir sample: its position, key value
+// and time. Monotonicity and write spread are measured on the sample, which
+// holds every document when there are fewer than Options.Samples.
+type Sample struct {
+	Order  int64
+	Values []epk.Value
+	Time   float64 // seconds since 1970; NaN when the document has none
+}
+
+// New returns an Accumulator for spec.
+func New(spec key.Spec, opts Options) *Accumulator {
+	opts.defaults()
+	if spec.Kind == key.MultiHash {
+		opts.Version = epk.V2
+	}
+	return &Accumulator{
+		spec:  spec,
+		opts:  opts,
+		index: make(map[uint64]int32),
+		// A fixed seed keeps reports byte-for-byte reproducible.
+		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
+		weighted: opts.WeightPath != nil,
+	}
+}
+
+// Spec returns the key being measured.
+func (a *Accumulator) Spec() key.Spec { return a.spec }
+
+// Add counts one document.
+func (a *Accumulator) Add(d *ingest.Document) {
+	vals, st := a.spec.Extract(&d.Root, a.buf[:0])
+	a.buf = vals
+	a.docs++
+	a.bytes += int64(d.Bytes)
+	switch st {
+	case key.Invalid:
+		// Cosmos DB rejects such an item: it has no partition.
+		a.invalid++
+		return
+	case key.Missing:
+		a.missing++
+	}
+	w := 1.0
+	if a.opts.WeightPath != nil {
+		w = 0
+		if v := key.Lookup(&d.Root, a.opts.WeightPath); v != nil && v.Kind == ingest.Number && v.Num > 0 {
+			w = v.Num
+		}
+	}
+	t := math.NaN()
+	if a.opts.TimePath != nil {
+		if at, ok := key.Time(key.Lookup(&d.Root, a.opts.TimePath)); ok {
+			t = float64(at.UnixNano()) / 1e9
+		}
+	}
+	a.add(vals, 1, int64(d.Bytes), w, t)
+}
+
+// AddAggregate counts documents given as a per-key aggregate: values (one
+// per level), their documents and bytes, and optionally their requests.
+func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, requests float64) {
+	if docs <= 0 {
+		return
+	}
+	a.docs += docs
+	a.bytes += bytes
+	for _, v := range values {
+		if v.Kind == epk.Undefined {
+			a.missing += docs
+			break
+		}
+	}
+	if requests > 0 {
+		a.weighted = true
+	}
+	a.add(values, docs, bytes, requests, math.NaN())
+}
+
+func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float64) {
+	order := a.seen
+	a.seen += docs
+	a.checkLength(vals, docs)
+
+	h := hashValues(vals, &a.enc)
+	if i, ok := a.index[h]; ok {
+		for ; i >= 0; i = a.groups[i].next {
+			g := &a.groups[i]
+			if equal(g.values, vals) {
+				g.docs += docs
+				g.bytes += bytes
+				g.requests += requests
+				g.last = order
+				a.sample(order, g.values, t)
+				return
+			}
+		}
+	}
+	if len(a.groups) < a.opts.MaxDistinct {
+		own := append([]epk.Value(nil), vals...)
+		next := int32(-1)
+		if i, ok := a.index[h]; ok {
+			next = i
+		}
+		a.index[h] = int32(len(a.groups))
+		a.groups = append(a.groups, group{values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
+		a.sample(order, own, t)
+		return
+	}
+	a.addOverflow(h, vals, docs, bytes, requests)
+	a.sample(order, nil, t)
+}
+
+// addOverflow counts a value past the exact limit. Its EPK is computed per
+// document here (values past the limit are the long tail, seen rarely).
+func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64, requests float64) {
+	if a.distinct == nil {
+		a.distinct = sketch.NewHLL(14)
+		a.heavy = sketch.NewTopK[[]epk.Value](64)
+		a.overflow.buckets = make(map[string]*bucket)
+		for i := range a.groups {
+			a.distinct.Add(hashValues(a.groups[i].values, &a.enc))
+		}
+	}
+	a.distinct.Add(h)
+	a.heavy.Add(h, docs, bytes, func() []epk.Value { return append([]epk.Value(nil), vals...) })
+	o := &a.overflow
+	o.docs += docs
+	o.bytes += bytes
+	o.requests += requests
+	bk := a.prefix(a.hash(vals))
+	b := o.buckets[bk]
+	if b == nil {
+		b = &bucket{}
+		o.buckets[bk] = b
+	}
+	b.docs += docs
+	b.bytes += bytes
+	b.requests += requests
+}
+
+// sample keeps a uniform reservoir of documents (Vitter's algorithm R).
+// values may be nil for an overflow value; it is copied only when kept.
+func (a *Accumulator) sample(order int64, values []epk.Value, t float64) {
+	if values == nil {
+		values = append([]epk.Value(nil), a.buf...)
+	}
+	n := len(a.samples)
+	if n < a.opts.Samples {
+		a.samples = append(a.samples, Sample{Order: order, Values: values, Time: t})
+		return
+	}
+	if j := a.rng.Int64N(order + 1); j < int64(n) {
+		a.samples[j] = Sample{Order: order, Values: values, Time: t}
+	}
+}
+
+func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {
+	n := 0
+	for _, v := range vals {
+		switch v.Kind {
+		case epk.String:
+			n += len(v.Str)
+		case epk.Number:
+			n += 8
+		default:
+			n++
+		}
+	}
+	if n > a.keyMax {
+		a.keyMax = n
+	}
+	if n > MaxKeyBytes {
+		a.over += docs
+	}
+	if n > MaxKeyBytesV1 {
+		a.overV1 += docs
+	}
+}
+
+// hash is the EPK of a key value under this key's scheme.
+func (a *Accumulator) hash(vals []epk.Value) string { return epkOf(a.spec.Kind, a.opts.Version, vals) }
+
+// epkOf is the EPK of a key value: MultiHash for hierarchical keys, else
+// the container's hash version.
+func epkOf(kind key.Kind, v epk.Version, vals []epk.Value) string {
+	switch {
+	case kind == key.MultiHash:
+		return epk.MultiHash(vals...)
+	case v == epk.V1:
+		return epk.HashV1(vals...)
+	}
+	return epk.HashV2(vals...)
+}
+
+// hashValues hashes a key value for grouping: kind, then the value's bits
+// or bytes with their length, so no two different values encode alike.
+func hashValues(vals []epk.Value, enc *[]byte) uint64 {
+	b := (*enc)[:0]
+	for _, v := range vals {
+		b = append(b, byte(v.Kind))
+		switch v.Kind {
+		case epk.Number:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Num))
+		case epk.String:
+			b = binary.AppendUvarint(b, uint64(len(v.Str)))
+			b = append(b, v.Str...)
+		}
+	}
+	*enc = b
+	return xxhash.Sum64(b)
+}
+
+func equal(a, b []epk.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Str != b[i].Str || math.Float64bits(a[i].Num) != math.Float64bits(b[i].Num) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefix cuts an EPK to a bucket of the key space: 1/16384 of it for V2
+// and MultiHash (four hex digits, the first two bits always clear), and a
+// similar share for V1, whose EPK starts with the binary-encoded hash.
+func (a *Accumulator) prefix(e string) string {
+	n := 4
+	if a.opts.Version == epk.V1 && a.spec.Kind != key.MultiHash {
+		n = 8
+	}
+	return e[:min(n, len(e))]
+}

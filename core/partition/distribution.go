@@ -1,0 +1,256 @@
+package partition
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// Logical is one logical partition: the documents that share a key value.
+type Logical struct {
+	Values      []epk.Value // one per level
+	EPK         string      // effective partition key, upper-case hex
+	Documents   int64
+	Bytes       int64
+	Requests    float64 // request weight: from aggregates or the weight field; 0 if none was given
+	First, Last int64   // positions of its first and last document in the input
+}
+
+// Collision is a set of distinct key values that share one EPK because hash
+// V1 reads only the first 100 characters of a string.
+type Collision struct {
+	EPK    string
+	Values [][]epk.Value
+}
+
+// Distribution is what an Accumulator found.
+type Distribution struct {
+	Spec      key.Spec
+	Version   epk.Version
+	Documents int64 // every document counted, with or without a key value
+	Bytes     int64
+	Missing   int64 // documents with an undefined key value (a missing path)
+	Invalid   int64 // documents whose key path holds an object or array: Cosmos DB rejects them
+	Weighted  bool  // Requests holds request weights
+
+	// Logical holds every logical partition when Estimated is false, else the
+	// first Options.MaxDistinct distinct values seen; sorted by EPK.
+	Logical []Logical
+
+	Estimated     bool    // more distinct values than kept exactly: Distinct is an estimate
+	Distinct      int64   // logical partitions, exact or estimated
+	DistinctError float64 // relative standard error of Distinct when Estimated
+	Heavy         []Logical
+	Overflow      Overflow
+
+	KeyMaxBytes int   // longest key value, in UTF-8 bytes (8 per number)
+	OverLimit   int64 // documents whose key value is over 2,048 bytes
+	OverLimitV1 int64 // documents whose key value is over 101 bytes
+	Collisions  []Collision
+
+	Samples []Sample // in input order
+
+	bySize []Logical // Logical and Heavy, largest first; built on first use
+}
+
+// Overflow is the mass of the key values past the exact limit, bucketed by
+// EPK prefix so that it can still be placed on physical partitions.
+type Overflow struct {
+	Documents, Bytes int64
+	Requests         float64
+	Buckets          []Bucket // sorted by Prefix
+}
+
+// Bucket is the documents of overflow values whose EPK starts with Prefix.
+type Bucket struct {
+	Prefix           string
+	Documents, Bytes int64
+	Requests         float64
+}
+
+// Finish computes the EPK of every distinct value and returns the
+// distribution. The Accumulator must not be used afterwards.
+func (a *Accumulator) Finish() *Distribution {
+	d := &Distribution{
+		Spec:        a.spec,
+		Version:     a.opts.Version,
+		Documents:   a.docs,
+		Bytes:       a.bytes,
+		Missing:     a.missing,
+		Invalid:     a.invalid,
+		Weighted:    a.weighted,
+		KeyMaxBytes: a.keyMax,
+		OverLimit:   a.over,
+		OverLimitV1: a.overV1,
+	}
+	d.Logical = make([]Logical, len(a.groups))
+	for i, g := range a.groups {
+		d.Logical[i] = Logical{Values: g.values, EPK: a.hash(g.values), Documents: g.docs, Bytes: g.bytes, Requests: g.requests, First: g.first, Last: g.last}
+	}
+	slices.SortFunc(d.Logical, func(x, y Logical) int {
+		if c := strings.Compare(x.EPK, y.EPK); c != 0 {
+			return c
+		}
+		return Compare(x.Values, y.Values)
+	})
+	d.Distinct = int64(len(d.Logical))
+	if a.distinct != nil {
+		d.Estimated = true
+		d.Distinct = max(int64(a.distinct.Count()), int64(len(d.Logical)))
+		d.DistinctError = a.distinct.StdError()
+		for _, it := range a.heavy.Items() {
+			d.Heavy = append(d.Heavy, Logical{Values: it.Value, EPK: a.hash(it.Value), Documents: it.Docs, Bytes: it.Bytes})
+		}
+		o := &a.overflow
+		d.Overflow = Overflow{Documents: o.docs, Bytes: o.bytes, Requests: o.requests}
+		for p, b := range o.buckets {
+			d.Overflow.Buckets = append(d.Overflow.Buckets, Bucket{Prefix: p, Documents: b.docs, Bytes: b.bytes, Requests: b.requests})
+		}
+		slices.SortFunc(d.Overflow.Buckets, func(x, y Bucket) int { return strings.Compare(x.Prefix, y.Prefix) })
+	}
+	// Distinct values with one EPK: hash V1's 100-character cut.
+	for i := 0; i < len(d.Logical); {
+		j := i + 1
+		for j < len(d.Logical) && d.Logical[j].EPK == d.Logical[i].EPK {
+			j++
+		}
+		if j-i > 1 {
+			c := Collision{EPK: d.Logical[i].EPK}
+			for _, l := range d.Logical[i:j] {
+				c.Values = append(c.Values, l.Values)
+			}
+			d.Collisions = append(d.Collisions, c)
+		}
+		i = j
+	}
+	d.Samples = a.samples
+	slices.SortFunc(d.Samples, func(x, y Sample) int { return cmp.Compare(x.Order, y.Order) })
+	a.groups, a.index, a.samples = nil, nil, nil
+	return d
+}
+
+// Compare orders key values as Cosmos DB orders them: undefined, null,
+// false, true, numbers, strings; component by component.
+func Compare(a, b []epk.Value) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		if c := cmp.Compare(x.Kind, y.Kind); c != 0 {
+			return c
+		}
+		switch x.Kind {
+		case epk.Number:
+			if c := cmp.Compare(x.Num, y.Num); c != 0 {
+				return c
+			}
+		case epk.String:
+			if c := strings.Compare(x.Str, y.Str); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// Stats summarises a size over logical partitions.
+type Stats struct {
+	Max, P50, P95, P99 int64
+	Mean               float64
+	MaxToMean          float64 // the largest over the average: 1 is perfectly even
+	Gini               float64 // 0 is perfectly even, towards 1 all in one partition
+}
+
+// DocumentStats summarises documents per logical partition; BytesStats
+// bytes. When the distribution is Estimated they cover the values kept.
+func (d *Distribution) DocumentStats() Stats {
+	return stats(d.Logical, func(l *Logical) int64 { return l.Documents })
+}
+
+// BytesStats summarises bytes per logical partition.
+func (d *Distribution) BytesStats() Stats {
+	return stats(d.Logical, func(l *Logical) int64 { return l.Bytes })
+}
+
+func stats(ls []Logical, f func(*Logical) int64) Stats {
+	if len(ls) == 0 {
+		return Stats{}
+	}
+	v := make([]int64, len(ls))
+	var sum float64
+	for i := range ls {
+		v[i] = f(&ls[i])
+		sum += float64(v[i])
+	}
+	slices.Sort(v)
+	n := len(v)
+	s := Stats{Max: v[n-1], P50: rank(v, 0.50), P95: rank(v, 0.95), P99: rank(v, 0.99), Mean: sum / float64(n)}
+	if s.Mean > 0 {
+		s.MaxToMean = float64(s.Max) / s.Mean
+		// Gini from the sorted values: sum((2i-n-1) x_i) / (n sum x).
+		var g float64
+		for i, x := range v {
+			g += float64(2*(i+1)-n-1) * float64(x)
+		}
+		s.Gini = g / (float64(n) * sum)
+	}
+	return s
+}
+
+// rank is the nearest-rank percentile of sorted values.
+func rank(sorted []int64, p float64) int64 {
+	i := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// Largest returns the n largest logical partitions by bytes (then
+// documents, then EPK), including heavy hitters past the exact limit. The
+// order is sorted once and shared: callers must not modify the result.
+func (d *Distribution) Largest(n int) []Logical {
+	if d.bySize == nil {
+		all := make([]Logical, 0, len(d.Logical)+len(d.Heavy))
+		all = append(all, d.Logical...)
+		all = append(all, d.Heavy...)
+		slices.SortFunc(all, func(x, y Logical) int {
+			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(y.Documents, x.Documents); c != 0 {
+				return c
+			}
+			return strings.Compare(x.EPK, y.EPK)
+		})
+		d.bySize = all
+	}
+	return d.bySize[:min(n, len(d.bySize))]
+}
+
+// All returns every logical partition known one by one: the exact ones and
+// the heavy hitters past the limit.
+func (d *Distribution) All() []Logical { return d.Largest(len(d.Logical) + len(d.Heavy)) }
+
+// Singletons is the share of documents whose key value occurs once: by
+// Good and Turing's estimate, the chance that the next document brings a
+// key value not seen yet.
+func (d *Distribution) Singletons() float64 {
+	var n1, n int64
+	for _, l := range d.Logical {
+		n += l.Documents
+		if l.Documents == 1 {
+			n1++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	share := float64(n1) / float64(n)
+	if d.Estimated && d.Overflow.Documents > 0 {
+		// Values past the limit are new by construction: count their documents
+		// as singletons in proportion to the distinct values they add.
+		extra := float64(d.Distinct - int64(len(d.Logical)))
+		share = (float64(n1) + min(extra, float64(d.Overflow.Documents))) / float64(n+d.Overflow.Documents)
+	}
+	return min(share, 1)
+}

@@ -1,0 +1,291 @@
+package partition
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// Physical is one physical partition with what it holds.
+type Physical struct {
+	ID                int
+	MinInclusive      string
+	MaxExclusive      string
+	Documents         int64
+	Bytes             int64
+	LogicalPartitions int64
+	Requests          float64 // request weight placed here (see Distribution.Weighted)
+}
+
+// Place puts every logical partition in the range holding its EPK.
+func (d *Distribution) Place(ranges []epk.Range) []Physical {
+	out := make([]Physical, len(ranges))
+	for i, r := range ranges {
+		out[i] = Physical{ID: i, MinInclusive: r.MinInclusive, MaxExclusive: r.MaxExclusive}
+	}
+	put := func(e string, docs, bytes int64, req float64) int {
+		i := epk.Locate(ranges, e)
+		if i >= 0 {
+			p := &out[i]
+			p.Documents += docs
+			p.Bytes += bytes
+			p.Requests += req
+		}
+		return i
+	}
+	for _, l := range d.Logical {
+		if i := put(l.EPK, l.Documents, l.Bytes, l.Requests); i >= 0 {
+			out[i].LogicalPartitions++
+		}
+	}
+	if len(d.Overflow.Buckets) > 0 {
+		// The estimated values past the limit are shared out in proportion to
+		// documents, rounded so that the partitions add up to the estimate.
+		extra := float64(d.Distinct - int64(len(d.Logical)))
+		share := make([]float64, len(out))
+		for _, b := range d.Overflow.Buckets {
+			if i := put(b.Prefix, b.Documents, b.Bytes, b.Requests); i >= 0 {
+				share[i] += extra * float64(b.Documents) / float64(max(1, d.Overflow.Documents))
+			}
+		}
+		var acc, given float64
+		for i := range out {
+			acc += share[i]
+			n := math.Round(acc) - given
+			out[i].LogicalPartitions += int64(n)
+			given += n
+		}
+	}
+	return out
+}
+
+// Projection is the distribution grown to a target scale.
+type Projection struct {
+	Factor        float64 // target size over sample size
+	NewValueShare float64 // share of new documents that bring a new key value (Good-Turing)
+	Documents     int64
+	Bytes         int64
+	Largest       Logical   // the largest logical partition at the target scale
+	OverLimit     []Logical // logical partitions past 20 GB, largest first (at most 10)
+	OverLimitN    int
+	OverAlert     []Logical // past the 70 % alert line but within the limit (at most 10)
+	OverAlertN    int
+	Physical      []Physical // after the storage splits the service would make
+	Splits        int        // storage splits simulated
+	Unsplittable  bool       // a partition over the storage limit could not be split further
+}
+
+// Project grows every logical partition by factor, as the sample suggests:
+// new documents go to the key values already seen in proportion to their
+// size, except for the share that Good-Turing's estimate sends to new key
+// values, which spread evenly over the key space. Starting from ranges, a
+// physical partition past maxPhysical bytes splits at the byte median of
+// its logical partitions, as the service splits, until none is.
+func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, alert, maxPhysical int64) Projection {
+	if factor < 1 || math.IsNaN(factor) || math.IsInf(factor, 0) {
+		factor = 1
+	}
+	pNew := d.Singletons()
+	grow := 1 + (factor-1)*(1-pNew)
+	p := Projection{Factor: factor, NewValueShare: pNew}
+	p.Documents = int64(math.Round(float64(d.Documents) * factor))
+	p.Bytes = int64(math.Round(float64(d.Bytes) * factor))
+
+	scaled := func(l Logical) Logical {
+		l.Documents = int64(math.Round(float64(l.Documents) * grow))
+		l.Bytes = int64(math.Round(float64(l.Bytes) * grow))
+		l.Requests *= grow
+		return l
+	}
+	for _, l := range d.All() {
+		s := scaled(l)
+		if s.Bytes > p.Largest.Bytes {
+			p.Largest = s
+		}
+		switch {
+		case s.Bytes > maxLogical:
+			p.OverLimitN++
+			if len(p.OverLimit) < 10 {
+				p.OverLimit = append(p.OverLimit, s)
+			}
+		case s.Bytes > alert:
+			p.OverAlertN++
+			if len(p.OverAlert) < 10 {
+				p.OverAlert = append(p.OverAlert, s)
+			}
+		}
+	}
+
+	// Mass of new values. A hash key spreads them evenly over the key space;
+	// a hierarchical key puts them beside the values that share their first
+	// levels (a tenant's new items land in the tenant's range), so there the
+	// new mass follows the existing partitions.
+	clustered := d.Spec.Kind == key.MultiHash
+	uniformBytes := float64(d.Bytes) * (factor - 1) * pNew
+	uniformDocs := float64(d.Documents) * (factor - 1) * pNew
+	placed := scaled
+	if clustered {
+		uniformBytes, uniformDocs = 0, 0
+		placed = func(l Logical) Logical {
+			l.Documents = int64(math.Round(float64(l.Documents) * factor))
+			l.Bytes = int64(math.Round(float64(l.Bytes) * factor))
+			l.Requests *= factor
+			return l
+		}
+	}
+	parts := make([]simRange, len(ranges))
+	for i, r := range ranges {
+		parts[i] = simRange{min: r.MinInclusive, max: r.MaxExclusive, width: 1 / float64(len(ranges))}
+	}
+	for _, l := range d.Logical {
+		i := epk.Locate(ranges, l.EPK)
+		if i >= 0 {
+			parts[i].logical = append(parts[i].logical, placed(l))
+		}
+	}
+	bucketGrowth := grow
+	if clustered {
+		bucketGrowth = factor
+	}
+	for _, b := range d.Overflow.Buckets {
+		i := epk.Locate(ranges, b.Prefix)
+		if i >= 0 {
+			parts[i].overflowDocs += float64(b.Documents) * bucketGrowth
+			parts[i].overflowBytes += float64(b.Bytes) * bucketGrowth
+			parts[i].overflowReq += b.Requests * bucketGrowth
+		}
+	}
+	for i := range parts {
+		parts[i].total = parts[i].bytes(uniformBytes)
+	}
+	for {
+		i := slices.IndexFunc(parts, func(r simRange) bool { return !r.stuck && r.total > float64(maxPhysical) })
+		if i < 0 {
+			break
+		}
+		left, right, ok := parts[i].split(d.Version, maxPhysical)
+		if !ok || len(parts) >= 1<<16 {
+			// One logical partition alone is past the limit, or the range
+			// cannot be cut: the service could not split it either.
+			p.Unsplittable = true
+			parts[i].stuck = true
+			continue
+		}
+		left.total, right.total = left.bytes(uniformBytes), right.bytes(uniformBytes)
+		parts = slices.Replace(parts, i, i+1, left, right)
+		p.Splits++
+	}
+	p.Physical = make([]Physical, len(parts))
+	for i, r := range parts {
+		ph := Physical{ID: i, MinInclusive: r.min, MaxExclusive: r.max}
+		for _, l := range r.logical {
+			ph.Documents += l.Documents
+			ph.Bytes += l.Bytes
+			ph.Requests += l.Requests
+		}
+		ph.LogicalPartitions = int64(len(r.logical))
+		ph.Documents += int64(math.Round(r.overflowDocs + uniformDocs*r.width))
+		ph.Bytes += int64(math.Round(r.overflowBytes + uniformBytes*r.width))
+		ph.Requests += r.overflowReq
+		p.Physical[i] = ph
+	}
+	return p
+}
+
+// simRange is a physical partition during the split simulation.
+type simRange struct {
+	min, max                                 string
+	width                                    float64 // share of the key space
+	logical                                  []Logical
+	overflowDocs, overflowBytes, overflowReq float64
+	stuck                                    bool
+	total                                    float64 // bytes, kept so the loop does not sum again
+}
+
+func (r simRange) bytes(uniform float64) float64 {
+	b := r.overflowBytes + uniform*r.width
+	for _, l := range r.logical {
+		b += float64(l.Bytes)
+	}
+	return b
+}
+
+// split divides a range at the byte median of its logical partitions, or,
+// with fewer than two, at the middle of its key space (V2 and MultiHash,
+// whose EPKs are plain hex numbers).
+func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, bool) {
+	for _, l := range r.logical {
+		if l.Bytes > maxPhysical {
+			return r, r, false
+		}
+	}
+	if len(r.logical) >= 2 {
+		var total, acc float64
+		for _, l := range r.logical {
+			total += float64(l.Bytes)
+		}
+		k := 1
+		for i, l := range r.logical[:len(r.logical)-1] {
+			acc += float64(l.Bytes)
+			k = i + 1
+			if acc >= total/2 {
+				break
+			}
+		}
+		mid := r.logical[k].EPK
+		share := float64(k) / float64(len(r.logical))
+		left := simRange{min: r.min, max: mid, width: r.width * share, logical: r.logical[:k:k],
+			overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
+		right := simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: r.logical[k:],
+			overflowDocs: r.overflowDocs * (1 - share), overflowBytes: r.overflowBytes * (1 - share), overflowReq: r.overflowReq * (1 - share)}
+		return left, right, true
+	}
+	if v == epk.V1 {
+		return r, r, false
+	}
+	mid, ok := midpoint(r.min, r.max)
+	if !ok {
+		return r, r, false
+	}
+	var ll, rl []Logical
+	for _, l := range r.logical {
+		if strings.Compare(l.EPK, mid) < 0 {
+			ll = append(ll, l)
+		} else {
+			rl = append(rl, l)
+		}
+	}
+	h := 0.5
+	left := simRange{min: r.min, max: mid, width: r.width * h, logical: ll, overflowDocs: r.overflowDocs * h, overflowBytes: r.overflowBytes * h, overflowReq: r.overflowReq * h}
+	right := simRange{min: mid, max: r.max, width: r.width * h, logical: rl, overflowDocs: r.overflowDocs * h, overflowBytes: r.overflowBytes * h, overflowReq: r.overflowReq * h}
+	return left, right, true
+}
+
+// midpoint is the hex EPK halfway between two V2 EPKs ("" is 0, "FF" the
+// top of the space, 0x3FFF...F + 1).
+func midpoint(lo, hi string) (string, bool) {
+	parse := func(s string, top bool) (*big.Int, bool) {
+		if top && s == "FF" {
+			return new(big.Int).Lsh(big.NewInt(1), 126), true
+		}
+		s = (s + strings.Repeat("0", 32))[:32]
+		v, ok := new(big.Int).SetString(s, 16)
+		return v, ok
+	}
+	a, ok1 := parse(lo, false)
+	b, ok2 := parse(hi, true)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	m := new(big.Int).Add(a, b)
+	m.Rsh(m, 1)
+	if m.Cmp(a) <= 0 {
+		return "", false
+	}
+	s := strings.ToUpper(m.Text(16))
+	return strings.Repeat("0", 32-len(s)) + s, true
+}

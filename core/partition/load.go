@@ -1,0 +1,43 @@
+package partition
+
+// Traffic is how requests spread over key values.
+type Traffic string
+
+const (
+	ByDocuments Traffic = "documents" // in proportion to each key value's documents
+	Uniform     Traffic = "uniform"   // the same for every key value
+	ByWeight    Traffic = "weighted"  // in proportion to the weight field or the aggregates' requests
+)
+
+// Shares returns each physical partition's share of the requests, and the
+// largest share any one logical partition takes.
+func (d *Distribution) Shares(phys []Physical, t Traffic) (partitions []float64, hottestLogical float64) {
+	if t == ByWeight && !d.Weighted {
+		t = ByDocuments
+	}
+	weight := func(docs, logical int64, req float64) float64 {
+		switch t {
+		case Uniform:
+			return float64(logical)
+		case ByWeight:
+			return req
+		}
+		return float64(docs)
+	}
+	partitions = make([]float64, len(phys))
+	var total float64
+	for i, p := range phys {
+		partitions[i] = weight(p.Documents, p.LogicalPartitions, p.Requests)
+		total += partitions[i]
+	}
+	if total == 0 {
+		return partitions, 0
+	}
+	for i := range partitions {
+		partitions[i] /= total
+	}
+	for _, l := range d.All() {
+		hottestLogical = max(hottestLogical, weight(l.Documents, 1, l.Requests)/total)
+	}
+	return partitions, hottestLogical
+}

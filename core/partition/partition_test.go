@@ -1,0 +1,335 @@
+package partition
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+func accumulate(t testing.TB, spec string, src io.Reader, opts Options) *Distribution {
+	t.Helper()
+	s, err := key.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(s, opts)
+	r := ingest.NewReader(src)
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			return a.Finish()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Add(d)
+	}
+}
+
+func lines(n int, f func(i int) string) io.Reader {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(f(i))
+		b.WriteByte('\n')
+	}
+	return strings.NewReader(b.String())
+}
+
+func TestGroups(t *testing.T) {
+	in := `{"t":"a","n":1}
+{"t":"a","n":2}
+{"t":"b","n":3}
+{"n":4}
+{"t":null}
+{"t":{"x":1}}
+{"t":1.0}
+{"t":1}
+`
+	d := accumulate(t, "/t", strings.NewReader(in), Options{})
+	if d.Documents != 8 || d.Missing != 1 || d.Invalid != 1 || d.Distinct != 5 || d.Estimated {
+		t.Fatalf("documents %d missing %d invalid %d distinct %d", d.Documents, d.Missing, d.Invalid, d.Distinct)
+	}
+	got := map[string]int64{}
+	for _, l := range d.Logical {
+		if want := epk.HashV2(l.Values...); l.EPK != want {
+			t.Errorf("%v: EPK %s, want %s", l.Values, l.EPK, want)
+		}
+		got[fmt.Sprint(l.Values)] = l.Documents
+	}
+	want := map[string]int64{
+		fmt.Sprint([]epk.Value{epk.Str("a")}):       2,
+		fmt.Sprint([]epk.Value{epk.Str("b")}):       1,
+		fmt.Sprint([]epk.Value{epk.UndefinedValue}): 1,
+		fmt.Sprint([]epk.Value{epk.NullValue}):      1,
+		fmt.Sprint([]epk.Value{epk.Num(1)}):         2, // 1.0 and 1 are one value
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+	for i := 1; i < len(d.Logical); i++ {
+		if d.Logical[i-1].EPK > d.Logical[i].EPK {
+			t.Fatal("logical partitions not sorted by EPK")
+		}
+	}
+}
+
+func TestStats(t *testing.T) {
+	// Ten values with 1..10 documents of 10 bytes each.
+	d := accumulate(t, "/k", lines(55, func(i int) string { return fmt.Sprintf(`{"k":%d}`, tri(i)) }), Options{})
+	s := d.DocumentStats()
+	if d.Distinct != 10 || s.Max != 10 || s.P50 != 5 || s.P95 != 10 || s.Mean != 5.5 || math.Abs(s.MaxToMean-10/5.5) > 1e-9 {
+		t.Errorf("stats %+v distinct %d", s, d.Distinct)
+	}
+	// Gini of 1..10 is (n+1)/(3n) ... exactly 0.3 for n = 10.
+	if math.Abs(s.Gini-0.3) > 1e-9 {
+		t.Errorf("gini %v", s.Gini)
+	}
+	if l := d.Largest(3); len(l) != 3 || l[0].Documents != 10 || l[2].Documents != 8 {
+		t.Errorf("largest %+v", l)
+	}
+}
+
+// tri maps 0..54 to 1,2,2,3,3,3,...: value k occurs k times.
+func tri(i int) int {
+	k := 1
+	for i >= k {
+		i -= k
+		k++
+	}
+	return k
+}
+
+func TestPlace(t *testing.T) {
+	d := accumulate(t, "/id", lines(1000, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }), Options{})
+	ranges := epk.Ranges(epk.V2, 4)
+	phys := d.Place(ranges)
+	var docs, logical int64
+	for i, p := range phys {
+		docs += p.Documents
+		logical += p.LogicalPartitions
+		// A hashed unique key spreads evenly: each of 4 partitions near 250.
+		if p.Documents < 180 || p.Documents > 320 {
+			t.Errorf("partition %d holds %d documents", i, p.Documents)
+		}
+	}
+	if docs != 1000 || logical != 1000 {
+		t.Errorf("placed %d documents, %d logical", docs, logical)
+	}
+	for _, l := range d.Logical {
+		i := epk.Locate(ranges, l.EPK)
+		if l.EPK < ranges[i].MinInclusive || (ranges[i].MaxExclusive != "FF" && l.EPK >= ranges[i].MaxExclusive) {
+			t.Fatalf("%s placed in %+v", l.EPK, ranges[i])
+		}
+	}
+}
+
+func TestOverflow(t *testing.T) {
+	d := accumulate(t, "/id", lines(20000, func(i int) string {
+		if i%2 == 0 {
+			return `{"id":"hot"}`
+		}
+		return fmt.Sprintf(`{"id":"%d"}`, i)
+	}), Options{MaxDistinct: 100})
+	if !d.Estimated || len(d.Logical) != 100 {
+		t.Fatalf("estimated %v, %d kept", d.Estimated, len(d.Logical))
+	}
+	if want := 10001.0; math.Abs(float64(d.Distinct)-want) > 3*d.DistinctError*want {
+		t.Errorf("distinct %d, want %v within 3 standard errors (%.4f)", d.Distinct, want, d.DistinctError)
+	}
+	if l := d.Largest(1); l[0].Values[0].Str != "hot" || l[0].Documents != 10000 {
+		t.Errorf("largest %+v", l[0])
+	}
+	var docs, logical int64
+	for _, p := range d.Place(epk.Ranges(epk.V2, 8)) {
+		docs += p.Documents
+		logical += p.LogicalPartitions
+	}
+	if docs != 20000 || logical != d.Distinct {
+		t.Errorf("placed %d documents and %d logical partitions of %d", docs, logical, d.Distinct)
+	}
+}
+
+func TestV1Truncation(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	in := fmt.Sprintf("{\"k\":%q}\n{\"k\":%q}\n{\"k\":\"short\"}\n", long+"-one", long+"-two")
+	v1 := accumulate(t, "/k", strings.NewReader(in), Options{Version: epk.V1})
+	if len(v1.Collisions) != 1 || len(v1.Collisions[0].Values) != 2 || v1.OverLimitV1 != 2 || v1.KeyMaxBytes != 104 {
+		t.Errorf("V1: collisions %+v over %d max %d", v1.Collisions, v1.OverLimitV1, v1.KeyMaxBytes)
+	}
+	v2 := accumulate(t, "/k", strings.NewReader(in), Options{Version: epk.V2})
+	if len(v2.Collisions) != 0 || v2.OverLimit != 0 {
+		t.Errorf("V2: collisions %+v over %d", v2.Collisions, v2.OverLimit)
+	}
+}
+
+func TestMonotonicity(t *testing.T) {
+	in := func() io.Reader {
+		return lines(2000, func(i int) string {
+			return fmt.Sprintf(`{"id":"ord-%06d","tenant":"t%d","ts":%d}`, i, (i*7919)%13, 1700000000+i*60)
+		})
+	}
+	if m := accumulate(t, "/id", in(), Options{TimePath: []string{"ts"}}).Monotonicity(); !m.Monotonic || m.Order < 0.99 || m.Time < 0.99 {
+		t.Errorf("/id: %+v", m)
+	}
+	if m := accumulate(t, "/tenant", in(), Options{TimePath: []string{"ts"}}).Monotonicity(); m.Monotonic || math.Abs(m.Order) > 0.2 {
+		t.Errorf("/tenant: %+v", m)
+	}
+	if m := accumulate(t, "/ts:day", in(), Options{}).Monotonicity(); !m.Monotonic || !math.IsNaN(m.Time) {
+		t.Errorf("/ts:day: %+v", m)
+	}
+}
+
+func TestWriteSpread(t *testing.T) {
+	in := func() io.Reader {
+		return lines(4800, func(i int) string {
+			return fmt.Sprintf(`{"id":"%d","ts":%d}`, i, 1700000000+i*60) // 80 hours, one write a minute
+		})
+	}
+	ranges := epk.Ranges(epk.V2, 8)
+	day := accumulate(t, "/ts:day", in(), Options{TimePath: []string{"ts"}}).WriteSpread(ranges)
+	if day == nil || day.Unit != key.Day || day.HottestShare != 1 || day.KeysMedian != 1 {
+		t.Fatalf("/ts:day spread %+v", day)
+	}
+	id := accumulate(t, "/id", in(), Options{TimePath: []string{"ts"}}).WriteSpread(ranges)
+	if id.HottestShare > 0.3 || id.KeysMedian < 1000 || len(id.Buckets) != 5 { // 80 hours from 22:13 touch 5 days
+		t.Errorf("/id spread: hottest %v keys %v buckets %d", id.HottestShare, id.KeysMedian, len(id.Buckets))
+	}
+	if accumulate(t, "/id", in(), Options{}).WriteSpread(ranges) != nil {
+		t.Error("spread without a time field")
+	}
+}
+
+func TestProject(t *testing.T) {
+	const gb = int64(1) << 30
+	// Three tenants, 60/30/10 % of 1,000 documents of ~1 KB.
+	pad := strings.Repeat("x", 1000)
+	tenants := func() io.Reader {
+		return lines(1000, func(i int) string {
+			t := "a"
+			if i%10 >= 6 {
+				t = "b"
+			}
+			if i%10 == 9 {
+				t = "c"
+			}
+			return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, t, i, pad)
+		})
+	}
+	d := accumulate(t, "/tenant", tenants(), Options{})
+	factor := float64(60*gb) / float64(d.Bytes) // grow to 60 GB
+	p := d.Project(factor, epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	// a grows to 36 GB, past the limit; b to 18 GB, past the 14 GB alert line.
+	if p.NewValueShare != 0 || p.OverLimitN != 1 || p.OverAlertN != 1 || p.Largest.Values[0].Str != "a" || p.OverAlert[0].Values[0].Str != "b" {
+		t.Errorf("tenants: %+v", p)
+	}
+	if r := float64(p.Largest.Bytes) / float64(36*gb); r < 0.99 || r > 1.01 {
+		t.Errorf("largest tenant projected to %d bytes, want 36 GB", p.Largest.Bytes)
+	}
+	// One range of 60 GB splits once, between the tenants, into a and b+c.
+	if len(p.Physical) != 2 || p.Physical[0].LogicalPartitions+p.Physical[1].LogicalPartitions != 3 || p.Splits != 1 || !p.Unsplittable == (p.Largest.Bytes > 50*gb) {
+		t.Errorf("physical %+v splits %d", p.Physical, p.Splits)
+	}
+
+	ids := accumulate(t, "/id", tenants(), Options{})
+	p = ids.Project(float64(120*gb)/float64(ids.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	if p.NewValueShare != 1 || p.OverLimitN != 0 || p.Largest.Bytes > 2000 {
+		t.Errorf("ids: share %v over %d largest %d", p.NewValueShare, p.OverLimitN, p.Largest.Bytes)
+	}
+	// 120 GB of new values spread evenly: 1 -> 2 -> 4 partitions of 30 GB.
+	if len(p.Physical) != 4 {
+		t.Errorf("ids: %d physical partitions", len(p.Physical))
+	}
+	var total int64
+	for _, ph := range p.Physical {
+		total += ph.Bytes
+		if ph.Bytes > 50*gb {
+			t.Errorf("partition over 50 GB: %+v", ph)
+		}
+	}
+	if r := float64(total) / float64(120*gb); r < 0.99 || r > 1.01 {
+		t.Errorf("projected total %d", total)
+	}
+}
+
+func TestShares(t *testing.T) {
+	d := accumulate(t, "/t", strings.NewReader(`{"t":"a","w":3}
+{"t":"a","w":1}
+{"t":"b","w":4}
+{"t":"c","w":0}
+`), Options{WeightPath: []string{"w"}})
+	phys := d.Place(epk.Ranges(epk.V2, 1))
+	for _, tt := range []struct {
+		traffic Traffic
+		hottest float64
+	}{{ByDocuments, 0.5}, {Uniform, 1.0 / 3}, {ByWeight, 0.5}} {
+		shares, hot := d.Shares(phys, tt.traffic)
+		if shares[0] != 1 || math.Abs(hot-tt.hottest) > 1e-9 {
+			t.Errorf("%s: shares %v hottest %v, want %v", tt.traffic, shares, hot, tt.hottest)
+		}
+	}
+}
+
+func TestAggregates(t *testing.T) {
+	s, _ := key.Parse("/tenant,/user")
+	a := New(s, Options{})
+	a.AddAggregate([]epk.Value{epk.Str("x"), epk.Str("u1")}, 100, 100000, 5)
+	a.AddAggregate([]epk.Value{epk.Str("x"), epk.Str("u2")}, 50, 40000, 0)
+	a.AddAggregate([]epk.Value{epk.Str("y"), epk.UndefinedValue}, 10, 1000, 0)
+	d := a.Finish()
+	if d.Documents != 160 || d.Bytes != 141000 || d.Distinct != 3 || d.Missing != 10 || !d.Weighted {
+		t.Errorf("%+v", d)
+	}
+	if l := d.Largest(1)[0]; l.EPK != epk.MultiHash(epk.Str("x"), epk.Str("u1")) || l.Requests != 5 {
+		t.Errorf("largest %+v", l)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	data, err := os.ReadFile("../../../shared/datasets/iot-env-sensor-telemetry.json")
+	if err != nil {
+		t.Skip(err)
+	}
+	run := func() *Distribution {
+		return accumulate(t, "/device+/ts:hour", strings.NewReader(string(data)), Options{TimePath: []string{"ts"}, MaxDistinct: 20, Samples: 500})
+	}
+	a, b := run(), run()
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs differ")
+	}
+}
+
+func TestDatasets(t *testing.T) {
+	f, err := os.Open("../../../shared/datasets/iot-env-sensor-telemetry.json")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	d := accumulate(t, "/device", f, Options{TimePath: []string{"ts"}})
+	if d.Distinct != 3 || d.Documents != 9995 {
+		t.Fatalf("%d devices, %d documents", d.Distinct, d.Documents)
+	}
+	want := []int64{4671, 2713, 2611}
+	for i, l := range d.Largest(3) {
+		if l.Documents != want[i] {
+			t.Errorf("device %d has %d readings, want %d", i, l.Documents, want[i])
+		}
+	}
+	// Three devices on ten partitions: at most three partitions hold data.
+	used := 0
+	for _, p := range d.Place(epk.Ranges(epk.V2, 10)) {
+		if p.Documents > 0 {
+			used++
+		}
+	}
+	if used > 3 {
+		t.Errorf("%d partitions used", used)
+	}
+}

@@ -1,0 +1,206 @@
+package partition
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// MonotonicThreshold is the correlation from which a key counts as
+// monotonic, as MongoDB's analyzeShardKey judges it.
+const MonotonicThreshold = 0.7
+
+// Monotonicity says whether a key grows (or shrinks) with the order of
+// writes, which sends every new write to the same end of the key space.
+type Monotonicity struct {
+	Samples   int
+	Order     float64 // Spearman correlation of key values with input order
+	Time      float64 // with the time field; NaN when there is none
+	Monotonic bool    // |Order| or |Time| reaches MonotonicThreshold
+}
+
+// Monotonicity measures the key on the reservoir sample.
+func (d *Distribution) Monotonicity() Monotonicity {
+	m := Monotonicity{Samples: len(d.Samples), Time: math.NaN()}
+	if len(d.Samples) < 3 {
+		return m
+	}
+	keyRank := ranks(len(d.Samples), func(i, j int) int { return Compare(d.Samples[i].Values, d.Samples[j].Values) })
+	orderRank := make([]float64, len(d.Samples))
+	for i := range orderRank {
+		orderRank[i] = float64(i) // samples are in input order
+	}
+	m.Order = pearson(keyRank, orderRank)
+
+	var kr, tr []float64
+	var timed []Sample
+	for i, s := range d.Samples {
+		if !math.IsNaN(s.Time) {
+			timed = append(timed, s)
+			kr = append(kr, keyRank[i])
+		}
+	}
+	if len(timed) >= 3 {
+		tr = ranks(len(timed), func(i, j int) int { return cmp.Compare(timed[i].Time, timed[j].Time) })
+		m.Time = pearson(kr, tr)
+	}
+	m.Monotonic = math.Abs(m.Order) >= MonotonicThreshold || math.Abs(m.Time) >= MonotonicThreshold
+	return m
+}
+
+// ranks gives each of n items its rank under compare, ties sharing the
+// average of their ranks (as Spearman's coefficient needs).
+func ranks(n int, compare func(i, j int) int) []float64 {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return compare(a, b) })
+	r := make([]float64, n)
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && compare(idx[i], idx[j]) == 0 {
+			j++
+		}
+		avg := float64(i+j-1) / 2
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+func pearson(x, y []float64) float64 {
+	n := float64(len(x))
+	var sx, sy float64
+	for i := range x {
+		sx += x[i]
+		sy += y[i]
+	}
+	mx, my := sx/n, sy/n
+	var cov, vx, vy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		cov += dx * dy
+		vx += dx * dx
+		vy += dy * dy
+	}
+	if vx == 0 || vy == 0 {
+		return 0
+	}
+	return cov / math.Sqrt(vx*vy)
+}
+
+// Spread is how writes spread over keys and physical partitions through
+// time: a key whose writes at any moment all go to one partition (a date, a
+// sequence number) turns that partition hot however even it is in total.
+type Spread struct {
+	Unit    key.Bucket // width of a time bucket: hour, day or month
+	Buckets []TimeBucket
+	// HottestShare is the median, over buckets, of the share of a bucket's
+	// writes that its busiest physical partition takes: 1/partitions is
+	// perfect, 1 means every write of the moment lands on one partition.
+	HottestShare float64
+	KeysMedian   float64 // median distinct key values written per bucket
+	Estimated    bool    // measured on a sample of the documents
+}
+
+// TimeBucket is the writes of one time bucket.
+type TimeBucket struct {
+	Start      time.Time
+	Writes     float64   // documents written, scaled up from the sample
+	Keys       int       // distinct key values among the sampled writes
+	Partitions []float64 // writes per physical partition
+}
+
+// WriteSpread measures writes per time bucket on the reservoir sample,
+// placing each on ranges. It returns nil when no sampled document has a time.
+func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
+	var timed []Sample
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range d.Samples {
+		if !math.IsNaN(s.Time) {
+			timed = append(timed, s)
+			lo, hi = min(lo, s.Time), max(hi, s.Time)
+		}
+	}
+	if len(timed) < 2 || len(ranges) == 0 {
+		return nil
+	}
+	sp := &Spread{Unit: key.Month, Estimated: len(d.Samples) < int(d.Documents)}
+	switch span := hi - lo; {
+	case span <= 3*86400:
+		sp.Unit = key.Hour
+	case span <= 180*86400:
+		sp.Unit = key.Day
+	}
+	scale := float64(d.Documents-d.Invalid) / float64(len(d.Samples))
+	epks := make(map[uint64]string)
+	var enc []byte
+	byStart := map[int64]int{}
+	keys := map[int]map[uint64]bool{}
+	for _, s := range timed {
+		at := truncate(time.Unix(0, int64(s.Time*1e9)).UTC(), sp.Unit)
+		bi, ok := byStart[at.Unix()]
+		if !ok {
+			bi = len(sp.Buckets)
+			byStart[at.Unix()] = bi
+			sp.Buckets = append(sp.Buckets, TimeBucket{Start: at, Partitions: make([]float64, len(ranges))})
+			keys[bi] = map[uint64]bool{}
+		}
+		h := hashValues(s.Values, &enc)
+		e, ok := epks[h]
+		if !ok {
+			e = d.hash(s.Values)
+			epks[h] = e
+		}
+		b := &sp.Buckets[bi]
+		b.Writes += scale
+		if p := epk.Locate(ranges, e); p >= 0 {
+			b.Partitions[p] += scale
+		}
+		keys[bi][h] = true
+	}
+	shares := make([]float64, 0, len(sp.Buckets))
+	counts := make([]float64, 0, len(sp.Buckets))
+	for i := range sp.Buckets {
+		b := &sp.Buckets[i]
+		b.Keys = len(keys[i])
+		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
+		counts = append(counts, float64(b.Keys))
+	}
+	slices.SortFunc(sp.Buckets, func(x, y TimeBucket) int { return x.Start.Compare(y.Start) })
+	sp.HottestShare = median(shares)
+	sp.KeysMedian = median(counts)
+	return sp
+}
+
+func truncate(t time.Time, u key.Bucket) time.Time {
+	switch u {
+	case key.Hour:
+		return t.Truncate(time.Hour)
+	case key.Day:
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// hash is the EPK of a key value under the distribution's scheme.
+func (d *Distribution) hash(vals []epk.Value) string { return epkOf(d.Spec.Kind, d.Version, vals) }

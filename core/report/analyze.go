@@ -1,0 +1,271 @@
+// Package report runs pkcalc's whole analysis over a stream of documents
+// (ingest, paths, candidate keys, partition, advisor) and writes the result:
+// a versioned JSON contract, a terminal table, Markdown and CSV. The same
+// input and options give the same report, byte for byte, natively and in
+// WebAssembly.
+//
+// Memory grows with the distinct key values kept, not with the input: the
+// first documents (the window) are held to choose candidate keys, then every
+// document streams through the candidates' accumulators.
+package report
+
+import (
+	"errors"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/advisor"
+	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/paths"
+)
+
+// Options are the analysis settings; the zero value analyses with defaults.
+type Options struct {
+	Keys        []key.Spec  // keys to measure, first in the report in this order
+	NoSuggest   bool        // measure only Keys
+	HashVersion epk.Version // 1 or 2 (default) for hash and synthetic keys
+	Partitions  int         // physical partitions; 0: from the throughput
+	Throughput  capacity.Throughput
+	TargetBytes int64 // expected total size; 0: the input's
+	TargetDocs  int64 // expected total documents
+	Workload    advisor.Workload
+	TimePath    []string // the time field; nil: detected
+	WeightPath  []string // a numeric field weighting requests per document
+	MaxDistinct int      // distinct values kept exactly per key; 0: 50,000
+	Window      int      // documents read before candidates are chosen; 0: 10,000
+	Progress    func(Progress)
+}
+
+// Progress is reported while reading.
+type Progress struct {
+	Bytes     int64 // input bytes read
+	Documents int
+}
+
+const windowBytes = 64 << 20
+
+// Analyze reads every document from src and reports on each candidate key.
+// Problems in the JSON are reported in the result, not as an error; the
+// error is for a failing src, with the report of what was read before.
+func Analyze(src io.Reader, opts Options) (*Report, error) {
+	if opts.HashVersion != epk.V1 {
+		opts.HashVersion = epk.V2
+	}
+	if opts.Window <= 0 {
+		opts.Window = 10000
+	}
+	a := &analysis{opts: opts, collector: paths.New(paths.Options{})}
+	r := ingest.NewReader(src)
+	var readErr error
+	var window []*ingest.Document
+	var windowSize int
+	lastProgress := int64(0)
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		var ie *ingest.Error
+		if errors.As(err, &ie) {
+			a.problem(ie)
+			continue
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		a.docs++
+		a.bytes += int64(d.Bytes)
+		a.notes += len(d.Notes)
+		a.collector.Add(&d.Root)
+		if a.accs == nil {
+			window = append(window, d)
+			windowSize += d.Bytes
+			if len(window) >= opts.Window || windowSize >= windowBytes {
+				a.choose(window)
+				window = nil
+			}
+		} else {
+			a.add(d)
+		}
+		if opts.Progress != nil && r.Offset()-lastProgress >= 1<<20 {
+			lastProgress = r.Offset()
+			opts.Progress(Progress{Bytes: r.Offset(), Documents: a.docs})
+		}
+	}
+	if a.accs == nil {
+		a.choose(window)
+	}
+	if opts.Progress != nil {
+		opts.Progress(Progress{Bytes: r.Offset(), Documents: a.docs})
+	}
+	a.format = r.Format()
+	return a.finish(), readErr
+}
+
+type analysis struct {
+	opts      Options
+	collector *paths.Collector
+	docs      int
+	bytes     int64
+	notes     int
+	errs      []*ingest.Error
+	errCount  int
+	format    string
+	timePath  []string
+	named     int
+	accs      []*partition.Accumulator
+}
+
+func (a *analysis) problem(e *ingest.Error) {
+	a.errCount++
+	if len(a.errs) < 100 {
+		a.errs = append(a.errs, e)
+	}
+}
+
+// choose picks the time field and candidate keys from the window and feeds
+// the window to them.
+func (a *analysis) choose(window []*ingest.Document) {
+	a.timePath = a.opts.TimePath
+	if a.timePath == nil {
+		a.timePath = detectTime(a.collector.Paths(), window)
+	}
+	specs := slices.Clone(a.opts.Keys)
+	a.named = len(specs)
+	if !a.opts.NoSuggest {
+		target := a.opts.TargetBytes
+		if target == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
+			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
+		}
+		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.collector.Paths(), Documents: a.collector.Documents(),
+			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target}) {
+			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
+				specs = append(specs, s)
+			}
+		}
+	}
+	a.accs = make([]*partition.Accumulator, len(specs))
+	for i, s := range specs {
+		a.accs[i] = partition.New(s, partition.Options{
+			Version:     a.opts.HashVersion,
+			MaxDistinct: a.opts.MaxDistinct,
+			TimePath:    a.timePath,
+			WeightPath:  a.opts.WeightPath,
+		})
+	}
+	for _, d := range window {
+		a.add(d)
+	}
+}
+
+func (a *analysis) add(d *ingest.Document) {
+	for _, acc := range a.accs {
+		acc.Add(d)
+	}
+}
+
+// timeSpan is the time the window's documents cover.
+func timeSpan(window []*ingest.Document, path []string) time.Duration {
+	if path == nil {
+		return 0
+	}
+	var lo, hi time.Time
+	for _, d := range window {
+		if at, ok := key.Time(key.Lookup(&d.Root, path)); ok {
+			if lo.IsZero() || at.Before(lo) {
+				lo = at
+			}
+			if at.After(hi) {
+				hi = at
+			}
+		}
+	}
+	return hi.Sub(lo)
+}
+
+// timeHints are names of fields that hold a document's time, best first.
+var timeHints = []string{"timestamp", "ts", "time", "eventtime", "createdat", "created", "orderdate", "date", "datetime", "_ts"}
+
+// detectTime picks the field that holds each document's time: a top-level
+// or nested path, not in an array, whose values read as times in at least
+// 90 % of the window's documents; a name that says so wins, then the
+// system property _ts, then the first such path.
+func detectTime(ps []paths.Path, window []*ingest.Document) []string {
+	if len(window) == 0 {
+		return nil
+	}
+	var found [][]string
+	for _, p := range ps {
+		if p.InArray || p.Segments == nil || float64(p.Documents) < 0.9*float64(len(window)) {
+			continue
+		}
+		mix := p.TypeMix()
+		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) {
+			continue
+		}
+		ok := 0
+		for _, d := range window {
+			if at, good := key.Time(key.Lookup(&d.Root, p.Segments)); good && at.Year() >= 1990 && at.Year() <= 2100 {
+				ok++
+			}
+		}
+		if float64(ok) >= 0.9*float64(len(window)) {
+			found = append(found, p.Segments)
+		}
+	}
+	best, bestRank := []string(nil), math.MaxInt
+	for _, f := range found {
+		name := strings.ToLower(strings.ReplaceAll(f[len(f)-1], "_", ""))
+		rank := len(timeHints) + 1
+		for i, h := range timeHints {
+			if len(f) == 1 && f[0] == "_ts" {
+				rank = slices.Index(timeHints, "_ts")
+				break
+			}
+			if name == h || strings.HasSuffix(name, h) {
+				rank = i
+				break
+			}
+		}
+		if rank < bestRank {
+			best, bestRank = f, rank
+		}
+	}
+	return best
+}
+
+// AnalyzeAggregates reports on one key from per-key aggregates: rows of
+// key values with their documents, bytes and optional requests, as the
+// user's own engine computed them. Problems are the rows that could not be
+// read. Figures that need single documents (monotonicity, write spread,
+// the path table) are absent.
+func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, opts Options) *Report {
+	if opts.HashVersion != epk.V1 {
+		opts.HashVersion = epk.V2
+	}
+	opts.Keys, opts.NoSuggest = []key.Spec{spec}, true
+	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
+	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
+	for _, r := range rows {
+		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
+		a.docs += int(r.Documents)
+		a.bytes += r.Bytes
+	}
+	a.accs = []*partition.Accumulator{acc}
+	for _, p := range problems {
+		a.problem(aggregateProblem(p))
+	}
+	return a.finish()
+}
+
+// aggregateProblem wraps a row error; its message names the line.
+func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.Error()} }

@@ -1,0 +1,206 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pkcalc/pkcalc/core/human"
+)
+
+// WriteText writes the report as a terminal table followed by the details
+// of the best candidate.
+func WriteText(w io.Writer, r *Report) error {
+	bw := &errWriter{w: w}
+	fmt.Fprintf(bw, "%s documents (%s), read as %s", human.Count(r.Documents), human.Bytes(r.Bytes), r.Input.Format)
+	if r.Input.ErrorCount > 0 {
+		fmt.Fprintf(bw, "; %d %s in the input", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
+	}
+	if r.TimeField != "" {
+		fmt.Fprintf(bw, "; time field %s", r.TimeField)
+	}
+	fmt.Fprintln(bw)
+	for _, p := range r.Input.Errors {
+		fmt.Fprintf(bw, "  line %d, column %d (document %d): %s\n", p.Line, p.Column, p.Document, p.Message)
+	}
+	if len(r.Candidates) == 0 {
+		fmt.Fprintln(bw, "\nNo candidate keys: the documents have no path that can be a partition key.")
+		return bw.err
+	}
+	fmt.Fprintln(bw)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tKEY\tKIND\tSCORE\tGRADE\tLOGICAL\tLARGEST\tHOTTEST PHYS\tFINDINGS")
+	for _, c := range r.Candidates {
+		largest := "-"
+		if len(c.Largest) > 0 {
+			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
+		}
+		hottest := 0.0
+		for _, p := range c.PhysicalPartitions {
+			hottest = max(hottest, p.RequestShare)
+		}
+		logical := human.Count(c.LogicalPartitions)
+		if c.LogicalPartitionsEstimated {
+			logical = "~" + logical
+		}
+		name := c.Key.Spec
+		if c.Named {
+			name += " *"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s of %d\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
+			human.Percent(hottest), len(c.PhysicalPartitions), findingCodes(c.Findings))
+	}
+	tw.Flush()
+	if r.Candidates[0].Named {
+		fmt.Fprintln(bw, "* named with --key")
+	}
+	best := r.Candidates[0]
+	for _, c := range r.Candidates {
+		if c.Key.Spec == r.Recommended {
+			best = c
+		}
+	}
+	fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
+	for _, b := range best.ScoreBreakdown {
+		fmt.Fprintf(bw, "  %-22s %3d/100 x %2d%%  %s\n", b.Name, b.Score, b.Weight, b.Note)
+	}
+	for _, c := range r.Candidates {
+		if len(c.Findings) == 0 && len(c.Recommendations) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n%s (grade %s)\n", c.Key.Spec, c.Grade)
+		for _, f := range c.Findings {
+			fmt.Fprintf(bw, "  %-8s %s: %s\n", f.Severity, f.Code, f.Message)
+		}
+		for _, rec := range c.Recommendations {
+			fmt.Fprintf(bw, "  advice   %s: %s\n", rec.Code, rec.Message)
+		}
+	}
+	return bw.err
+}
+
+// WriteMarkdown writes the report as Markdown for a design document.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	bw := &errWriter{w: w}
+	fmt.Fprintf(bw, "# Partition key analysis\n\n")
+	fmt.Fprintf(bw, "%s documents (%s), read as %s.", human.Count(r.Documents), human.Bytes(r.Bytes), r.Input.Format)
+	if r.Settings.TargetGB > 0 {
+		fmt.Fprintf(bw, " Projected to %s GB.", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
+	}
+	if r.Settings.TargetDocs > 0 {
+		fmt.Fprintf(bw, " Projected to %s documents.", human.Count(r.Settings.TargetDocs))
+	}
+	if r.TimeField != "" {
+		fmt.Fprintf(bw, " Time field: `%s`.", r.TimeField)
+	}
+	fmt.Fprintln(bw)
+	if r.Recommended != "" {
+		fmt.Fprintf(bw, "\n**Recommended key: `%s`**\n", r.Recommended)
+	}
+	fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Findings |\n|---:|---|---|---:|:---:|---:|---:|---|\n")
+	for _, c := range r.Candidates {
+		largest := ""
+		if len(c.Largest) > 0 {
+			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
+		}
+		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, human.Count(c.LogicalPartitions), largest, mdCell(findingCodes(c.Findings)))
+	}
+	for _, c := range r.Candidates {
+		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
+		fmt.Fprintf(bw, "| Part | Score | Weight | Why |\n|---|---:|---:|---|\n")
+		for _, b := range c.ScoreBreakdown {
+			fmt.Fprintf(bw, "| %s | %d | %d%% | %s |\n", b.Name, b.Score, b.Weight, mdCell(b.Note))
+		}
+		if len(c.Findings) > 0 {
+			fmt.Fprintln(bw)
+			for _, f := range c.Findings {
+				fmt.Fprintf(bw, "- **%s** (%s): %s\n", f.Code, f.Severity, mdText(f.Message))
+			}
+		}
+		for _, rec := range c.Recommendations {
+			fmt.Fprintf(bw, "- **Advice, %s**: %s\n", rec.Code, mdText(rec.Message))
+		}
+		if len(c.Largest) > 0 {
+			fmt.Fprintf(bw, "\nLargest logical partitions:\n\n| Value | Documents | Bytes | Share |\n|---|---:|---:|---:|\n")
+			for _, l := range c.Largest[:min(5, len(c.Largest))] {
+				v, _ := json.Marshal(l.Values)
+				fmt.Fprintf(bw, "| `%s` | %s | %s | %s |\n", mdCell(string(v)), human.Count(l.Documents), human.Bytes(l.Bytes), human.Percent(l.Share))
+			}
+		}
+	}
+	return bw.err
+}
+
+// WriteCSV writes one row per candidate key.
+func WriteCSV(w io.Writer, r *Report) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid",
+		"largest_documents", "largest_bytes", "largest_share", "max_to_mean", "gini", "physical_partitions", "hottest_request_share",
+		"projected_physical_partitions", "projected_largest_bytes", "over_20gb", "monotonic", "findings"})
+	for _, c := range r.Candidates {
+		var ld, lb int64
+		var ls, hot float64
+		if len(c.Largest) > 0 {
+			ld, lb, ls = c.Largest[0].Documents, c.Largest[0].Bytes, c.Largest[0].Share
+		}
+		for _, p := range c.PhysicalPartitions {
+			hot = max(hot, p.RequestShare)
+		}
+		cw.Write([]string{
+			strconv.Itoa(c.Rank), c.Key.Spec, c.Key.Kind, strconv.FormatBool(c.Named), strconv.Itoa(c.Score), c.Grade,
+			i64(c.LogicalPartitions), strconv.FormatBool(c.LogicalPartitionsEstimated), i64(c.Documents), i64(c.Bytes), i64(c.Missing), i64(c.Invalid),
+			i64(ld), i64(lb), f64(ls), f64(c.PerLogicalPartition.Documents.MaxToMean), f64(c.PerLogicalPartition.Documents.Gini),
+			strconv.Itoa(len(c.PhysicalPartitions)), f64(hot), strconv.Itoa(c.Projection.PhysicalPartitions), i64(c.Projection.LargestLogicalBytes),
+			strconv.Itoa(c.Projection.OverLimit), strconv.FormatBool(c.Monotonicity.Monotonic), findingCodes(c.Findings),
+		})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func findingCodes(fs []Finding) string {
+	var codes []string
+	for _, f := range fs {
+		if f.Severity != "info" {
+			codes = append(codes, f.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return "-"
+	}
+	return strings.Join(codes, " ")
+}
+
+// mdCell keeps user text from breaking a Markdown table or code span.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "`", "'")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// mdText escapes the characters that would turn user text into markup.
+func mdText(s string) string {
+	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "`", "'")
+	return r.Replace(s)
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func i64(n int64) string   { return strconv.FormatInt(n, 10) }
+func f64(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

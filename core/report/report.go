@@ -1,0 +1,477 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/pkcalc/pkcalc/core/advisor"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/paths"
+)
+
+// SchemaVersion is the version of the JSON report; docs/report.schema.json
+// describes it. It changes when a field changes meaning or goes away.
+const SchemaVersion = 1
+
+// Report is pkcalc's result, as the JSON contract has it.
+type Report struct {
+	SchemaVersion int         `json:"schemaVersion"`
+	Generator     string      `json:"generator"`
+	Input         Input       `json:"input"`
+	Documents     int64       `json:"documents"`
+	Bytes         int64       `json:"bytes"`
+	Settings      Settings    `json:"settings"`
+	TimeField     string      `json:"timeField,omitempty"`
+	Recommended   string      `json:"recommended,omitempty"`
+	Candidates    []Candidate `json:"candidates"`
+	Paths         []Path      `json:"paths"`
+}
+
+// Input says how the input was read and what was wrong with it.
+type Input struct {
+	Format string    `json:"format"`
+	Errors []Problem `json:"errors"`
+	// ErrorCount counts every problem; Errors lists the first 100.
+	ErrorCount int `json:"errorCount"`
+	Notes      int `json:"notes"`
+}
+
+// Problem is one fault in the input.
+type Problem struct {
+	Document int    `json:"document,omitempty"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+}
+
+// Settings echo the options the report was made with.
+type Settings struct {
+	HashVersion int     `json:"hashVersion"`
+	RU          int     `json:"ru,omitempty"`
+	Autoscale   bool    `json:"autoscale"`
+	Partitions  int     `json:"partitions,omitempty"`
+	TargetGB    float64 `json:"targetGb,omitempty"`
+	TargetDocs  int64   `json:"targetDocs,omitempty"`
+	Reads       float64 `json:"reads,omitempty"`
+	Writes      float64 `json:"writes,omitempty"`
+	Queries     float64 `json:"queries,omitempty"`
+	Traffic     string  `json:"traffic,omitempty"`
+}
+
+// Candidate is one key's measurements and judgement.
+type Candidate struct {
+	Key                        Key              `json:"key"`
+	Named                      bool             `json:"named"`
+	Rank                       int              `json:"rank"`
+	Score                      int              `json:"score"`
+	Grade                      string           `json:"grade"`
+	ScoreBreakdown             []Component      `json:"scoreBreakdown"`
+	Findings                   []Finding        `json:"findings"`
+	Recommendations            []Recommendation `json:"recommendations"`
+	LogicalPartitions          int64            `json:"logicalPartitions"`
+	LogicalPartitionsEstimated bool             `json:"logicalPartitionsEstimated"`
+	LogicalPartitionsError     float64          `json:"logicalPartitionsRelativeError,omitempty"`
+	Documents                  int64            `json:"documents"`
+	Bytes                      int64            `json:"bytes"`
+	Missing                    int64            `json:"missing"`
+	Invalid                    int64            `json:"invalid"`
+	PerLogicalPartition        PerLogical       `json:"perLogicalPartition"`
+	Largest                    []Largest        `json:"largest"`
+	PhysicalPartitions         []Physical       `json:"physicalPartitions"`
+	KeyLength                  KeyLength        `json:"keyLength"`
+	Monotonicity               Monotonicity     `json:"monotonicity"`
+	WriteSpread                *WriteSpread     `json:"writeSpread,omitempty"`
+	Projection                 Projection       `json:"projection"`
+	Workload                   *Workload        `json:"workload,omitempty"`
+}
+
+// Key names a candidate key.
+type Key struct {
+	Spec    string   `json:"spec"`
+	Paths   []string `json:"paths"`
+	Kind    string   `json:"kind"`
+	Version int      `json:"version"`
+}
+
+// Component is a line of the score's breakdown.
+type Component struct {
+	Name   string `json:"name"`
+	Weight int    `json:"weight"`
+	Score  int    `json:"score"`
+	Note   string `json:"note"`
+}
+
+// Finding is an observation with a stable code.
+type Finding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// Recommendation is advice with its reason.
+type Recommendation struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Key     string `json:"key,omitempty"`
+}
+
+// PerLogical summarises logical partition sizes.
+type PerLogical struct {
+	Documents Stats `json:"documents"`
+	Bytes     Stats `json:"bytes"`
+}
+
+// Stats of a size over logical partitions.
+type Stats struct {
+	Max       int64   `json:"max"`
+	P50       int64   `json:"p50"`
+	P95       int64   `json:"p95"`
+	P99       int64   `json:"p99"`
+	Mean      float64 `json:"mean"`
+	MaxToMean float64 `json:"maxToMean"`
+	Gini      float64 `json:"gini"`
+}
+
+// Largest is one of the largest logical partitions.
+type Largest struct {
+	Values    []any   `json:"values"`
+	Documents int64   `json:"documents"`
+	Bytes     int64   `json:"bytes"`
+	Share     float64 `json:"share"`
+	EPK       string  `json:"epk"`
+}
+
+// Physical is one physical partition at the sample's scale, on the layout
+// the container would have at the target scale.
+type Physical struct {
+	ID                int     `json:"id"`
+	MinInclusive      string  `json:"minInclusive"`
+	MaxExclusive      string  `json:"maxExclusive"`
+	Documents         int64   `json:"documents"`
+	Bytes             int64   `json:"bytes"`
+	LogicalPartitions int64   `json:"logicalPartitions"`
+	RequestShare      float64 `json:"requestShare"`
+	ProjectedBytes    int64   `json:"projectedBytes"`
+	DemandRU          float64 `json:"demandRu,omitempty"`
+}
+
+// KeyLength reports key values against the size limits.
+type KeyLength struct {
+	MaxBytes   int         `json:"maxBytes"`
+	Over2048   int64       `json:"over2048"`
+	Over101    int64       `json:"over101"`
+	Collisions []Collision `json:"truncationCollisions"`
+}
+
+// Collision is distinct values that share an EPK under hash V1.
+type Collision struct {
+	EPK    string  `json:"epk"`
+	Values [][]any `json:"values"`
+}
+
+// Monotonicity of the key with write order and time.
+type Monotonicity struct {
+	Samples        int      `json:"samples"`
+	InsertionOrder float64  `json:"insertionOrder"`
+	Time           *float64 `json:"time,omitempty"`
+	Monotonic      bool     `json:"monotonic"`
+}
+
+// WriteSpread is writes per time bucket and physical partition.
+type WriteSpread struct {
+	Unit          string       `json:"unit"`
+	KeysPerBucket float64      `json:"keysPerBucketMedian"`
+	HottestShare  float64      `json:"hottestPartitionShare"`
+	Estimated     bool         `json:"estimated"`
+	Buckets       []TimeBucket `json:"buckets"`
+}
+
+// TimeBucket is one time bucket's writes.
+type TimeBucket struct {
+	Start      string    `json:"start"`
+	Writes     float64   `json:"writes"`
+	Keys       int       `json:"keys"`
+	Partitions []float64 `json:"partitions"`
+}
+
+// Projection is the key at the target scale.
+type Projection struct {
+	Factor              float64 `json:"factor"`
+	Documents           int64   `json:"documents"`
+	Bytes               int64   `json:"bytes"`
+	PhysicalPartitions  int     `json:"physicalPartitions"`
+	Splits              int     `json:"splits"`
+	LargestLogicalBytes int64   `json:"largestLogicalBytes"`
+	OverLimit           int     `json:"overLimit"`
+	OverAlertLine       int     `json:"overAlertLine"`
+	NewValueShare       float64 `json:"newValueShare"`
+}
+
+// Workload is the request load on the physical partitions.
+type Workload struct {
+	RU                 int     `json:"ru"`
+	PerPartitionRU     float64 `json:"perPartitionRu"`
+	TotalRU            float64 `json:"totalRu"`
+	PointReadRU        float64 `json:"pointReadRu"`
+	WriteRU            float64 `json:"writeRu"`
+	QueryRU            float64 `json:"queryRu"`
+	ThrottledFraction  float64 `json:"throttledFraction"`
+	HottestPartition   int     `json:"hottestPartition"`
+	HottestUtilisation float64 `json:"hottestUtilisation"`
+	Headroom           float64 `json:"headroom"`
+	HottestLogicalRU   float64 `json:"hottestLogicalRu"`
+}
+
+// Path describes a property path.
+type Path struct {
+	Path      string         `json:"path"`
+	Types     map[string]int `json:"types"`
+	Documents int            `json:"documents"`
+	Distinct  int            `json:"distinct"`
+	Capped    bool           `json:"distinctIsLowerBound,omitempty"`
+	Top       []TopValue     `json:"top"`
+	System    string         `json:"system,omitempty"`
+	Usable    bool           `json:"usable"`
+	Reason    string         `json:"reason,omitempty"`
+}
+
+// TopValue is a common value of a path.
+type TopValue struct {
+	Value json.RawMessage `json:"value"`
+	Count int             `json:"count"`
+}
+
+func (a *analysis) finish() *Report {
+	o := a.opts
+	rep := &Report{
+		SchemaVersion: SchemaVersion,
+		Generator:     "pkcalc",
+		Input:         Input{Format: a.format, Errors: []Problem{}, ErrorCount: a.errCount, Notes: a.notes},
+		Documents:     int64(a.docs),
+		Bytes:         a.bytes,
+		Settings: Settings{
+			HashVersion: int(o.HashVersion), RU: o.Throughput.RU, Autoscale: o.Throughput.Autoscale, Partitions: o.Partitions,
+			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs,
+			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
+		},
+		Candidates: []Candidate{},
+		Paths:      PathsOf(a.collector.Paths()),
+	}
+	if a.format == "" {
+		rep.Input.Format = "empty"
+	}
+	for _, e := range a.errs {
+		rep.Input.Errors = append(rep.Input.Errors, Problem{Document: e.Document, Line: e.Line, Column: e.Column, Message: e.Msg})
+	}
+	if a.timePath != nil {
+		rep.TimeField = paths.Format(a.timePath)
+	}
+	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload}
+	evals := make([]*advisor.Evaluation, len(a.accs))
+	for i, acc := range a.accs {
+		evals[i] = advisor.Evaluate(acc.Finish(), settings, rep.TimeField)
+	}
+	recs := advisor.Recommend(evals)
+	order := make([]int, len(evals))
+	for i := range order {
+		order[i] = i
+	}
+	// Rank by score; named keys keep their place at the top of the list.
+	byScore := slices.Clone(order)
+	// Ties go to the key that keeps related documents together: hierarchical
+	// first, then plain, then synthetic (which the application must compute).
+	kindRank := map[key.Kind]int{key.MultiHash: 0, key.Hash: 1, key.Synthetic: 2}
+	slices.SortStableFunc(byScore, func(x, y int) int {
+		if c := cmp.Compare(evals[y].Score, evals[x].Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(kindRank[evals[x].Dist.Spec.Kind], kindRank[evals[y].Dist.Spec.Kind])
+	})
+	rank := make([]int, len(evals))
+	for r, i := range byScore {
+		rank[i] = r + 1
+	}
+	slices.SortStableFunc(order[a.named:], func(x, y int) int { return cmp.Compare(rank[x], rank[y]) })
+	for _, i := range order {
+		c := candidate(evals[i], recs[i])
+		c.Named = i < a.named
+		c.Rank = rank[i]
+		rep.Candidates = append(rep.Candidates, c)
+	}
+	if len(byScore) > 0 && a.docs > 0 {
+		rep.Recommended = evals[byScore[0]].Dist.Spec.String()
+	}
+	return rep
+}
+
+func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
+	d := e.Dist
+	version := int(d.Version)
+	if d.Spec.Kind == key.MultiHash {
+		version = 2
+	}
+	c := Candidate{
+		Key:                        Key{Spec: d.Spec.String(), Paths: d.Spec.PathStrings(), Kind: string(d.Spec.Kind), Version: version},
+		Score:                      e.Score,
+		Grade:                      e.Grade,
+		ScoreBreakdown:             []Component{},
+		Findings:                   []Finding{},
+		Recommendations:            []Recommendation{},
+		LogicalPartitions:          d.Distinct,
+		LogicalPartitionsEstimated: d.Estimated,
+		LogicalPartitionsError:     round(d.DistinctError, 4),
+		Documents:                  d.Documents,
+		Bytes:                      d.Bytes,
+		Missing:                    d.Missing,
+		Invalid:                    d.Invalid,
+		PerLogicalPartition:        PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats())},
+		Largest:                    []Largest{},
+		PhysicalPartitions:         []Physical{},
+		KeyLength:                  KeyLength{MaxBytes: d.KeyMaxBytes, Over2048: d.OverLimit, Over101: d.OverLimitV1, Collisions: []Collision{}},
+	}
+	for _, b := range e.Breakdown {
+		c.ScoreBreakdown = append(c.ScoreBreakdown, Component(b))
+	}
+	for _, f := range e.Findings {
+		c.Findings = append(c.Findings, Finding{Code: f.Code, Severity: string(f.Severity), Message: f.Message})
+	}
+	for _, r := range recs {
+		c.Recommendations = append(c.Recommendations, Recommendation(r))
+	}
+	for _, l := range d.Largest(10) {
+		c.Largest = append(c.Largest, Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Documents, d.Documents), 4), EPK: l.EPK})
+	}
+	for i, p := range e.Physical {
+		ph := Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
+			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 4), ProjectedBytes: e.Projection.Physical[i].Bytes}
+		if e.Load.Active {
+			ph.DemandRU = round(e.Load.DemandRU[i], 1)
+		}
+		c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
+	}
+	for i, col := range d.Collisions {
+		if i == 10 {
+			break
+		}
+		cj := Collision{EPK: col.EPK}
+		for _, v := range col.Values {
+			cj.Values = append(cj.Values, Values(v))
+		}
+		c.KeyLength.Collisions = append(c.KeyLength.Collisions, cj)
+	}
+	m := e.Monotonicity
+	c.Monotonicity = Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), Monotonic: m.Monotonic}
+	if !math.IsNaN(m.Time) {
+		t := round(m.Time, 4)
+		c.Monotonicity.Time = &t
+	}
+	if sp := e.Spread; sp != nil {
+		ws := &WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []TimeBucket{}}
+		for _, b := range sp.Buckets {
+			tb := TimeBucket{Start: b.Start.Format("2006-01-02T15:04:05Z"), Writes: round(b.Writes, 1), Keys: b.Keys, Partitions: make([]float64, len(b.Partitions))}
+			for i, v := range b.Partitions {
+				tb.Partitions[i] = round(v, 1)
+			}
+			ws.Buckets = append(ws.Buckets, tb)
+		}
+		c.WriteSpread = ws
+	}
+	p := e.Projection
+	c.Projection = Projection{Factor: round(p.Factor, 3), Documents: p.Documents, Bytes: p.Bytes, PhysicalPartitions: len(p.Physical), Splits: p.Splits,
+		LargestLogicalBytes: p.Largest.Bytes, OverLimit: p.OverLimitN, OverAlertLine: p.OverAlertN, NewValueShare: round(p.NewValueShare, 4)}
+	if l := e.Load; l.Active {
+		c.Workload = &Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1),
+			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3),
+			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
+			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
+	}
+	return c
+}
+
+func stats(s partition.Stats) Stats {
+	return Stats{Max: s.Max, P50: s.P50, P95: s.P95, P99: s.P99, Mean: round(s.Mean, 2), MaxToMean: round(s.MaxToMean, 3), Gini: round(s.Gini, 4)}
+}
+
+// Values writes a key value as JSON values; undefined becomes
+// {"$undefined": true}, as pkcalc epk reads it.
+func Values(vals []epk.Value) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		switch v.Kind {
+		case epk.String:
+			out[i] = v.Str
+		case epk.Number:
+			out[i] = v.Num
+			if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
+				// JSON has no infinities: write them as Extended JSON does.
+				text := "NaN"
+				if math.IsInf(v.Num, 1) {
+					text = "Infinity"
+				} else if math.IsInf(v.Num, -1) {
+					text = "-Infinity"
+				}
+				out[i] = map[string]string{"$numberDouble": text}
+			}
+		case epk.True:
+			out[i] = true
+		case epk.False:
+			out[i] = false
+		case epk.Null:
+			out[i] = nil
+		default:
+			out[i] = map[string]bool{"$undefined": true}
+		}
+	}
+	return out
+}
+
+// PathsOf converts discovered paths to their report form.
+func PathsOf(ps []paths.Path) []Path {
+	out := []Path{}
+	for _, p := range ps {
+		pj := Path{Path: p.Path, Types: map[string]int{}, Documents: p.Documents, Distinct: p.Distinct, Capped: p.DistinctCapped, Top: []TopValue{}, System: p.System, Usable: p.Usable, Reason: p.Reason}
+		for _, k := range p.TypeMix() {
+			pj.Types[k.Kind.String()] = k.Count
+		}
+		for _, v := range p.Top {
+			pj.Top = append(pj.Top, TopValue{Value: json.RawMessage(v.Value), Count: v.Count})
+		}
+		out = append(out, pj)
+	}
+	return out
+}
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+func round(f float64, places int) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	p := math.Pow(10, float64(places))
+	return math.Round(f*p) / p
+}
+
+func finite(f float64) float64 {
+	if math.IsInf(f, 1) {
+		return -1 // unlimited: no demand
+	}
+	return f
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

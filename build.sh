@@ -5,6 +5,7 @@
 #   ./build.sh test               every test: vet, native, WebAssembly (Node), browser (Chromium)
 #   ./build.sh dist               the static site in dist/, relative URLs only
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
+#   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
 #
 # It installs what it needs and is missing where it can (Chromium and Node
 # from Debian's packages when run as root on Debian), and otherwise says what
@@ -119,8 +120,13 @@ case "$cmd" in
   screenshots)
     PKCALC_SCREENSHOTS="$PWD/docs/images" run_tests
     ;;
+  bench)
+    mkdir -p build
+    log "benchmarks (go test -bench), results in build/bench.txt"
+    go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-3x}" ./core/... | tee build/bench.txt
+    ;;
   *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     [ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
     ;;
 esac

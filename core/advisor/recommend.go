@@ -82,11 +82,12 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 	return out
 }
 
-// better returns the best-scoring evaluation that matches and beats e.
+// better returns the best-scoring evaluation that matches and beats e,
+// among keys good enough to advise (grade C or better).
 func better(evals []*Evaluation, e *Evaluation, match func(*Evaluation) bool) *Evaluation {
 	var best *Evaluation
 	for _, o := range evals {
-		if o != e && match(o) && o.Score > e.Score && (best == nil || o.Score > best.Score) {
+		if o != e && match(o) && o.Score > e.Score && o.Score >= 55 && (best == nil || o.Score > best.Score) {
 			best = o
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,6 +93,8 @@ type Reader struct {
 	notes     []*Error
 	scratch   []byte
 	keys      map[string]string
+	members   []Member // stack of the members of the objects being read
+	elems     []Value  // stack of the elements of the arrays being read
 }
 
 type state uint8
@@ -547,8 +550,11 @@ func (r *Reader) skippedErrorAt(offset int64, line int, msg string) *Error {
 	return &Error{Document: r.docs, Line: line, Column: r.docCol, Offset: offset, Msg: msg, Skipped: true}
 }
 
+// finishDocument checks a document just read. Its size is the input's
+// text less the white space between tokens: the compact JSON text, counted
+// while reading rather than by walking the document again.
 func (r *Reader) finishDocument(start int64, line int, v Value, notes []*Error) (*Document, error) {
-	size := v.compactLen()
+	size := int(r.Offset() - start - r.ws)
 	if size > MaxDocumentBytes {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
 	}
@@ -735,12 +741,16 @@ func (r *Reader) object() (Value, error) {
 		// Far past any real document: stop descending to bound the stack.
 		return Value{}, r.skipNested()
 	}
-	var members []Member
+	// Members gather on a stack shared by all objects and are copied out
+	// once, at their exact size: growing a slice per object was the largest
+	// cost of reading.
+	base := len(r.members)
+	defer r.popMembers(base)
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {
 		r.pos++
 		r.depth--
-		return r.finishObject(members), nil
+		return r.finishObject(nil), nil
 	}
 	for {
 		r.skipWS()
@@ -753,7 +763,7 @@ func (r *Reader) object() (Value, error) {
 			return Value{}, err
 		}
 		if build && !r.sizeExceeded() {
-			members = append(members, Member{Key: key, Value: v})
+			r.members = append(r.members, Member{Key: key, Value: v})
 		}
 		r.skipWS()
 		c, ok := r.peek()
@@ -773,7 +783,19 @@ func (r *Reader) object() (Value, error) {
 	if r.overLimit {
 		return Value{Kind: Object}, nil
 	}
-	return r.finishObject(members), nil
+	return r.finishObject(slices.Clone(r.members[base:])), nil
+}
+
+// popMembers drops the members above base, clearing them so the stack
+// does not keep old documents' strings alive.
+func (r *Reader) popMembers(base int) {
+	clear(r.members[base:])
+	r.members = r.members[:base]
+}
+
+func (r *Reader) popElems(base int) {
+	clear(r.elems[base:])
+	r.elems = r.elems[:base]
 }
 
 // key reads a property name and the colon after it.
@@ -808,7 +830,8 @@ func (r *Reader) array() (Value, error) {
 	if r.depth > 10*MaxDepth {
 		return Value{}, r.skipNested()
 	}
-	var elems []Value
+	base := len(r.elems)
+	defer r.popElems(base)
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == ']' {
 		r.pos++
@@ -821,7 +844,7 @@ func (r *Reader) array() (Value, error) {
 			return Value{}, err
 		}
 		if build && !r.sizeExceeded() {
-			elems = append(elems, v)
+			r.elems = append(r.elems, v)
 		}
 		r.skipWS()
 		c, ok := r.peek()
@@ -838,7 +861,7 @@ func (r *Reader) array() (Value, error) {
 		}
 	}
 	r.depth--
-	return Value{Kind: Array, Elems: elems}, nil
+	return Value{Kind: Array, Elems: append(make([]Value, 0, len(r.elems)-base), r.elems[base:]...)}, nil
 }
 
 // skipNested skips the rest of a very deep value without recursion,
@@ -895,76 +918,103 @@ func (r *Reader) word() string {
 }
 
 func (r *Reader) number() (Value, error) {
-	r.ensure(64)
-	start := r.pos
-	i := r.pos
-	n := func() bool {
-		for {
-			if i >= r.end {
-				// Numbers longer than the look-ahead: grow and continue.
-				off := i - r.pos
-				if !r.ensure(off + 64) {
-					start = r.pos
-					i = r.pos + off
-					return i < r.end
-				}
-				start = r.pos
-				i = r.pos + off
+	// Numbers are short: look ahead far enough that the scan below runs
+	// over the buffer without bounds juggling; a longer one asks for more.
+	for look := 64; ; look *= 2 {
+		avail := r.ensure(look)
+		n, simple, msg := scanNumber(r.buf[r.pos:r.end])
+		if n == r.end-r.pos && avail && !r.eof {
+			continue // the number may go on past the look-ahead
+		}
+		if msg != "" {
+			r.pos += n
+			return Value{}, r.errorf(r.docs, "%s", msg)
+		}
+		lit := r.buf[r.pos : r.pos+n]
+		r.pos += n
+		f, err := strconv.ParseFloat(string(lit), 64) // does not allocate: the string does not escape
+		if err != nil {
+			r.note("number %s is beyond the range of a double, which Cosmos DB uses for every number", lit)
+		}
+		v := Value{Kind: Number, Num: f}
+		if !simple || err != nil {
+			// Keep the literal where printing the double would not give it
+			// back (12.50, 1e3, 123456789012345678901).
+			v.Str = string(lit)
+		}
+		return v, nil
+	}
+}
+
+// scanNumber measures the JSON number at the start of b. simple reports
+// that it has at most 15 significant digits, no exponent, no trailing zero
+// after a decimal point and is not -0, so that the shortest form of its
+// double spells it exactly. msg says what is wrong with an invalid one.
+func scanNumber(b []byte) (n int, simple bool, msg string) {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return i, false, "the input ends inside a number"
+	}
+	digits := 0
+	switch c := b[i]; {
+	case c == '0':
+		i++
+		if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			return i, false, "invalid number: a leading zero may not be followed by digits"
+		}
+	case c >= '1' && c <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			digits++
+		}
+	default:
+		return i, false, "invalid number: expected a digit"
+	}
+	simple = true
+	if b[0] == '-' && digits == 0 && (i >= len(b) || b[i] != '.') {
+		simple = false // -0
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return i, false, "invalid number: expected a digit after the decimal point"
+		}
+		frac := b[start:i]
+		if frac[len(frac)-1] == '0' {
+			simple = false
+		}
+		if digits == 0 { // 0.000123: leading zeros are not significant
+			k := 0
+			for k < len(frac) && frac[k] == '0' {
+				k++
 			}
-			return true
+			digits = len(frac) - k
+		} else {
+			digits += len(frac)
 		}
 	}
-	digits := func() int {
-		c := 0
-		for n() && r.buf[i] >= '0' && r.buf[i] <= '9' {
-			i++
-			c++
-		}
-		return c
-	}
-	if n() && r.buf[i] == '-' {
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		simple = false
 		i++
-	}
-	if !n() {
-		r.pos = i
-		return Value{}, r.errorf(r.docs, "the input ends inside a number")
-	}
-	if r.buf[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		r.pos = i
-		return Value{}, r.errorf(r.docs, "invalid number: expected a digit")
-	}
-	if n() && r.buf[i] == '.' {
-		i++
-		if digits() == 0 {
-			r.pos = i
-			return Value{}, r.errorf(r.docs, "invalid number: expected a digit after the decimal point")
-		}
-	}
-	if n() && (r.buf[i] == 'e' || r.buf[i] == 'E') {
-		i++
-		if n() && (r.buf[i] == '+' || r.buf[i] == '-') {
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
-			r.pos = i
-			return Value{}, r.errorf(r.docs, "invalid number: expected a digit in the exponent")
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return i, false, "invalid number: expected a digit in the exponent"
 		}
 	}
-	text := string(r.buf[start:i])
-	if n() {
-		if c := r.buf[i]; c >= '0' && c <= '9' {
-			r.pos = i
-			return Value{}, r.errorf(r.docs, "invalid number: a leading zero may not be followed by digits")
-		}
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		r.note("number %s is beyond the range of a double, which Cosmos DB uses for every number", text)
-	}
-	r.pos = i
-	return Value{Kind: Number, Num: f, Str: text}, nil
+	return i, simple && digits <= 15, ""
 }
 
 // strIntern reads a property name, sharing one string per distinct name so

@@ -35,7 +35,7 @@ type Value struct {
 	Kind    Kind
 	Bool    bool
 	Num     float64  // Number: the value as a double, as Cosmos DB stores and hashes it
-	Str     string   // String: the text; Number: the literal as written (kept for display and exactness)
+	Str     string   // String: the text; Number: the literal as written when the double would not print it back, else ""
 	Members []Member // Object, in document order
 	Elems   []Value  // Array
 }
@@ -104,7 +104,10 @@ func numberText(v *Value) string {
 	if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
 		return strconv.Quote(strconv.FormatFloat(v.Num, 'g', -1, 64))
 	}
-	return strconv.FormatFloat(v.Num, 'g', -1, 64)
+	if a := math.Abs(v.Num); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(v.Num, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v.Num, 'f', -1, 64)
 }
 
 const hexDigits = "0123456789abcdef"

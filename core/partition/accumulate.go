@@ -93,7 +93,7 @@ type group struct {
 type overflow struct {
 	docs, bytes int64
 	requests    float64
-	buckets     map[string]*bucket // by EPK prefix
+	buckets     map[uint32]*bucket // by EPK prefix, as a number (a numeric key hashes faster)
 }
 
 type bucket struct {
@@ -129,8 +129,40 @@ func New(spec key.Spec, opts Options) *Accumulator {
 // Spec returns the key being measured.
 func (a *Accumulator) Spec() key.Spec { return a.spec }
 
-// Add counts one document.
+// Facts are what an Accumulator needs of a document besides its key value.
+// They are the same for every key, so a caller measuring many keys reads
+// them once per document (ReadFacts) and passes them to AddFacts.
+type Facts struct {
+	Time   float64 // seconds since 1970; NaN when the document has none
+	Weight float64 // request weight; 1 when requests are not weighted
+}
+
+// ReadFacts reads a document's time and weight from the given paths (nil
+// for none).
+func ReadFacts(d *ingest.Document, timePath, weightPath []string) Facts {
+	f := Facts{Time: math.NaN(), Weight: 1}
+	if weightPath != nil {
+		f.Weight = 0
+		if v := key.Lookup(&d.Root, weightPath); v != nil && v.Kind == ingest.Number && v.Num > 0 {
+			f.Weight = v.Num
+		}
+	}
+	if timePath != nil {
+		if at, ok := key.Time(key.Lookup(&d.Root, timePath)); ok {
+			f.Time = float64(at.UnixNano()) / 1e9
+		}
+	}
+	return f
+}
+
+// Add counts one document, reading its facts from Options.TimePath and
+// Options.WeightPath.
 func (a *Accumulator) Add(d *ingest.Document) {
+	a.AddFacts(d, ReadFacts(d, a.opts.TimePath, a.opts.WeightPath))
+}
+
+// AddFacts counts one document whose facts are already read.
+func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	vals, st := a.spec.Extract(&d.Root, a.buf[:0])
 	a.buf = vals
 	a.docs++
@@ -143,20 +175,7 @@ func (a *Accumulator) Add(d *ingest.Document) {
 	case key.Missing:
 		a.missing++
 	}
-	w := 1.0
-	if a.opts.WeightPath != nil {
-		w = 0
-		if v := key.Lookup(&d.Root, a.opts.WeightPath); v != nil && v.Kind == ingest.Number && v.Num > 0 {
-			w = v.Num
-		}
-	}
-	t := math.NaN()
-	if a.opts.TimePath != nil {
-		if at, ok := key.Time(key.Lookup(&d.Root, a.opts.TimePath)); ok {
-			t = float64(at.UnixNano()) / 1e9
-		}
-	}
-	a.add(vals, 1, int64(d.Bytes), w, t)
+	a.add(vals, 1, int64(d.Bytes), f.Weight, f.Time, true)
 }
 
 // AddAggregate counts documents given as a per-key aggregate: values (one
@@ -176,10 +195,12 @@ func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, reques
 	if requests > 0 {
 		a.weighted = true
 	}
-	a.add(values, docs, bytes, requests, math.NaN())
+	a.add(values, docs, bytes, requests, math.NaN(), false)
 }
 
-func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float64) {
+// add counts docs documents of one key value. Aggregates are not sampled:
+// their rows have no order or time to measure.
+func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float64, sampled bool) {
 	order := a.seen
 	a.seen += docs
 	a.checkLength(vals, docs)
@@ -193,7 +214,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 				g.bytes += bytes
 				g.requests += requests
 				g.last = order
-				a.sample(order, g.values, t)
+				if sampled {
+					a.sample(order, g.values, t)
+				}
 				return
 			}
 		}
@@ -206,11 +229,15 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		}
 		a.index[h] = int32(len(a.groups))
 		a.groups = append(a.groups, group{values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
-		a.sample(order, own, t)
+		if sampled {
+			a.sample(order, own, t)
+		}
 		return
 	}
 	a.addOverflow(h, vals, docs, bytes, requests)
-	a.sample(order, nil, t)
+	if sampled {
+		a.sample(order, nil, t)
+	}
 }
 
 // addOverflow counts a value past the exact limit. Its EPK is computed per
@@ -219,7 +246,7 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 	if a.distinct == nil {
 		a.distinct = sketch.NewHLL(14)
 		a.heavy = sketch.NewTopK[[]epk.Value](64)
-		a.overflow.buckets = make(map[string]*bucket)
+		a.overflow.buckets = make(map[uint32]*bucket)
 		for i := range a.groups {
 			a.distinct.Add(hashValues(a.groups[i].values, &a.enc))
 		}
@@ -230,7 +257,7 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 	o.docs += docs
 	o.bytes += bytes
 	o.requests += requests
-	bk := a.prefix(a.hash(vals))
+	bk := prefixNumber(a.prefix(a.hash(vals)))
 	b := o.buckets[bk]
 	if b == nil {
 		b = &bucket{}
@@ -244,16 +271,20 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 // sample keeps a uniform reservoir of documents (Vitter's algorithm R).
 // values may be nil for an overflow value; it is copied only when kept.
 func (a *Accumulator) sample(order int64, values []epk.Value, t float64) {
+	j := len(a.samples)
+	if j >= a.opts.Samples {
+		if j = int(a.rng.Int64N(order + 1)); j >= a.opts.Samples {
+			return
+		}
+	}
 	if values == nil {
-		values = append([]epk.Value(nil), a.buf...)
+		values = append([]epk.Value(nil), a.buf...) // copied only when kept
 	}
-	n := len(a.samples)
-	if n < a.opts.Samples {
-		a.samples = append(a.samples, Sample{Order: order, Values: values, Time: t})
-		return
-	}
-	if j := a.rng.Int64N(order + 1); j < int64(n) {
-		a.samples[j] = Sample{Order: order, Values: values, Time: t}
+	s := Sample{Order: order, Values: values, Time: t}
+	if j == len(a.samples) {
+		a.samples = append(a.samples, s)
+	} else {
+		a.samples[j] = s
 	}
 }
 
@@ -323,6 +354,22 @@ func equal(a, b []epk.Value) bool {
 		}
 	}
 	return true
+}
+
+// prefixNumber reads a hex prefix of at most 8 digits as a number.
+func prefixNumber(p string) uint32 {
+	var v uint32
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		}
+		v = v<<4 | uint32(c)
+	}
+	return v
 }
 
 // prefix cuts an EPK to a bucket of the key space: 1/16384 of it for V2

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -107,8 +108,9 @@ func (a *Accumulator) Finish() *Distribution {
 		}
 		o := &a.overflow
 		d.Overflow = Overflow{Documents: o.docs, Bytes: o.bytes, Requests: o.requests}
+		width := len(a.prefix(strings.Repeat("0", 32)))
 		for p, b := range o.buckets {
-			d.Overflow.Buckets = append(d.Overflow.Buckets, Bucket{Prefix: p, Documents: b.docs, Bytes: b.bytes, Requests: b.requests})
+			d.Overflow.Buckets = append(d.Overflow.Buckets, Bucket{Prefix: fmt.Sprintf("%0*X", width, p), Documents: b.docs, Bytes: b.bytes, Requests: b.requests})
 		}
 		slices.SortFunc(d.Overflow.Buckets, func(x, y Bucket) int { return strings.Compare(x.Prefix, y.Prefix) })
 	}

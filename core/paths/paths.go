@@ -193,7 +193,19 @@ func (c *Collector) count(n *node, v *ingest.Value) {
 	if n.values == nil {
 		n.values = make(map[string]*valueCount)
 	}
-	n.values[string(key)] = &valueCount{text: v.JSON(), count: 1}
+	text := v.JSON()
+	if v.Kind == ingest.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
+		// JSON has no infinities: show them as Extended JSON does.
+		word := "NaN"
+		switch {
+		case math.IsInf(v.Num, 1):
+			word = "Infinity"
+		case math.IsInf(v.Num, -1):
+			word = "-Infinity"
+		}
+		text = `{"$numberDouble":"` + word + `"}`
+	}
+	n.values[string(key)] = &valueCount{text: text, count: 1}
 }
 
 // Paths returns every path seen, in the order first seen.

@@ -168,8 +168,9 @@ func (a *analysis) choose(window []*ingest.Document) {
 }
 
 func (a *analysis) add(d *ingest.Document) {
+	f := partition.ReadFacts(d, a.timePath, a.opts.WeightPath)
 	for _, acc := range a.accs {
-		acc.Add(d)
+		acc.AddFacts(d, f)
 	}
 }
 

@@ -149,15 +149,15 @@ type Largest struct {
 // Physical is one physical partition at the sample's scale, on the layout
 // the container would have at the target scale.
 type Physical struct {
-	ID                int     `json:"id"`
-	MinInclusive      string  `json:"minInclusive"`
-	MaxExclusive      string  `json:"maxExclusive"`
-	Documents         int64   `json:"documents"`
-	Bytes             int64   `json:"bytes"`
-	LogicalPartitions int64   `json:"logicalPartitions"`
-	RequestShare      float64 `json:"requestShare"`
-	ProjectedBytes    int64   `json:"projectedBytes"`
-	DemandRU          float64 `json:"demandRu,omitempty"`
+	ID                int      `json:"id"`
+	MinInclusive      string   `json:"minInclusive"`
+	MaxExclusive      string   `json:"maxExclusive"`
+	Documents         int64    `json:"documents"`
+	Bytes             int64    `json:"bytes"`
+	LogicalPartitions int64    `json:"logicalPartitions"`
+	RequestShare      float64  `json:"requestShare"`
+	ProjectedBytes    int64    `json:"projectedBytes"`
+	DemandRU          *float64 `json:"demandRu,omitempty"` // present exactly when a request rate is given
 }
 
 // KeyLength reports key values against the size limits.
@@ -344,13 +344,14 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 		c.Recommendations = append(c.Recommendations, Recommendation(r))
 	}
 	for _, l := range d.Largest(10) {
-		c.Largest = append(c.Largest, Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Documents, d.Documents), 4), EPK: l.EPK})
+		c.Largest = append(c.Largest, Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Bytes, d.Bytes), 4), EPK: l.EPK})
 	}
 	for i, p := range e.Physical {
 		ph := Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
 			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 4), ProjectedBytes: e.Projection.Physical[i].Bytes}
 		if e.Load.Active {
-			ph.DemandRU = round(e.Load.DemandRU[i], 1)
+			d := round(e.Load.DemandRU[i], 1)
+			ph.DemandRU = &d
 		}
 		c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
 	}

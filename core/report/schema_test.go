@@ -1,0 +1,855 @@
+package report
+
+// These tests keep the JSON contract (the Report type and WriteJSON) and its
+// published description, docs/report.schema.json, in step:
+//
+//   - every report pkcalc writes, for the shared datasets and for inline
+//     inputs chosen to produce every optional part, validates against the
+//     schema, and together they use every property the schema lists;
+//   - every json field of Report has a property in the schema with the
+//     matching type, required exactly when it is always written, and every
+//     property has a field;
+//   - the enumerations of codes and kinds match the constants in the source;
+//   - the same input gives the same bytes.
+//
+// The schema checker is written here, with the standard library, for the
+// subset of JSON Schema (draft 2020-12) the file uses; a keyword outside that
+// subset fails the test rather than going unchecked. Rules the schema cannot
+// state (a field present exactly when another is) are checked on their own.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/advisor"
+	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+)
+
+const (
+	schemaFile     = "../../docs/report.schema.json"
+	schemaDatasets = "../../../shared/datasets"
+)
+
+// ---- the schema checker ----
+
+// schemaKeywordSet are the keywords the checker understands; the first line
+// are annotations it reads past.
+var schemaKeywordSet = map[string]bool{
+	"$schema": true, "$id": true, "$defs": true, "title": true, "description": true,
+	"$ref": true, "type": true, "enum": true, "properties": true, "required": true,
+	"additionalProperties": true, "items": true, "minimum": true, "maximum": true, "pattern": true,
+	"anyOf": true,
+}
+
+type schemaChecker struct {
+	root  map[string]any
+	props map[string]bool // schema locations of every property, as "#/$defs/X/properties/y"
+	seen  map[string]bool // the locations an instance has used
+}
+
+func schemaLoad(t *testing.T) *schemaChecker {
+	t.Helper()
+	b, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root map[string]any
+	if err := json.Unmarshal(b, &root); err != nil {
+		t.Fatalf("%s: %v", schemaFile, err)
+	}
+	c := &schemaChecker{root: root, props: map[string]bool{}, seen: map[string]bool{}}
+	if err := c.lint(root, "#"); err != nil {
+		t.Fatalf("%s: %v", schemaFile, err)
+	}
+	return c
+}
+
+// lint checks the schema itself: known keywords only, resolvable $refs,
+// closed objects, and a type (or $ref) and description on every property.
+func (c *schemaChecker) lint(s map[string]any, at string) error {
+	for k := range s {
+		if !schemaKeywordSet[k] {
+			return fmt.Errorf("%s: keyword %q is outside what schema_test.go checks", at, k)
+		}
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		if _, err := c.resolve(ref); err != nil {
+			return fmt.Errorf("%s: %v", at, err)
+		}
+	}
+	if p, ok := s["pattern"].(string); ok {
+		if _, err := regexp.Compile(p); err != nil {
+			return fmt.Errorf("%s: %v", at, err)
+		}
+	}
+	if ap, ok := s["additionalProperties"]; ok && ap != false {
+		return fmt.Errorf("%s: additionalProperties must be false", at)
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		if s["additionalProperties"] != false {
+			return fmt.Errorf("%s: an object with properties must have additionalProperties: false", at)
+		}
+		for _, r := range schemaList(s["required"]) {
+			if _, ok := props[r.(string)]; !ok {
+				return fmt.Errorf("%s: required %q is not a property", at, r)
+			}
+		}
+		for _, name := range schemaSortedKeys(props) {
+			ps, loc := props[name].(map[string]any), at+"/properties/"+name
+			d, _ := ps["description"].(string)
+			if d == "" || strings.Contains(d, "\n") {
+				return fmt.Errorf("%s: needs a one-line description", loc)
+			}
+			if ps["type"] == nil && ps["$ref"] == nil {
+				return fmt.Errorf("%s: needs a type or a $ref", loc)
+			}
+			c.props[loc] = true
+			if err := c.lint(ps, loc); err != nil {
+				return err
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		if err := c.lint(items, at+"/items"); err != nil {
+			return err
+		}
+	}
+	for i, b := range schemaList(s["anyOf"]) {
+		if err := c.lint(b.(map[string]any), at+"/anyOf/"+strconv.Itoa(i)); err != nil {
+			return err
+		}
+	}
+	defs, _ := s["$defs"].(map[string]any)
+	for _, name := range schemaSortedKeys(defs) {
+		if err := c.lint(defs[name].(map[string]any), at+"/$defs/"+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *schemaChecker) resolve(ref string) (map[string]any, error) {
+	name, ok := strings.CutPrefix(ref, "#/$defs/")
+	defs, _ := c.root["$defs"].(map[string]any)
+	s, found := defs[name].(map[string]any)
+	if !ok || !found {
+		return nil, fmt.Errorf("$ref %q does not name one of #/$defs", ref)
+	}
+	return s, nil
+}
+
+// at returns the schema node at a location such as "#/$defs/Key/properties/kind".
+func (c *schemaChecker) at(loc string) map[string]any {
+	s := c.root
+	for _, tok := range strings.Split(strings.TrimPrefix(loc, "#/"), "/") {
+		s, _ = s[tok].(map[string]any)
+	}
+	return s
+}
+
+// validate checks the decoded JSON value v (at JSON pointer ptr) against
+// schema s (at location loc), and returns the first mismatch.
+func (c *schemaChecker) validate(s map[string]any, loc string, v any, ptr string) error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("at %q (schema %s): %s", ptr, loc, fmt.Sprintf(format, args...))
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		target, _ := c.resolve(ref)
+		if err := c.validate(target, ref, v, ptr); err != nil {
+			return err
+		}
+	}
+	if branches := schemaList(s["anyOf"]); len(branches) > 0 {
+		matched, errs := false, []string{}
+		for i, b := range branches {
+			// Only the branch that matches counts as using its properties.
+			outer := c.seen
+			c.seen = map[string]bool{}
+			err := c.validate(b.(map[string]any), loc+"/anyOf/"+strconv.Itoa(i), v, ptr)
+			branch := c.seen
+			c.seen = outer
+			if err == nil {
+				maps.Copy(c.seen, branch)
+				matched = true
+				break
+			}
+			errs = append(errs, err.Error())
+		}
+		if !matched {
+			return fail("%s matches none of anyOf: %s", schemaCompact(v), strings.Join(errs, "; "))
+		}
+	}
+	if want := schemaTypes(s); len(want) > 0 && !slices.ContainsFunc(want, func(t string) bool { return schemaHasType(v, t) }) {
+		return fail("%s, want %s", schemaJSONType(v), strings.Join(want, " or "))
+	}
+	if enum, ok := s["enum"]; ok && !slices.ContainsFunc(schemaList(enum), func(e any) bool { return reflect.DeepEqual(e, v) }) {
+		return fail("%s is not one of %s", schemaCompact(v), schemaCompact(enum))
+	}
+	switch v := v.(type) {
+	case float64:
+		if m, ok := s["minimum"].(float64); ok && v < m {
+			return fail("%v is below the minimum %v", v, m)
+		}
+		if m, ok := s["maximum"].(float64); ok && v > m {
+			return fail("%v is above the maximum %v", v, m)
+		}
+	case string:
+		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(v) {
+			return fail("%q does not match %s", v, p)
+		}
+	case []any:
+		if items, ok := s["items"].(map[string]any); ok {
+			for i, e := range v {
+				if err := c.validate(items, loc+"/items", e, ptr+"/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		for _, k := range schemaSortedKeys(v) {
+			ps, ok := props[k].(map[string]any)
+			if !ok {
+				if s["additionalProperties"] == false {
+					return fail("property %q is not in the schema", k)
+				}
+				continue
+			}
+			c.seen[loc+"/properties/"+k] = true
+			if err := c.validate(ps, loc+"/properties/"+k, v[k], ptr+"/"+schemaPointerToken(k)); err != nil {
+				return err
+			}
+		}
+		for _, r := range schemaList(s["required"]) {
+			if _, ok := v[r.(string)]; !ok {
+				return fail("required property %q is missing", r)
+			}
+		}
+	}
+	return nil
+}
+
+// schemaTypes reads "type": one name or a list of them.
+func schemaTypes(s map[string]any) []string {
+	var out []string
+	for _, t := range append(schemaList(s["type"]), s["type"]) {
+		if t, ok := t.(string); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func schemaJSONType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func schemaHasType(v any, t string) bool {
+	if f, ok := v.(float64); ok && t == "integer" {
+		return f == math.Trunc(f)
+	}
+	return schemaJSONType(v) == t
+}
+
+func schemaList(v any) []any { s, _ := v.([]any); return s }
+
+func schemaSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func schemaPointerToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func schemaCompact(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// ---- reports to check ----
+
+// schemaLines writes n documents, one a line.
+func schemaLines(n int, doc func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(doc(i))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func schemaKeys(t *testing.T, specs ...string) []key.Spec {
+	t.Helper()
+	var out []key.Spec
+	for _, s := range specs {
+		k, err := key.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+type schemaCase struct {
+	name       string
+	input      string // documents for Analyze
+	aggregates string // or per-key aggregates (CSV) for AnalyzeAggregates of opts.Keys[0]
+	opts       Options
+	want       []string // JSON pointers the report must have: what the case is for
+}
+
+// schemaInlineCases are small inputs that, together, produce every part of the
+// report the schema describes.
+func schemaInlineCases(t *testing.T) []schemaCase {
+	tenants := []string{"contoso", "contoso", "contoso", "contoso", "contoso", "contoso", "fabrikam", "fabrikam", "adatum", "litware"}
+	return []schemaCase{
+		{name: "empty", input: "", want: []string{"/input/format"}},
+		{
+			name: "bad JSON lines",
+			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"id":"%d","pk":"p%d"}`, i, i%5) }) +
+				"{\"id\":\"a\",\"pk\":\n{\"id\":\"b\",\"pk\":\"c\"}\n{\"id\":\"c\",\"pk\":tru}\n{\"id\":\"d\",\"pk\":\"e\",\"pk\":\"f\"}\n",
+			want: []string{"/input/errors/0/line", "/input/errors/0/document", "/candidates/0"},
+		},
+		{
+			// Every JSON type, a system property, paths that cannot be keys.
+			name: "types and system properties",
+			input: schemaLines(40, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","n":null,"b":%t,"x":%d,"o":{"p":%d},"arr":[%d,{"q":"r"}],"_ts":%d}`, i, i%2 == 0, i%7, i%3, i, 1600000000+i)
+			}),
+			want: []string{"/paths/0/top/0/value", "/candidates/0"},
+		},
+		{
+			// A skewed tenant: hot partition, synthetic and hierarchical advice.
+			name: "tenants",
+			input: schemaLines(300, func(i int) string {
+				return fmt.Sprintf(`{"id":"item-%04d","tenantId":"%s","sku":"sku-%d","price":%d}`, i, tenants[i%len(tenants)], i%97, 10+i%50)
+			}),
+			want: []string{"/recommended"},
+		},
+		{
+			name: "synthetic key named",
+			input: schemaLines(120, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","tenantId":"%s"}`, i, tenants[i%len(tenants)])
+			}),
+			opts: Options{Keys: schemaKeys(t, "/tenantId+hash(/id)%4", "/tenantId")},
+			want: []string{"/candidates/0/key/kind", "/candidates/0/named"},
+		},
+		{
+			// Hierarchical key with missing levels and objects where a value
+			// belongs: {"$undefined": true} components and invalid documents.
+			name: "undefined and invalid values",
+			input: schemaLines(100, func(i int) string {
+				switch {
+				case i < 50:
+					return fmt.Sprintf(`{"id":"%d","a":"x"}`, i)
+				case i < 60:
+					return fmt.Sprintf(`{"id":"%d","a":{"nested":true},"b":1}`, i)
+				}
+				return fmt.Sprintf(`{"id":"%d","a":"y","b":%d}`, i, i)
+			}),
+			opts: Options{Keys: schemaKeys(t, "/a,/b"), NoSuggest: true},
+			want: []string{"/candidates/0/largest/0/values/1/$undefined"},
+		},
+		{
+			// Hash V1 keeps 100 characters: values alike in those collide.
+			name: "hash V1 long keys",
+			input: schemaLines(30, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","pk":"%s-%d"}`, i, strings.Repeat("p", 110), i%6)
+			}),
+			opts: Options{HashVersion: epk.V1, Keys: schemaKeys(t, "/pk"), NoSuggest: true},
+			want: []string{"/candidates/0/keyLength/truncationCollisions/0/values/1/0"},
+		},
+		{
+			name: "workload",
+			input: schemaLines(200, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","tenantId":"%s","weight":%d}`, i, tenants[i%len(tenants)], 1+i%5)
+			}),
+			opts: Options{
+				Throughput:  capacity.Throughput{RU: 2000},
+				TargetBytes: 200 << 30,
+				Workload:    advisor.Workload{Reads: 500, Writes: 400, Queries: 50, Traffic: partition.Uniform},
+			},
+			want: []string{"/candidates/0/workload", "/candidates/0/physicalPartitions/0/demandRu", "/settings/ru", "/settings/traffic", "/settings/targetGb"},
+		},
+		{
+			name: "autoscale, partitions and target documents",
+			input: schemaLines(200, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","customerId":"c%d","weight":%d}`, i, i%40, 1+i%5)
+			}),
+			opts: Options{
+				Throughput: capacity.Throughput{RU: 10000, Autoscale: true}, Partitions: 4, TargetDocs: 5_000_000,
+				Workload: advisor.Workload{Writes: 100}, WeightPath: []string{"weight"},
+			},
+			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writes"},
+		},
+		{
+			// A time field: write spread and correlation with time.
+			name: "time field",
+			input: schemaLines(240, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","deviceId":"d%d","day":"2024-03-%02d","timestamp":"2024-03-%02dT%02d:%02d:00Z"}`, i, i%8, 1+i/24, 1+i/24, i%24, i%60)
+			}),
+			want: []string{"/timeField", "/candidates/0/writeSpread/buckets/0/partitions/0", "/candidates/0/monotonicity/time"},
+		},
+		{
+			// More distinct values than kept exactly, and than the path
+			// collector keeps: estimates.
+			name:  "estimated",
+			input: schemaLines(10050, func(i int) string { return fmt.Sprintf(`{"id":"%d","g":"%d"}`, i, i%3) }),
+			opts:  Options{Keys: schemaKeys(t, "/id"), MaxDistinct: 100, Window: 200},
+			want:  []string{"/candidates/0/logicalPartitionsRelativeError", "/paths/0/distinctIsLowerBound"},
+		},
+		{
+			// A number JSON cannot write (1e400 reads as +Inf) as the largest
+			// key value and among a path's top values.
+			name: "number beyond a double",
+			input: schemaLines(30, func(i int) string { return fmt.Sprintf(`{"id":"%d","pk":%d}`, i, i%6) }) +
+				`{"id":"big","pk":1e400,"pad":"` + strings.Repeat("x", 500) + `"}` + "\n" + `{"id":"big2","inf":1e400}` + "\n",
+			opts: Options{Keys: schemaKeys(t, "/pk"), NoSuggest: true},
+			want: []string{"/candidates/0/largest/0/values/0/$numberDouble", "/paths/3/top/0/value/$numberDouble"},
+		},
+		{
+			// pkcalc analyze --aggregates: rows computed by the user's engine,
+			// one of them unreadable.
+			name:       "aggregates",
+			aggregates: "k0,k1,documents,bytes,requests\n\"contoso\",\"a\",9000,9000000,50\n\"contoso\",\"b\",800,800000,5\n\"litware\",\"a\",200,200000,1\n\"bad\",\"a\",-1,0,0\n",
+			opts:       Options{Keys: schemaKeys(t, "/tenantId,/region"), TargetBytes: 100 << 30},
+			want:       []string{"/input/errors/0/line", "/candidates/0/largest/0/values/1"},
+		},
+	}
+}
+
+// schemaDatasetCases are the shared datasets, with default options and with a
+// target size, throughput and workload.
+func schemaDatasetCases(t *testing.T) []schemaCase {
+	files, _ := filepath.Glob(filepath.Join(schemaDatasets, "*.json*"))
+	var out []schemaCase
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		out = append(out,
+			schemaCase{name: name, input: string(b)},
+			schemaCase{name: name + " at scale", input: string(b), opts: Options{
+				TargetBytes: 500 << 30, Throughput: capacity.Throughput{RU: 20000},
+				Workload: advisor.Workload{Reads: 2000, Writes: 3000},
+			}})
+	}
+	return out
+}
+
+func schemaWriteReport(t *testing.T, c schemaCase) []byte {
+	t.Helper()
+	var rep *Report
+	if c.aggregates != "" {
+		rows, problems := aggregate.Read(strings.NewReader(c.aggregates), c.opts.Keys[0].Levels())
+		rep = AnalyzeAggregates(rows, problems, c.opts.Keys[0], c.opts)
+	} else {
+		var err error
+		if rep, err = Analyze(strings.NewReader(c.input), c.opts); err != nil {
+			t.Fatalf("Analyze: %v", err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, rep); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// schemaLookup follows a JSON pointer into a decoded value.
+func schemaLookup(v any, ptr string) (any, bool) {
+	for _, tok := range strings.Split(ptr, "/")[1:] {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func TestReportMatchesSchema(t *testing.T) {
+	c := schemaLoad(t)
+	check := func(t *testing.T, sc schemaCase) {
+		out := schemaWriteReport(t, sc)
+		var doc any
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("decoding the report: %v", err)
+		}
+		if err := c.validate(c.root, "#", doc, ""); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range sc.want {
+			if _, ok := schemaLookup(doc, p); !ok {
+				t.Errorf("the report has no %q, which this case is meant to produce", p)
+			}
+		}
+	}
+	for _, sc := range schemaInlineCases(t) {
+		t.Run(sc.name, func(t *testing.T) { check(t, sc) })
+	}
+	// Together the inline cases use every property of the schema, so none
+	// is left there that the code no longer writes.
+	for _, loc := range schemaSortedKeys(c.props) {
+		if !c.seen[loc] && !t.Failed() {
+			t.Errorf("no inline case produces %s: add an input that does, or drop it from the schema", loc)
+		}
+	}
+	datasets := schemaDatasetCases(t)
+	if len(datasets) == 0 {
+		t.Logf("no datasets in %s", schemaDatasets)
+	}
+	for _, sc := range datasets {
+		t.Run(sc.name, func(t *testing.T) { check(t, sc) })
+	}
+}
+
+// TestReportNumberBeyondDouble: a number past the range of a double (1e400)
+// is read with a note; the report must still decode, with every number a
+// double, as the key values do with {"$numberDouble": "Infinity"}. Here the
+// value is also among the path's top values.
+func TestReportNumberBeyondDouble(t *testing.T) {
+	c := schemaLoad(t)
+	out := schemaWriteReport(t, schemaCase{input: "{\"id\":\"1\",\"pk\":1e400}\n{\"id\":\"2\",\"pk\":2}\n", opts: Options{Keys: schemaKeys(t, "/pk")}})
+	var doc any
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("decoding the report: %v", err)
+	}
+	if err := c.validate(c.root, "#", doc, ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportConditionalFields checks the rules docs/REPORT.md states about
+// when optional fields appear and how fields agree, which the schema alone
+// cannot say.
+func TestReportConditionalFields(t *testing.T) {
+	for _, sc := range append(schemaInlineCases(t), schemaDatasetCases(t)...) {
+		t.Run(sc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal(schemaWriteReport(t, sc), &doc); err != nil {
+				t.Fatal(err)
+			}
+			has := func(v any, name string) bool { _, ok := v.(map[string]any)[name]; return ok }
+			settings := doc["settings"]
+			rateGiven := has(settings, "reads") || has(settings, "writes") || has(settings, "queries")
+			aggregates := doc["input"].(map[string]any)["format"] == "per-key aggregates"
+			var specs []any
+			for _, c := range schemaList(doc["candidates"]) {
+				specs = append(specs, c.(map[string]any)["key"].(map[string]any)["spec"])
+			}
+			for i, cv := range schemaList(doc["candidates"]) {
+				c := cv.(map[string]any)
+				at := fmt.Sprintf("/candidates/%d", i)
+				phys := schemaList(c["physicalPartitions"])
+				if has(c, "workload") != rateGiven {
+					t.Errorf("%s: workload present %t, but a request rate given %t", at, has(c, "workload"), rateGiven)
+				}
+				if n := len(slices.DeleteFunc(slices.Clone(phys), func(p any) bool { return has(p, "demandRu") == rateGiven })); n > 0 {
+					t.Errorf("%s: demandRu is present %t on %d of %d physicalPartitions, but a request rate given is %t", at, !rateGiven, n, len(phys), rateGiven)
+				}
+				if (has(c, "writeSpread") || has(c["monotonicity"], "time")) && !has(doc, "timeField") {
+					t.Errorf("%s: writeSpread or monotonicity/time without a timeField", at)
+				}
+				if has(c, "logicalPartitionsRelativeError") != (c["logicalPartitionsEstimated"] == true) {
+					t.Errorf("%s: logicalPartitionsRelativeError present %t, estimated %v", at, has(c, "logicalPartitionsRelativeError"), c["logicalPartitionsEstimated"])
+				}
+				if n := c["projection"].(map[string]any)["physicalPartitions"]; n != float64(len(phys)) {
+					t.Errorf("%s: projection/physicalPartitions %v, physicalPartitions lists %d", at, n, len(phys))
+				}
+				if ws, ok := c["writeSpread"].(map[string]any); ok {
+					for j, b := range schemaList(ws["buckets"]) {
+						if n := len(schemaList(b.(map[string]any)["partitions"])); n != len(phys) {
+							t.Errorf("%s/writeSpread/buckets/%d: %d partitions, physicalPartitions lists %d", at, j, n, len(phys))
+						}
+					}
+				}
+				for j, r := range schemaList(c["recommendations"]) {
+					if k, ok := r.(map[string]any)["key"]; ok && !slices.Contains(specs, k) {
+						t.Errorf("%s/recommendations/%d: key %v is not a candidate", at, j, k)
+					}
+				}
+				if c["rank"] == 1.0 && doc["recommended"] != nil && doc["recommended"] != c["key"].(map[string]any)["spec"] {
+					t.Errorf("recommended %v, but rank 1 is %v", doc["recommended"], c["key"])
+				}
+				// Per-key aggregates have no single documents, so nothing to
+				// measure monotonicity on (see AnalyzeAggregates).
+				if m := c["monotonicity"].(map[string]any); aggregates && (m["samples"] != 0.0 || m["monotonic"] != false) {
+					t.Errorf("%s/monotonicity: %v measured on per-key aggregate rows", at, schemaCompact(m))
+				}
+			}
+			for i, p := range schemaList(doc["paths"]) {
+				if has(p, "reason") == (p.(map[string]any)["usable"] == true) {
+					t.Errorf("/paths/%d: reason present %t, usable %v", i, has(p, "reason"), p.(map[string]any)["usable"])
+				}
+			}
+		})
+	}
+}
+
+// ---- the Go type against the schema ----
+
+// TestSchemaCoversReportType walks the Report type: every json field must
+// have a property of the matching JSON type, required exactly when the
+// field has no omitempty, and every property must have a field.
+func TestSchemaCoversReportType(t *testing.T) {
+	c := schemaLoad(t)
+	c.walkType(t, reflect.TypeFor[Report](), c.root, "#")
+}
+
+func (c *schemaChecker) walkType(t *testing.T, typ reflect.Type, s map[string]any, loc string) {
+	t.Helper()
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		s, loc = c.at(ref), ref
+	}
+	want := ""
+	switch typ.Kind() {
+	case reflect.Bool:
+		want = "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "integer"
+	case reflect.Float32, reflect.Float64:
+		want = "number"
+	case reflect.String:
+		want = "string"
+	case reflect.Slice:
+		if typ.Elem().Kind() == reflect.Uint8 {
+			return // json.RawMessage: any JSON, described by the schema alone
+		}
+		want = "array"
+	case reflect.Struct, reflect.Map:
+		want = "object"
+	case reflect.Interface:
+		return // any: described by the schema alone
+	}
+	types := schemaTypes(s)
+	if !slices.Contains(types, want) && !(want == "integer" && slices.Contains(types, "number")) {
+		t.Errorf("%s: Go type %s is JSON %s, the schema says %v", loc, typ, want, types)
+		return
+	}
+	switch typ.Kind() {
+	case reflect.Slice:
+		items, _ := s["items"].(map[string]any)
+		if items == nil {
+			t.Errorf("%s: array without items", loc)
+			return
+		}
+		c.walkType(t, typ.Elem(), items, loc+"/items")
+	case reflect.Struct:
+		props, _ := s["properties"].(map[string]any)
+		required := schemaList(s["required"])
+		fields := map[string]bool{}
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			tag := f.Tag.Get("json")
+			if !f.IsExported() || tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = f.Name
+			}
+			fields[name] = true
+			ps, ok := props[name].(map[string]any)
+			if !ok {
+				t.Errorf("%s.%s (json %q) has no property at %s/properties", typ.Name(), f.Name, name, loc)
+				continue
+			}
+			always := !slices.Contains(strings.Split(opts, ","), "omitempty")
+			if always != slices.Contains(required, any(name)) {
+				t.Errorf("%s/properties/%s: required must be %t, as %s.%s is written %s", loc, name, always, typ.Name(), f.Name,
+					map[bool]string{true: "always", false: "only when set (omitempty)"}[always])
+			}
+			c.walkType(t, f.Type, ps, loc+"/properties/"+name)
+		}
+		for _, name := range schemaSortedKeys(props) {
+			if !fields[name] {
+				t.Errorf("%s/properties/%s: %s has no field with that json name", loc, name, typ.Name())
+			}
+		}
+	}
+}
+
+// ---- enumerations against the source ----
+
+// schemaConstStrings returns the string constants declared in the non-test Go
+// files of dir that keep selects, given the declaration's doc comment and
+// the constant's type name.
+func schemaConstStrings(t *testing.T, dir string, keep func(doc, typ string) bool) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				typ := ""
+				if id, ok := vs.Type.(*ast.Ident); ok {
+					typ = id.Name
+				}
+				for _, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING && keep(g.Doc.Text(), typ) {
+						s, _ := strconv.Unquote(lit.Value)
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// schemaReturnedStrings returns the string literals function fn in dir returns.
+func schemaReturnedStrings(t *testing.T, dir, fn string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var out []string
+	for _, f := range files {
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn && fd.Recv == nil {
+				ast.Inspect(fd, func(n ast.Node) bool {
+					if r, ok := n.(*ast.ReturnStmt); ok {
+						for _, e := range r.Results {
+							if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+								s, _ := strconv.Unquote(lit.Value)
+								out = append(out, s)
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestSchemaEnumerations(t *testing.T) {
+	c := schemaLoad(t)
+	doc := func(prefix string) func(string, string) bool {
+		return func(d, _ string) bool { return strings.HasPrefix(d, prefix) }
+	}
+	typed := func(name string) func(string, string) bool {
+		return func(_, typ string) bool { return typ == name }
+	}
+	for _, e := range []struct {
+		loc  string
+		want []string
+	}{
+		{"#/$defs/Finding/properties/code", schemaConstStrings(t, "../advisor", doc("Finding codes"))},
+		{"#/$defs/Finding/properties/severity", schemaConstStrings(t, "../advisor", typed("Severity"))},
+		{"#/$defs/Recommendation/properties/code", schemaConstStrings(t, "../advisor", doc("Recommendation codes"))},
+		{"#/$defs/Candidate/properties/grade", schemaReturnedStrings(t, "../advisor", "grade")},
+		{"#/$defs/Key/properties/kind", schemaConstStrings(t, "../key", typed("Kind"))},
+		{"#/$defs/WriteSpread/properties/unit", schemaConstStrings(t, "../key", typed("Bucket"))},
+		{"#/$defs/Settings/properties/traffic", schemaConstStrings(t, "../partition", typed("Traffic"))},
+	} {
+		var got []string
+		for _, v := range schemaList(c.at(e.loc)["enum"]) {
+			got = append(got, v.(string))
+		}
+		slices.Sort(got)
+		if len(e.want) == 0 || !slices.Equal(got, e.want) {
+			t.Errorf("%s: enum %q, the source has %q", e.loc, got, e.want)
+		}
+	}
+	// Every upper-case string constant in advisor is a finding or a
+	// recommendation code, so a new family of codes cannot slip past.
+	codes := regexp.MustCompile(`^[A-Z][A-Z0-9_]+$`)
+	all := schemaConstStrings(t, "../advisor", func(string, string) bool { return true })
+	known := append(schemaConstStrings(t, "../advisor", doc("Finding codes")), schemaConstStrings(t, "../advisor", doc("Recommendation codes"))...)
+	for _, s := range all {
+		if codes.MatchString(s) && !slices.Contains(known, s) {
+			t.Errorf("advisor constant %q looks like a code but is neither a finding nor a recommendation code", s)
+		}
+	}
+}
+
+// ---- determinism ----
+
+func TestReportDeterministic(t *testing.T) {
+	cases := schemaInlineCases(t)
+	if ds := schemaDatasetCases(t); len(ds) > 0 {
+		cases = append(cases, ds[len(ds)-2:]...)
+	}
+	for _, sc := range cases {
+		t.Run(sc.name, func(t *testing.T) {
+			a, b := schemaWriteReport(t, sc), schemaWriteReport(t, sc)
+			if !bytes.Equal(a, b) {
+				i := 0
+				for i < min(len(a), len(b)) && a[i] == b[i] {
+					i++
+				}
+				t.Fatalf("two runs differ from byte %d: %q vs %q", i, a[max(0, i-40):min(len(a), i+40)], b[max(0, i-40):min(len(b), i+40)])
+			}
+		})
+	}
+}

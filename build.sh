@@ -70,10 +70,13 @@ build_site() {
   log "building the site in $out/"
   rm -rf "$out"
   mkdir -p "$out"
+  # The engine's glue from github.com/syumai/workers, then our own files over it.
+  go tool workers-assets-gen -mode=go -runtime=browser -o "$out/engine" >/dev/null
   cp index.html "$out/"
-  cp public/* "$out/"
+  cp -R public/. "$out/"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/main.wasm" ./wasm
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/main.wasm" ./wasm/page
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/engine/engine.wasm" ./wasm/engine
 }
 
 run_tests() {
@@ -81,7 +84,7 @@ run_tests() {
   generate
   log "go vet"
   go vet ./...
-  GOOS=js GOARCH=wasm go vet ./wasm/ ./ui/ ./core/...
+  GOOS=js GOARCH=wasm go vet ./wasm/... ./ui/... ./core/...
   log "native tests"
   go test -count=1 ./...
   log "WebAssembly tests (Node)"

@@ -13,8 +13,12 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/syumai/workers v0.32.0 // indirect
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
 )
 
-tool github.com/vugu/vugu/cmd/vugugen
+tool (
+	github.com/syumai/workers/cmd/workers-assets-gen
+	github.com/vugu/vugu/cmd/vugugen
+)

@@ -1,19 +1,22 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/report"
 )
 
-// PathTable lists the property paths of a Summary.
+// PathTable lists the property paths of a report.
 type PathTable struct {
-	Summary *paths.Summary
+	Report *report.Report
 }
 
 // RowClass marks rows that cannot be keys, so they read as secondary.
-func (c *PathTable) RowClass(p paths.Path) string {
+func (c *PathTable) RowClass(p report.Path) string {
 	if p.Usable {
 		return "usable"
 	}
@@ -21,46 +24,56 @@ func (c *PathTable) RowClass(p paths.Path) string {
 }
 
 // Types is the type mix, e.g. "string 98%, null 2%".
-func (c *PathTable) Types(p paths.Path) string {
-	mix := p.TypeMix()
+func (c *PathTable) Types(p report.Path) string {
+	type kc struct {
+		kind  string
+		count int
+	}
+	var mix []kc
 	total := 0
-	for _, k := range mix {
-		total += k.Count
+	for k, n := range p.Types {
+		mix = append(mix, kc{k, n})
+		total += n
+	}
+	slices.SortFunc(mix, func(a, b kc) int {
+		if a.count != b.count {
+			return b.count - a.count
+		}
+		return cmp.Compare(a.kind, b.kind)
+	})
+	if len(mix) == 1 {
+		return mix[0].kind
 	}
 	var parts []string
 	for _, k := range mix {
-		if len(mix) == 1 {
-			parts = append(parts, k.Kind.String())
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %s", k.Kind, Percent(k.Count, total)))
+		parts = append(parts, fmt.Sprintf("%s %s", k.kind, human.Percent(float64(k.count)/float64(total))))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // Presence is how many documents have the path.
-func (c *PathTable) Presence(p paths.Path) string {
-	return fmt.Sprintf("%s (%s)", Count(p.Documents), Percent(p.Documents, c.Summary.Documents))
+func (c *PathTable) Presence(p report.Path) string {
+	return fmt.Sprintf("%s (%s)", human.Count(int64(p.Documents)), human.Percent(float64(p.Documents)/float64(max(1, c.Report.Documents))))
 }
 
 // Distinct is the distinct value count, marked when it is a lower bound.
-func (c *PathTable) Distinct(p paths.Path) string {
+func (c *PathTable) Distinct(p report.Path) string {
 	if p.Distinct == 0 {
 		return "–"
 	}
-	if p.DistinctCapped {
-		return "over " + Count(p.Distinct)
+	if p.Capped {
+		return "over " + human.Count(int64(p.Distinct))
 	}
-	return Count(p.Distinct)
+	return human.Count(int64(p.Distinct))
 }
 
 // Verdict says whether the path can be a partition key, and why not.
-func (c *PathTable) Verdict(p paths.Path) string {
+func (c *PathTable) Verdict(p report.Path) string {
 	if !p.Usable {
 		return "No: " + p.Reason
 	}
-	if missing := c.Summary.Documents - p.Documents; missing > 0 {
-		return fmt.Sprintf("Possible; missing in %s %s, which would share one partition", Count(missing), plural(missing, "document", "documents"))
+	if missing := c.Report.Documents - int64(p.Documents); missing > 0 {
+		return fmt.Sprintf("Possible; missing in %s %s, which would share one partition", human.Count(missing), human.Plural(missing, "document", "documents"))
 	}
 	return "Possible"
 }

@@ -1,99 +1,315 @@
-// Package ui presents pkcalc: Vugu components that show what the core
-// computes. It holds no analysis of its own and touches no browser API
-// directly; wasm wires it to the page.
+// Package ui presents pkcalc: Vugu components that show what the engine
+// computes and collect what it needs. It holds no analysis of its own and
+// touches no browser API directly: wasm/page gives it a Page that does.
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
 
-// TextInput is the paste area, as the page wiring provides it. Its text is
-// kept in the DOM, not in component state, so that megabytes of pasted
-// documents do not travel through every render.
-type TextInput interface {
-	SetText(string)
+// Page is the browser, as the page wiring provides it. Documents stay in
+// the DOM and in File objects, not in component state, so that megabytes
+// of input do not travel through every render.
+type Page interface {
+	SetText(string)                           // fill the paste area
+	Analyze(source Source, params url.Values) // start an analysis; the result comes back through Root.Progressed and Root.Finished
+	Cancel()
+	Download(name, mimeType, content string)
+	Copy(text string)
+	SetSettings(query string) // keep the settings (never the documents) in the address
+}
+
+// Source says what will be analysed.
+type Source struct {
+	Kind  string // "paste", "files" or "sample"
+	Label string // for people: "pasted text", "orders.json and 2 more files"
+	Bytes int64  // when known
+}
+
+// Progress is the engine's progress report.
+type Progress struct {
+	Bytes     int64
+	Documents int
+	Elapsed   float64 // seconds
 }
 
 // Root is the page.
 type Root struct {
-	Input TextInput // nil when rendered statically
+	Page   Page // nil when rendered statically
+	Loaded bool // the engine is running (false in a static render)
 
-	Summary   *paths.Summary
-	ReadError string // a failure of the input itself, not of its JSON
-	Elapsed   time.Duration
-	Loaded    bool // the engine is running (false in a static render)
-	source    string
+	Settings Settings
+	KeyBox   string // the key being typed
+	KeyError string
+	Builder  Builder
+
+	Source   Source
+	Running  bool
+	Progress Progress
+	Error    string
+	started  time.Time
+
+	Report   *report.Report
+	Elapsed  time.Duration
+	Selected string   // spec of the candidate shown in detail
+	Compared []string // specs ticked for side-by-side comparison
+	SortBy   string
+	SortAsc  bool
+	Snippet  string // id of the provisioning snippet shown
+	Notice   string // a passing message: "Copied", "Downloaded"
 }
 
-// Analyse reads text as documents and shows what it holds.
-func (c *Root) Analyse(text string, source string) {
-	c.source = source
-	if strings.TrimSpace(text) == "" {
-		c.Summary, c.ReadError = nil, ""
+// Settings is the form, as text: what people type, checked by
+// report.ParseOptions when the analysis starts.
+type Settings struct {
+	Keys        []string
+	NoSuggest   bool
+	HashVersion string
+	RU          string
+	Autoscale   bool
+	Partitions  string
+	TargetGB    string
+	TargetDocs  string
+	Reads       string
+	Writes      string
+	Queries     string
+	Traffic     string
+	TimeField   string
+	WeightField string
+}
+
+// Params returns the settings as the engine's options.
+func (s Settings) Params() url.Values {
+	v := url.Values{}
+	set := func(name, value string) {
+		if value = strings.TrimSpace(value); value != "" {
+			v.Set(name, value)
+		}
+	}
+	if len(s.Keys) > 0 {
+		v["keys"] = slices.Clone(s.Keys)
+	}
+	if s.NoSuggest {
+		v.Set("noSuggest", "true")
+	}
+	if s.HashVersion == "1" {
+		v.Set("hashVersion", "1")
+	}
+	set("ru", s.RU)
+	if s.Autoscale {
+		v.Set("autoscale", "true")
+	}
+	set("partitions", s.Partitions)
+	set("targetGb", s.TargetGB)
+	set("targetDocs", s.TargetDocs)
+	set("reads", s.Reads)
+	set("writes", s.Writes)
+	set("queries", s.Queries)
+	set("traffic", s.Traffic)
+	set("timeField", s.TimeField)
+	set("weightField", s.WeightField)
+	return v
+}
+
+// SettingsFrom reads settings back from the address, ignoring what it does
+// not know: a link reproduces the setup of an analysis.
+func SettingsFrom(query string) Settings {
+	v, _ := url.ParseQuery(strings.TrimPrefix(query, "#"))
+	s := Settings{
+		Keys: v["keys"], NoSuggest: v.Get("noSuggest") == "true", HashVersion: v.Get("hashVersion"),
+		RU: v.Get("ru"), Autoscale: v.Get("autoscale") == "true", Partitions: v.Get("partitions"),
+		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("reads"), Writes: v.Get("writes"),
+		Queries: v.Get("queries"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
+	}
+	var keys []string
+	for _, k := range s.Keys {
+		if _, err := key.Parse(k); err == nil {
+			keys = append(keys, k)
+		}
+	}
+	s.Keys = keys
+	return s
+}
+
+// Analyse starts an analysis of the current source with the settings.
+func (c *Root) Analyse() {
+	params := c.Settings.Params()
+	if _, err := report.ParseOptions(params); err != nil {
+		c.Error = "Check the settings: " + err.Error()
 		return
 	}
-	start := time.Now()
-	s, err := paths.Discover(strings.NewReader(text), paths.Options{})
-	c.Elapsed = time.Since(start)
-	c.Summary = s
-	c.ReadError = ""
-	if err != nil {
-		c.ReadError = err.Error()
+	if c.Source.Kind == "" {
+		c.Source = Source{Kind: "paste", Label: "pasted text"}
+	}
+	c.Error, c.Notice = "", ""
+	c.Running = true
+	c.Progress = Progress{}
+	c.started = time.Now()
+	if c.Page != nil {
+		c.Page.SetSettings(params.Encode())
+		c.Page.Analyze(c.Source, params)
 	}
 }
 
-// LoadSample fills the paste area with the built-in orders and analyses them.
-func (c *Root) LoadSample() {
-	text := sample.OrdersText(sample.DefaultOrders)
-	if c.Input != nil {
-		c.Input.SetText(text)
+// Pasted notes that the paste area changed: it is now the source.
+func (c *Root) Pasted(bytes int64) {
+	c.Source = Source{Kind: "paste", Label: "pasted text", Bytes: bytes}
+}
+
+// FilesChosen notes files picked or dropped: they are now the source.
+func (c *Root) FilesChosen(names []string, bytes int64, err string) {
+	if err != "" {
+		c.Error = err
+		return
 	}
-	c.Analyse(text, "the built-in sample: orders of a multi-tenant shop")
+	label := names[0]
+	if len(names) > 1 {
+		label = fmt.Sprintf("%s and %d more %s", names[0], len(names)-1, human.Plural(int64(len(names)-1), "file", "files"))
+	}
+	c.Source = Source{Kind: "files", Label: label, Bytes: bytes}
+	c.Analyse()
+}
+
+// Samples offered by "Try a sample".
+var Samples = []struct{ ID, Label string }{
+	{"orders", "Orders of a multi-tenant shop"},
+	{"telemetry", "Sensor telemetry"},
+}
+
+// LoadSample fills the paste area with a built-in sample and analyses it.
+func (c *Root) LoadSample(id string) {
+	text, label := sample.OrdersText(sample.DefaultOrders), "the built-in sample: orders of a multi-tenant shop"
+	if id == "telemetry" {
+		text, label = sample.TelemetryText(sample.DefaultTelemetry), "the built-in sample: sensor telemetry"
+	}
+	if c.Page != nil {
+		c.Page.SetText(text)
+	}
+	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text))}
+	c.Analyse()
 }
 
 // Clear empties the paste area and the results.
 func (c *Root) Clear() {
-	if c.Input != nil {
-		c.Input.SetText("")
+	if c.Page != nil {
+		c.Page.SetText("")
 	}
-	c.Analyse("", "")
+	c.Source, c.Report, c.Error, c.Selected, c.Compared = Source{}, nil, "", "", nil
 }
 
-// Status is the one line under the paste area.
+// Cancel stops the running analysis.
+func (c *Root) Cancel() {
+	if c.Page != nil && c.Running {
+		c.Page.Cancel()
+	}
+	c.Running = false
+	c.Error = "Cancelled. The results below, if any, are from the previous analysis."
+}
+
+// Progressed records the engine's progress.
+func (c *Root) Progressed(p Progress) { c.Progress = p }
+
+// Finished takes the engine's answer: the report's JSON text, or an error.
+func (c *Root) Finished(reportJSON string, err string) {
+	c.Running = false
+	c.Elapsed = time.Since(c.started)
+	if err != "" {
+		c.Error = err
+		return
+	}
+	var r report.Report
+	if e := json.Unmarshal([]byte(reportJSON), &r); e != nil {
+		c.Error = "The engine's report could not be read: " + e.Error()
+		return
+	}
+	c.Report = &r
+	c.Compared = nil
+	c.Selected = r.Recommended
+	if !slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == c.Selected }) && len(r.Candidates) > 0 {
+		c.Selected = r.Candidates[0].Key.Spec
+	}
+}
+
+// Status is the line under the input.
 func (c *Root) Status() string {
 	switch {
 	case !c.Loaded:
 		return "Loading the engine…"
-	case c.ReadError != "":
-		return "Could not read the input: " + c.ReadError
-	case c.Summary == nil:
-		return "Paste documents or try the sample."
+	case c.Running:
+		p := c.Progress
+		rate := ""
+		if p.Elapsed > 0.2 {
+			rate = fmt.Sprintf(", %s/s", human.Bytes(int64(float64(p.Bytes)/p.Elapsed)))
+		}
+		of := ""
+		if c.Source.Bytes > 0 {
+			of = " of " + human.Bytes(c.Source.Bytes)
+		}
+		return fmt.Sprintf("Analysing %s: %s%s read, %s documents%s…", c.Source.Label, human.Bytes(p.Bytes), of, human.Count(int64(p.Documents)), rate)
+	case c.Report == nil:
+		return "Paste documents, drop files or try a sample."
 	}
-	s := c.Summary
-	msg := fmt.Sprintf("Read %s %s (%s) as %s", Count(s.Documents), plural(s.Documents, "document", "documents"), Bytes(s.Bytes), s.Format)
-	if c.source != "" {
-		msg += " from " + c.source
-	}
-	msg += fmt.Sprintf(" in %s.", Duration(c.Elapsed))
-	if len(s.Errors) > 0 {
-		msg += fmt.Sprintf(" %d %s: see below.", len(s.Errors), plural(len(s.Errors), "problem", "problems"))
+	r := c.Report
+	msg := fmt.Sprintf("Read %s %s (%s) as %s from %s in %s.", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"),
+		human.Bytes(r.Bytes), r.Input.Format, c.Source.Label, human.Duration(c.Elapsed))
+	if n := r.Input.ErrorCount; n > 0 {
+		msg += fmt.Sprintf(" %d %s: see below.", n, human.Plural(int64(n), "problem", "problems"))
 	}
 	return msg
 }
 
-// ErrorsTitle heads the list of problems that skipped input.
-func (c *Root) ErrorsTitle() string {
-	n := len(c.Summary.Errors)
-	return fmt.Sprintf("%d %s in the input (the documents before each were kept)", n, plural(n, "problem", "problems"))
+// ProgressValue is the share read, for the progress bar (0 when unknown).
+func (c *Root) ProgressValue() float64 {
+	if c.Source.Bytes <= 0 {
+		return 0
+	}
+	return min(1, float64(c.Progress.Bytes)/float64(c.Source.Bytes))
 }
 
-// NotesTitle heads the list of values that were read with a change.
-func (c *Root) NotesTitle() string {
-	n := len(c.Summary.Notes)
-	return fmt.Sprintf("%d %s read with a change", n, plural(n, "value", "values"))
+// ErrorsTitle heads the list of problems in the input.
+func (c *Root) ErrorsTitle() string {
+	n := c.Report.Input.ErrorCount
+	return fmt.Sprintf("%d %s in the input (the documents before and after each were kept where possible)", n, human.Plural(int64(n), "problem", "problems"))
+}
+
+// ProblemText is one problem, positioned.
+func ProblemText(p report.Problem) string {
+	if p.Line == 0 {
+		return p.Message
+	}
+	doc := ""
+	if p.Document > 0 {
+		doc = fmt.Sprintf(" (document %d)", p.Document)
+	}
+	return fmt.Sprintf("line %d, column %d%s: %s", p.Line, p.Column, doc, p.Message)
+}
+
+// AddKey adds the key in the key box to the keys to measure.
+func (c *Root) AddKey() {
+	spec := strings.TrimSpace(c.KeyBox)
+	k, err := key.Parse(spec)
+	if err != nil {
+		c.KeyError = err.Error()
+		return
+	}
+	c.KeyError = ""
+	if !slices.Contains(c.Settings.Keys, k.String()) {
+		c.Settings.Keys = append(c.Settings.Keys, k.String())
+	}
+	c.KeyBox = ""
+}
+
+// RemoveKey drops a named key.
+func (c *Root) RemoveKey(spec string) {
+	c.Settings.Keys = slices.DeleteFunc(c.Settings.Keys, func(k string) bool { return k == spec })
 }

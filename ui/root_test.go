@@ -2,12 +2,16 @@ package ui
 
 import (
 	"bytes"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/staticrender"
+
+	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/core/sample"
 )
 
 // render returns the HTML of the page for c, as the browser would build it.
@@ -25,46 +29,167 @@ func render(t *testing.T, c *Root) string {
 	return buf.String()
 }
 
-type fakeInput struct{ text string }
+// fakePage is the browser, recorded.
+type fakePage struct {
+	text     string
+	analyzed []url.Values
+	sources  []Source
+	settings string
+	copied   string
+	download []string
+}
 
-func (f *fakeInput) SetText(s string) { f.text = s }
+func (f *fakePage) SetText(s string) { f.text = s }
+func (f *fakePage) Analyze(s Source, p url.Values) {
+	f.sources = append(f.sources, s)
+	f.analyzed = append(f.analyzed, p)
+}
+func (f *fakePage) Cancel() {}
+func (f *fakePage) Download(name, mime, content string) {
+	f.download = append(f.download, name, mime, content)
+}
+func (f *fakePage) Copy(text string)     { f.copied = text }
+func (f *fakePage) SetSettings(q string) { f.settings = q }
 
-func TestSampleFillsTable(t *testing.T) {
-	in := &fakeInput{}
-	c := &Root{Input: in, Loaded: true}
-	c.LoadSample()
-	if !strings.HasPrefix(in.text, `{"id":"ord-000001"`) {
-		t.Errorf("paste area got %.40q", in.text)
+// finish runs the engine natively on the page's text, as the worker would.
+func finish(t *testing.T, c *Root, f *fakePage) {
+	t.Helper()
+	opts, err := report.ParseOptions(f.analyzed[len(f.analyzed)-1])
+	if err != nil {
+		t.Fatal(err)
 	}
+	rep, err := report.Analyze(strings.NewReader(f.text), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	report.WriteJSON(&b, rep)
+	c.Finished(b.String(), "")
+}
+
+func TestSampleFlow(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.RU = "20000"
+	c.Settings.TargetGB = "500"
+	c.LoadSample("orders")
+	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&targetGb=500" {
+		t.Fatalf("text %.30q running %v settings %q", f.text, c.Running, f.settings)
+	}
+	finish(t, c, f)
 	html := render(t, c)
 	for _, want := range []string{
 		`Read 2,000 documents (`, `as JSON Lines from the built-in sample`,
-		`<code>/tenantId</code>`, `<code>&#34;contoso&#34;</code>`,
+		`id="recommended"`, `<table class="candidates-table" id="candidates">`,
+		`<code>/tenantId</code>`, `logical partition limit`, // a finding of /tenantId at 500 GB
+		`<svg`, `Storage per physical partition at the target size`,
+		`id="snippet"`, `az cosmosdb sql container create`,
 		`<code>/items/[]/sku</code>`, `No: inside an array`,
-		`<code>/_ts</code><span class="badge">system</span>`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	rows := regexp.MustCompile(`<tr class="(usable|unusable)"`).FindAllString(html, -1)
-	if len(rows) != 14 {
-		t.Errorf("%d path rows, want 14", len(rows))
+	rows := regexp.MustCompile(`<tr class="row`).FindAllString(html, -1)
+	if len(rows) != len(c.Report.Candidates) || len(rows) < 6 {
+		t.Errorf("%d candidate rows for %d candidates", len(rows), len(c.Report.Candidates))
+	}
+}
+
+func TestCompareSortExport(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	specs := []string{c.Report.Candidates[0].Key.Spec, c.Report.Candidates[1].Key.Spec}
+	c.ToggleCompare(specs[0])
+	c.ToggleCompare(specs[1])
+	html := render(t, c)
+	if !strings.Contains(html, `id="compare"`) || !strings.Contains(html, "Busiest physical partition") {
+		t.Error("no comparison")
+	}
+	c.Sort("logical")
+	rows := c.Rows()
+	for i := 1; i < len(rows); i++ {
+		if rows[i].LogicalPartitions > rows[i-1].LogicalPartitions {
+			t.Fatalf("not sorted by logical partitions, descending")
+		}
+	}
+	c.Sort("logical")
+	if r := c.Rows(); r[0].LogicalPartitions > r[len(r)-1].LogicalPartitions {
+		t.Error("second click does not reverse")
+	}
+	c.Export("markdown")
+	if len(f.download) != 3 || f.download[0] != "pkcalc-report.md" || !strings.HasPrefix(f.download[2], "# Partition key analysis") {
+		t.Errorf("download %q", f.download[:min(2, len(f.download))])
+	}
+	c.CopySnippet(c.Report.Candidates[0])
+	if !strings.Contains(f.copied, "az cosmosdb sql container create") {
+		t.Errorf("copied %q", f.copied)
+	}
+}
+
+func TestKeyBoxAndBuilder(t *testing.T) {
+	c := &Root{Loaded: true}
+	c.KeyBox = "tenantId"
+	c.AddKey()
+	if c.KeyError == "" || len(c.Settings.Keys) != 0 {
+		t.Errorf("bad key accepted: %q", c.Settings.Keys)
+	}
+	c.KeyBox = "/tenantId, /id"
+	c.AddKey()
+	c.Builder = Builder{Paths: [3]string{"/deviceId", "/ts"}, Kinds: [3]string{"", "day"}}
+	c.AddBuilt()
+	c.Builder = Builder{Paths: [3]string{"/tenantId", "/id"}, Kinds: [3]string{"", "hash"}, N: "16"}
+	c.AddBuilt()
+	if got := strings.Join(c.Settings.Keys, " "); got != "/tenantId,/id /deviceId+/ts:day /tenantId+hash(/id)%16" {
+		t.Errorf("keys %q", got)
+	}
+	if p := c.Settings.Params(); strings.Join(p["keys"], ";") != "/tenantId,/id;/deviceId+/ts:day;/tenantId+hash(/id)%16" {
+		t.Errorf("params %v", p)
+	}
+	// A link carries the settings back.
+	back := SettingsFrom("#" + c.Settings.Params().Encode())
+	if strings.Join(back.Keys, " ") != strings.Join(c.Settings.Keys, " ") {
+		t.Errorf("round trip %q", back.Keys)
+	}
+}
+
+func TestBadSettingsAndErrors(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.RU = "lots"
+	c.Analyse()
+	if !strings.Contains(c.Error, `ru must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
+		t.Errorf("error %q, analysed %d", c.Error, len(f.analyzed))
+	}
+	c.Settings.RU = ""
+	f.text = "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":}\n"
+	c.Analyse()
+	finish(t, c, f)
+	html := render(t, c)
+	if !strings.Contains(html, "line 2, column 15 (document 2): expected a JSON value, found &#39;}&#39;") {
+		t.Errorf("problem not shown")
+	}
+	c.Finished("", "The analysis failed: boom")
+	if !strings.Contains(render(t, c), "The analysis failed: boom") {
+		t.Error("failure not shown")
 	}
 }
 
 func TestUserDataIsText(t *testing.T) {
-	c := &Root{Loaded: true}
-	c.Analyse(`{"<img src=x onerror=alert(1)>":"<script>alert(2)</script>"}`+"\n"+`{"a":}`, "pasted text")
+	f := &fakePage{text: `{"<img src=x onerror=alert(1)>":"<script>alert(2)</script>","k":"<b>x</b>"}` + "\n" + `{"k":"<i>y</i>"}` + "\n" + `{"k":"z"}`}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.Keys = []string{"/k"}
+	c.Analyse()
+	finish(t, c, f)
 	html := render(t, c)
-	if strings.Contains(html, "<script>alert") || strings.Contains(html, "<img src=x") {
-		t.Fatalf("user data became markup:\n%s", html)
+	for _, bad := range []string{"<script>alert", "<img src=x", "<b>x</b>", "<i>y</i>"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("user data became markup: %s", bad)
+		}
 	}
-	for _, want := range []string{
-		`<code>/&#34;&lt;img src=x onerror=alert(1)&gt;&#34;</code>`,
-		`&#34;&lt;script&gt;alert(2)&lt;/script&gt;&#34;`,
-		`line 2, column 6 (document 2): expected a JSON value, found &#39;}&#39;`,
-	} {
+	for _, want := range []string{`/&#34;&lt;img src=x onerror=alert(1)&gt;&#34;`, `&#34;&lt;script&gt;alert(2)&lt;/script&gt;&#34;`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -77,24 +202,17 @@ func TestStatus(t *testing.T) {
 		t.Errorf("before load: %q", got)
 	}
 	c.Loaded = true
-	if got := c.Status(); got != "Paste documents or try the sample." {
+	if got := c.Status(); got != "Paste documents, drop files or try a sample." {
 		t.Errorf("empty: %q", got)
 	}
-	c.Analyse("[{\"a\":1},{\"a\":2}]", "pasted text")
-	if got := c.Status(); !strings.HasPrefix(got, "Read 2 documents (14 B) as JSON array from pasted text in ") {
-		t.Errorf("status %q", got)
+	c.FilesChosen([]string{"a.json", "b.json", "c.json"}, 3<<20, "")
+	c.Progressed(Progress{Bytes: 1 << 20, Documents: 4000, Elapsed: 0.5})
+	if got := c.Status(); got != "Analysing a.json and 2 more files: 1.0 MB of 3.0 MB read, 4,000 documents, 2.0 MB/s…" || c.ProgressValue() < 0.33 || c.ProgressValue() > 0.34 {
+		t.Errorf("running: %q %v", got, c.ProgressValue())
 	}
-}
-
-func TestFormat(t *testing.T) {
-	tests := []struct{ got, want string }{
-		{Count(950), "950"}, {Count(2000), "2,000"}, {Count(-1234), "-1,234"}, {Count(12345), "12.3 k"}, {Count(4_500_000), "4.5 M"},
-		{Bytes(512), "512 B"}, {Bytes(1234), "1.2 KB"}, {Bytes(171366), "171 KB"}, {Bytes(2_410_967), "2.4 MB"}, {Bytes(20e9), "20.0 GB"},
-		{Percent(1, 3), "33%"}, {Percent(1, 200), "<1%"}, {Percent(3, 3), "100%"}, {Percent(199, 200), ">99%"}, {Percent(5, 100), "5.0%"},
+	c.Cancel()
+	if c.Running || !strings.HasPrefix(c.Error, "Cancelled.") {
+		t.Errorf("cancel: %v %q", c.Running, c.Error)
 	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("got %q want %q", tt.got, tt.want)
-		}
-	}
+	_ = sample.DefaultOrders
 }

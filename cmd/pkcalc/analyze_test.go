@@ -84,13 +84,13 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 	}{
 		{[]string{"analyze"}, "Usage: pkcalc analyze"},
 		{[]string{"analyze", "--key", "tenant", "x"}, `invalid value "tenant" for flag -key: path "tenant" must start with '/'`},
-		{[]string{"analyze", "--hash-version", "3", "x"}, "--hash-version must be 1 or 2"},
+		{[]string{"analyze", "--hash-version", "3", "x"}, "hashVersion must be 1 or 2"},
 		{[]string{"analyze", "--hash-version", "1", "--key", "/a,/b", "x"}, "hierarchical, which needs hash version 2"},
-		{[]string{"analyze", "--no-suggest", "x"}, "--no-suggest needs at least one --key"},
+		{[]string{"analyze", "--no-suggest", "x"}, "noSuggest needs at least one key"},
 		{[]string{"analyze", "--format", "xml", "x"}, "--format must be text, json, markdown or csv"},
-		{[]string{"analyze", "--traffic", "zipf", "x"}, "--traffic must be documents, uniform or weighted"},
-		{[]string{"analyze", "--ru", "-5", "x"}, "cannot be negative"},
-		{[]string{"analyze", "--time-field", "ts", "x"}, "--time-field: path \"ts\" must start with '/'"},
+		{[]string{"analyze", "--traffic", "zipf", "x"}, "traffic must be documents, uniform or weighted"},
+		{[]string{"analyze", "--ru", "-5", "x"}, "ru must be a whole number of 0 or more"},
+		{[]string{"analyze", "--time-field", "ts", "x"}, "timeField: path \"ts\" must start with '/'"},
 		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
 	} {

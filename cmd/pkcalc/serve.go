@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pkcalc/pkcalc/core/api"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -17,6 +19,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "dist", "`directory` of the built site")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free one")
+	maxBody := fs.Int64("max-body", 1<<30, "largest request body the API takes, in `bytes`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -30,7 +33,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "pkcalc: serving %s at http://%s/\n", *dir, ln.Addr())
-	if err := http.Serve(ln, siteHandler(*dir)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	mux := http.NewServeMux()
+	mux.Handle("/v1/", api.Handler(api.Config{MaxBodyBytes: *maxBody}))
+	mux.Handle("/", siteHandler(*dir))
+	if err := http.Serve(ln, mux); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "pkcalc serve: %v\n", err)
 		return 1
 	}

@@ -256,3 +256,42 @@ func (d *Distribution) Singletons() float64 {
 	}
 	return min(share, 1)
 }
+
+// Lorenz returns points of the Lorenz curve of documents over logical
+// partitions: after sorting them smallest first, the share of documents
+// (y) held by the first share x of partitions, at n+1 evenly spaced x from
+// 0 to 1. The diagonal is perfectly even; the further below it, the more
+// skewed.
+func (d *Distribution) Lorenz(n int) [][2]float64 {
+	all := d.All()
+	if len(all) == 0 || n < 1 {
+		return [][2]float64{}
+	}
+	sizes := make([]int64, len(all))
+	var total float64
+	for i, l := range all {
+		sizes[i] = l.Documents
+		total += float64(l.Documents)
+	}
+	slices.Sort(sizes)
+	cum := make([]float64, len(sizes)+1)
+	for i, s := range sizes {
+		cum[i+1] = cum[i] + float64(s)
+	}
+	out := make([][2]float64, n+1)
+	for k := 0; k <= n; k++ {
+		x := float64(k) / float64(n)
+		// Interpolate between whole partitions.
+		pos := x * float64(len(sizes))
+		i := int(pos)
+		y := cum[min(i, len(sizes))]
+		if i < len(sizes) {
+			y += (pos - float64(i)) * float64(sizes[i])
+		}
+		if total > 0 {
+			y /= total
+		}
+		out[k] = [2]float64{x, y}
+	}
+	return out
+}

@@ -52,10 +52,22 @@ type Progress struct {
 
 const windowBytes = 64 << 20
 
-// Analyze reads every document from src and reports on each candidate key.
-// Problems in the JSON are reported in the result, not as an error; the
-// error is for a failing src, with the report of what was read before.
+// Source is a stream of documents: ingest's JSON Reader or its CSVReader.
+type Source interface {
+	Next() (*ingest.Document, error) // io.EOF at the end; *ingest.Error for a problem, after which it goes on
+	Format() string
+	Offset() int64 // input bytes consumed, for progress
+}
+
+// Analyze reads every JSON document from src and reports on each candidate
+// key. Problems in the JSON are reported in the result, not as an error;
+// the error is for a failing src, with the report of what was read before.
 func Analyze(src io.Reader, opts Options) (*Report, error) {
+	return AnalyzeSource(ingest.NewReader(src), opts)
+}
+
+// AnalyzeSource is Analyze over any Source.
+func AnalyzeSource(r Source, opts Options) (*Report, error) {
 	if opts.HashVersion != epk.V1 {
 		opts.HashVersion = epk.V2
 	}
@@ -63,7 +75,6 @@ func Analyze(src io.Reader, opts Options) (*Report, error) {
 		opts.Window = 10000
 	}
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{})}
-	r := ingest.NewReader(src)
 	var readErr error
 	var window []*ingest.Document
 	var windowSize int

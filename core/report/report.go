@@ -124,6 +124,9 @@ type Recommendation struct {
 type PerLogical struct {
 	Documents Stats `json:"documents"`
 	Bytes     Stats `json:"bytes"`
+	// Lorenz is the skew curve: [share of logical partitions, share of
+	// documents] at 21 points, smallest partitions first.
+	Lorenz [][2]float64 `json:"lorenz"`
 }
 
 // Stats of a size over logical partitions.
@@ -329,7 +332,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 		Bytes:                      d.Bytes,
 		Missing:                    d.Missing,
 		Invalid:                    d.Invalid,
-		PerLogicalPartition:        PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats())},
+		PerLogicalPartition:        PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats()), Lorenz: lorenz(d.Lorenz(20))},
 		Largest:                    []Largest{},
 		PhysicalPartitions:         []Physical{},
 		KeyLength:                  KeyLength{MaxBytes: d.KeyMaxBytes, Over2048: d.OverLimit, Over101: d.OverLimitV1, Collisions: []Collision{}},
@@ -392,6 +395,13 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
 	}
 	return c
+}
+
+func lorenz(points [][2]float64) [][2]float64 {
+	for i := range points {
+		points[i] = [2]float64{round(points[i][0], 4), round(points[i][1], 4)}
+	}
+	return points
 }
 
 func stats(s partition.Stats) Stats {

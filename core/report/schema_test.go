@@ -668,6 +668,8 @@ func (c *schemaChecker) walkType(t *testing.T, typ reflect.Type, s map[string]an
 			return // json.RawMessage: any JSON, described by the schema alone
 		}
 		want = "array"
+	case reflect.Array:
+		want = "array"
 	case reflect.Struct, reflect.Map:
 		want = "object"
 	case reflect.Interface:
@@ -679,7 +681,7 @@ func (c *schemaChecker) walkType(t *testing.T, typ reflect.Type, s map[string]an
 		return
 	}
 	switch typ.Kind() {
-	case reflect.Slice:
+	case reflect.Slice, reflect.Array:
 		items, _ := s["items"].(map[string]any)
 		if items == nil {
 			t.Errorf("%s: array without items", loc)

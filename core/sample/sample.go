@@ -109,3 +109,36 @@ func pick(rng *rand.Rand, n int, weight func(int) int) int {
 	}
 	return n - 1
 }
+
+// Telemetry writes n readings of a fleet of sensors as JSON Lines: 40
+// devices of which a few report far more often, a reading every few
+// seconds over about a day, so that time-based keys show their hot
+// partition and a device alone shows too few values.
+func Telemetry(w io.Writer, n int) error {
+	rng := rand.New(rand.NewPCG(20250301, 11))
+	bw := bufio.NewWriter(w)
+	at := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	sites := []string{"oslo-1", "oslo-2", "bergen", "trondheim"}
+	for i := 1; i <= n; i++ {
+		// Device d reports with weight 1/(d+1): a long tail behind a few busy ones.
+		dev := int(40 * rng.Float64() * rng.Float64() * rng.Float64())
+		at = at.Add(time.Duration(1+rng.IntN(8)) * time.Second)
+		temp := 18 + 6*rng.Float64()
+		_, err := fmt.Fprintf(bw, `{"id":"r-%07d","deviceId":"sensor-%03d","site":%q,"ts":%d,"temperature":%.2f,"humidity":%.1f,"battery":%d}`+"\n",
+			i, dev, sites[dev%len(sites)], at.Unix(), temp, 30+40*rng.Float64(), 100-i*60/max(n, 1))
+		if err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// TelemetryText returns n readings as JSON Lines.
+func TelemetryText(n int) string {
+	var b strings.Builder
+	Telemetry(&b, n) // a strings.Builder does not fail
+	return b.String()
+}
+
+// DefaultTelemetry is the number of readings in the built-in telemetry sample.
+const DefaultTelemetry = 5000

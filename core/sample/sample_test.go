@@ -64,3 +64,32 @@ func TestOrdersTeach(t *testing.T) {
 		t.Errorf("/items/[]/sku usable")
 	}
 }
+
+func TestTelemetry(t *testing.T) {
+	text := TelemetryText(DefaultTelemetry)
+	if text != TelemetryText(DefaultTelemetry) {
+		t.Fatal("two runs differ")
+	}
+	c := paths.New(paths.Options{})
+	r := ingest.NewReader(strings.NewReader(text))
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(&d.Root)
+	}
+	m := map[string]paths.Path{}
+	for _, p := range c.Paths() {
+		m[p.Path] = p
+	}
+	if d := m["/deviceId"]; d.Distinct < 30 || d.Distinct > 40 || float64(d.Top[0].Count)/DefaultTelemetry < 0.1 {
+		t.Errorf("/deviceId: %d distinct, top %v", d.Distinct, d.Top)
+	}
+	if s := m["/site"]; s.Distinct != 4 {
+		t.Errorf("/site: %d distinct", s.Distinct)
+	}
+}

@@ -1,0 +1,206 @@
+// Package api is pkcalc's analysis as an HTTP API: POST /v1/analyze with the
+// documents as the body and the settings as query parameters, answered with
+// the report. The same http.Handler serves in a browser Web Worker, on
+// Cloudflare Workers and natively (pkcalc serve).
+//
+// It is stateless and never logs or keeps a request body. docs/openapi.yaml
+// describes it.
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/report"
+)
+
+// Config bounds what a handler accepts.
+type Config struct {
+	MaxBodyBytes int64 // larger bodies get 413; 0 for no limit (the browser's own worker)
+}
+
+// Handler returns the API.
+func Handler(c Config) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/analyze", c.analyze)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fail(w, http.StatusNotFound, "no such endpoint: %s; the API is POST /v1/analyze", r.URL.Path)
+	})
+	return mux
+}
+
+// Event is one line of a streamed answer (Accept: application/x-ndjson):
+// progress while reading, then the report, or an error.
+type Event struct {
+	Type      string  `json:"type"` // "progress", "report" or "error"
+	Bytes     int64   `json:"bytes,omitempty"`
+	Documents int     `json:"documents,omitempty"`
+	Elapsed   float64 `json:"elapsedSeconds,omitempty"`
+	// JSON is the report exactly as pkcalc analyze --format json writes it,
+	// as a string, so a client can have those very bytes.
+	JSON  string `json:"json,omitempty"`
+	Error *Error `json:"error,omitempty"`
+}
+
+// Error is the body of every failed request.
+type Error struct {
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+func fail(w http.ResponseWriter, status int, format string, args ...any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(struct {
+		Error Error `json:"error"`
+	}{Error{status, fmt.Sprintf(format, args...)}})
+}
+
+func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		fail(w, http.StatusMethodNotAllowed, "use POST with the documents as the body")
+		return
+	}
+	q := r.URL.Query()
+	format := q.Get("format")
+	q.Del("format")
+	if format == "" {
+		format = "json"
+	}
+	if format != "json" && format != "markdown" && format != "csv" && format != "text" {
+		fail(w, http.StatusBadRequest, "format must be json, markdown, csv or text, not %q", format)
+		return
+	}
+	opts, err := report.ParseOptions(q)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	csv, err := bodyKind(r.Header.Get("Content-Type"))
+	if err != nil {
+		fail(w, http.StatusUnsupportedMediaType, "%v", err)
+		return
+	}
+	body := io.Reader(r.Body)
+	if c.MaxBodyBytes > 0 {
+		if r.ContentLength > c.MaxBodyBytes {
+			fail(w, http.StatusRequestEntityTooLarge, "the body is %d bytes; this server takes at most %d", r.ContentLength, c.MaxBodyBytes)
+			return
+		}
+		body = http.MaxBytesReader(w, r.Body, c.MaxBodyBytes)
+	}
+	var src report.Source = ingest.NewReader(body)
+	if csv {
+		src = ingest.NewCSVReader(body)
+	}
+
+	stream := wantsStream(r.Header.Get("Accept"))
+	var enc *json.Encoder
+	flush := func() {}
+	if stream {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		enc = json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if f, ok := w.(http.Flusher); ok {
+			flush = f.Flush
+		}
+		start := time.Now()
+		opts.Progress = func(p report.Progress) {
+			enc.Encode(Event{Type: "progress", Bytes: p.Bytes, Documents: p.Documents, Elapsed: time.Since(start).Seconds()})
+			flush()
+		}
+	}
+
+	rep, err := report.AnalyzeSource(src, opts)
+	status := http.StatusOK
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		status = http.StatusRequestEntityTooLarge
+		err = fmt.Errorf("the body is over the %d bytes this server takes", tooLarge.Limit)
+	case err != nil:
+		status = http.StatusBadRequest
+		err = fmt.Errorf("reading the body: %v", err)
+	case rep.Documents == 0 && rep.Input.ErrorCount > 0:
+		// Nothing usable: the input as a whole is malformed.
+		status = http.StatusBadRequest
+		p := rep.Input.Errors[0]
+		err = fmt.Errorf("no document could be read; line %d, column %d: %s", p.Line, p.Column, p.Message)
+	}
+	if stream {
+		if err != nil {
+			enc.Encode(Event{Type: "error", Error: &Error{status, err.Error()}})
+		} else {
+			var b strings.Builder
+			report.WriteJSON(&b, rep)
+			enc.Encode(Event{Type: "report", JSON: b.String()})
+		}
+		flush()
+		return
+	}
+	if err != nil {
+		fail(w, status, "%v", err)
+		return
+	}
+	write(w, format, rep)
+}
+
+func write(w http.ResponseWriter, format string, rep *report.Report) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	switch format {
+	case "markdown":
+		h.Set("Content-Type", "text/markdown; charset=utf-8")
+		report.WriteMarkdown(w, rep)
+	case "csv":
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+		report.WriteCSV(w, rep)
+	case "text":
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		report.WriteText(w, rep)
+	default:
+		h.Set("Content-Type", "application/json")
+		report.WriteJSON(w, rep)
+	}
+}
+
+// bodyKind tells JSON bodies from CSV ones by Content-Type, and refuses
+// the rest. No Content-Type means JSON.
+func bodyKind(ct string) (csv bool, err error) {
+	if ct == "" {
+		return false, nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false, fmt.Errorf("unreadable Content-Type %q", ct)
+	}
+	switch mt {
+	case "application/json", "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq",
+		"text/plain", "application/octet-stream":
+		return false, nil
+	case "text/csv", "text/tab-separated-values":
+		return true, nil
+	}
+	return false, fmt.Errorf("Content-Type %s is not accepted: send documents as application/json, application/x-ndjson or text/csv", mt)
+}
+
+func wantsStream(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == "application/x-ndjson" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+package api
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/core/sample"
+)
+
+func post(t *testing.T, h http.Handler, target, ctype, accept, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	if ctype != "" {
+		r.Header.Set("Content-Type", ctype)
+	}
+	if accept != "" {
+		r.Header.Set("Accept", accept)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestAnalyzeJSON(t *testing.T) {
+	h := Handler(Config{})
+	docs := sample.OrdersText(300)
+	w := post(t, h, "/v1/analyze?keys=/tenantId&ru=4000&targetGb=10", "application/x-ndjson", "", docs)
+	if w.Code != 200 || w.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("%d %s: %s", w.Code, w.Header().Get("Content-Type"), w.Body.String())
+	}
+	// The same bytes as the report package writes for the same settings:
+	// the handler adds nothing of its own.
+	opts, _ := report.ParseOptions(map[string][]string{"keys": {"/tenantId"}, "ru": {"4000"}, "targetGb": {"10"}})
+	rep, _ := report.Analyze(strings.NewReader(docs), opts)
+	var want strings.Builder
+	report.WriteJSON(&want, rep)
+	if w.Body.String() != want.String() {
+		t.Error("the API's report differs from the report package's")
+	}
+}
+
+func TestAnalyzeStream(t *testing.T) {
+	h := Handler(Config{})
+	docs := sample.OrdersText(8000) // over 1 MB: at least one progress line
+	w := post(t, h, "/v1/analyze?noSuggest=true&keys=/tenantId&keys=/id", "", "application/x-ndjson", docs)
+	if w.Code != 200 || w.Header().Get("Content-Type") != "application/x-ndjson" {
+		t.Fatalf("%d %s", w.Code, w.Header().Get("Content-Type"))
+	}
+	var events []Event
+	sc := bufio.NewScanner(w.Body)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var e Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, e)
+	}
+	if len(events) < 2 || events[0].Type != "progress" || events[0].Bytes == 0 {
+		t.Fatalf("events: %+v", events)
+	}
+	last := events[len(events)-1]
+	var rep report.Report
+	if err := json.Unmarshal([]byte(last.JSON), &rep); last.Type != "report" || err != nil || rep.Documents != 8000 || len(rep.Candidates) != 2 {
+		t.Errorf("last event %s: %v", last.Type, err)
+	}
+}
+
+func TestAnalyzeCSV(t *testing.T) {
+	w := post(t, Handler(Config{}), "/v1/analyze?format=csv", "text/csv", "", "id,tenant,total\n1,a,10\n2,a,12.5\n3,b,7\n4,c,1\n5,c,2\n")
+	if w.Code != 200 || !strings.HasPrefix(w.Body.String(), "rank,key,kind") || !strings.Contains(w.Body.String(), "/tenant") {
+		t.Errorf("%d %s", w.Code, w.Body.String())
+	}
+}
+
+func TestErrors(t *testing.T) {
+	h := Handler(Config{MaxBodyBytes: 1000})
+	for _, tt := range []struct {
+		name, method, target, ctype, body string
+		status                            int
+		msg                               string
+	}{
+		{"get", http.MethodGet, "/v1/analyze", "", "", 405, "use POST"},
+		{"unknown path", http.MethodPost, "/v2/x", "", "{}", 404, "no such endpoint"},
+		{"content type", http.MethodPost, "/v1/analyze", "application/xml", "<a/>", 415, "Content-Type application/xml is not accepted"},
+		{"bad option", http.MethodPost, "/v1/analyze?ru=lots", "", `{"a":1}`, 400, `ru must be a whole number of 0 or more, not "lots"`},
+		{"unknown option", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `unknown option "colour"`},
+		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
+		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
+		{"too large", http.MethodPost, "/v1/analyze", "", strings.Repeat(`{"a":1}`+"\n", 200), 413, "at most 1000"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
+			if tt.ctype != "" {
+				r.Header.Set("Content-Type", tt.ctype)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			var body struct{ Error Error }
+			json.Unmarshal(w.Body.Bytes(), &body)
+			if w.Code != tt.status || body.Error.Status != tt.status || !strings.Contains(body.Error.Message, tt.msg) || w.Header().Get("Content-Type") != "application/json" {
+				t.Errorf("%d %q, want %d %q", w.Code, w.Body.String(), tt.status, tt.msg)
+			}
+		})
+	}
+}
+
+func TestTooLargeWithoutLength(t *testing.T) {
+	// A streamed body has no Content-Length: the limit still holds.
+	h := Handler(Config{MaxBodyBytes: 1000})
+	r := httptest.NewRequest(http.MethodPost, "/v1/analyze", io.MultiReader(strings.NewReader(strings.Repeat(`{"a":1}`+"\n", 300))))
+	r.ContentLength = -1
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 413 {
+		t.Errorf("%d %s", w.Code, w.Body.String())
+	}
+}

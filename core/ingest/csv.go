@@ -1,0 +1,656 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// CSVReader reads the rows of a CSV file with a header row as documents:
+// one object per row, one property per column. It is for people planning a
+// move from relational tables, who have them exported as CSV or TSV. It is
+// not safe for concurrent use.
+//
+// A Document's Index counts the rows after the header, skipped ones
+// included; Line is the line the row starts on (rows can span lines inside
+// quotes); Offset is the byte offset of that line; Bytes is the length of
+// Root as compact JSON, len(Root.JSON()).
+//
+// How cells become values:
+//
+//   - A cell whose whole text is a JSON number (-?digits(.digits)?(e±digits)?)
+//     is a number. Leading zeros ("007", "00") and a leading "+" keep a cell
+//     a string: they are codes, not quantities. So does an integer beyond
+//     ±2^53 ("12345678901234567890", a card or order number): a double would
+//     not hold it exactly, and neither would Cosmos DB. So does a number
+//     beyond the range of a double ("1e999"). As from the JSON Reader, a
+//     number keeps its literal in Value.Str where the double would not
+//     print it back ("1e5", "12.50").
+//   - true and false, in any case (TRUE, False), are booleans; null in any
+//     case (NULL, as SQL exports write it) is null.
+//   - An empty cell is a missing property: the property is not written at
+//     all, the way a row with a NULL column usually becomes a document
+//     without that property. An object all of whose cells are empty (see
+//     dotted headers) is left out too. A row of empty cells is {}.
+//   - Everything else is a string, exactly as written: no trimming.
+//   - encoding/csv does not say whether a cell was quoted, so "42" in quotes
+//     is the number 42 like 42 without them, and "" in quotes is empty.
+//   - Cells must be read whole as one of these: " 42" is a string.
+//
+// How headers become property names:
+//
+//   - Spaces around a header name are dropped ("id, name" gives "name").
+//   - A name with dots nests: address.city and address.zip make
+//     {"address":{"city":..,"zip":..}}. A name with an empty part (".a",
+//     "a..b", "a.") does not nest; neither does one that another column
+//     makes impossible (columns "address" and "address.city": the second
+//     is the flat property "address.city", with an *Error), nor one nested
+//     deeper than MaxDepth.
+//   - A repeated name is an *Error at the header line; the later column is
+//     renamed name_2 (name_3, ... if that is taken). A column without a
+//     name is read as column_N, N its 1-based position, with an *Error.
+//
+// The delimiter is the one of comma, semicolon and tab that the first
+// non-blank line (the header) holds most of, outside quotes: a comma on a
+// tie, and a comma when there is none (a single column). When every
+// delimiter in that line is followed by a space ("id, name, city"), the
+// leading spaces of all cells are dropped (encoding/csv's
+// TrimLeadingSpace), so that `1, "a, b"` still reads as two cells; not
+// with tabs, which that would trim away. A UTF-8 byte order mark at the
+// start is skipped; columns on the first line count from after it.
+//
+// Errors: a row whose number of cells differs from the header's, a '"' in
+// a cell that does not start with one, or a quoted cell that goes on after
+// its closing quote is an *Error with the line and column, the row is
+// skipped and reading goes on at the next line (encoding/csv's LazyQuotes
+// stays off: a stray quote is reported, not silently kept). A quote that
+// never closes swallows the rest of the input into one cell, as in any CSV
+// reader; that is one *Error at the line where its row starts. Invalid
+// UTF-8 reads as U+FFFD with a note on the document. There is no cap on the
+// number of errors: each is confined to its row.
+//
+// Other details follow encoding/csv: blank lines are skipped (so in a
+// one-column file an empty cell is a skipped line, not a row), a
+// carriage return before a newline is dropped, also inside quoted cells,
+// and one row is held in memory at a time, however long.
+type CSVReader struct {
+	lines *lineIndex
+	br    *bufio.Reader
+	cr    *csv.Reader
+	bom   int64
+
+	format  string
+	started bool
+	done    bool
+	width   int      // cells in the header
+	root    *csvNode // the shape of a document
+	pending []error  // header problems not yet returned
+	rows    int      // rows numbered so far, counting skipped ones
+	notes   []*Error // notes of the row being read
+}
+
+// csvNode is a property of the documents: a column (col >= 0) or an
+// object of columns whose headers share a dotted prefix (col < 0).
+type csvNode struct {
+	name string
+	col  int
+	kids []*csvNode
+}
+
+// NewCSVReader returns a CSVReader of documents from src. Nothing is read
+// until the first call to Next.
+func NewCSVReader(src io.Reader) *CSVReader {
+	lines := &lineIndex{r: src, line: 1}
+	return &CSVReader{lines: lines, br: bufio.NewReaderSize(lines, 64<<10)}
+}
+
+// Format is "CSV", "CSV (semicolon-separated)" or "TSV", settled by the
+// first call to Next; "CSV" before it and for an empty input.
+func (c *CSVReader) Format() string {
+	if c.format == "" {
+		return "CSV"
+	}
+	return c.format
+}
+
+// Offset is the number of input bytes consumed so far: the end of the last
+// row read.
+func (c *CSVReader) Offset() int64 {
+	if c.cr == nil {
+		return c.bom
+	}
+	return c.bom + c.cr.InputOffset()
+}
+
+// Next returns the next row as a document. At the end of the input it
+// returns io.EOF. A problem returns an *Error; calling Next again goes on
+// with the next row. Problems with the header come first, with Document 0.
+// An error from the underlying reader is returned as it is, and io.EOF
+// after it.
+func (c *CSVReader) Next() (*Document, error) {
+	if !c.started {
+		c.start()
+	}
+	if len(c.pending) > 0 {
+		err := c.pending[0]
+		c.pending = c.pending[1:]
+		return nil, err
+	}
+	if c.done {
+		return nil, io.EOF
+	}
+	rec, err := c.cr.Read()
+	if err == io.EOF {
+		c.done = true
+		return nil, io.EOF
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		c.rows++
+		e := c.parseError(pe, c.rows)
+		e.Msg += "; skipped"
+		return nil, e
+	}
+	if err != nil {
+		c.done = true
+		return nil, err
+	}
+	c.rows++
+	return c.row(rec)
+}
+
+// start strips a byte order mark, settles the delimiter and reads the
+// header.
+func (c *CSVReader) start() {
+	c.started = true
+	if b, err := c.br.Peek(3); err == nil && string(b) == "\xEF\xBB\xBF" {
+		c.br.Discard(3)
+		c.bom = 3
+	}
+	comma, spaced := sniff(c.br)
+	switch comma {
+	case ';':
+		c.format = "CSV (semicolon-separated)"
+	case '\t':
+		c.format = "TSV"
+	default:
+		c.format = "CSV"
+	}
+	c.cr = csv.NewReader(c.br) // reads c.br itself: it is a large enough bufio.Reader
+	c.cr.Comma = comma
+	c.cr.TrimLeadingSpace = spaced
+	c.cr.FieldsPerRecord = -1 // ragged rows are reported here, with their position
+	c.cr.ReuseRecord = true
+	rec, err := c.cr.Read()
+	var pe *csv.ParseError
+	switch {
+	case err == io.EOF:
+		c.done = true
+	case errors.As(err, &pe):
+		c.done = true
+		e := c.parseError(pe, 0)
+		e.Msg = "the header row cannot be read: " + e.Msg + "; no rows read"
+		c.pending = append(c.pending, e)
+	case err != nil:
+		c.done = true
+		c.pending = append(c.pending, err)
+	default:
+		c.header(rec)
+	}
+}
+
+// header turns the names of the columns into the shape of the documents.
+func (c *CSVReader) header(rec []string) {
+	c.width = len(rec)
+	names := make([]string, len(rec))
+	taken := make(map[string]bool, len(rec)) // the names as written
+	for i, s := range rec {
+		if !utf8.ValidString(s) {
+			c.headerError(i, "the name of column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		names[i] = strings.TrimSpace(s)
+		taken[names[i]] = true
+	}
+	used := make(map[string]int, len(rec)) // final name -> column
+	next := make(map[string]int)           // base -> the suffix to try next, so that many repeats stay linear
+	fresh := func(base string) string {
+		k := max(next[base], 2)
+		for ; ; k++ {
+			if s := base + "_" + strconv.Itoa(k); !taken[s] {
+				if _, ok := used[s]; !ok {
+					next[base] = k + 1
+					return s
+				}
+			}
+		}
+	}
+	for i, name := range names {
+		if name == "" {
+			n := "column_" + strconv.Itoa(i+1)
+			if _, ok := used[n]; taken[n] || ok {
+				n = fresh(n)
+			}
+			c.headerError(i, "column %d has no name; it is read as %q", i+1, n)
+			names[i] = n
+		} else if j, ok := used[name]; ok {
+			n := fresh(name)
+			c.headerError(i, "column %d repeats the name %q of column %d; it is read as %q", i+1, name, j+1, n)
+			names[i] = n
+		}
+		used[names[i]] = i
+	}
+
+	c.root = &csvNode{col: -1}
+	groups := make(map[string]*csvNode)
+	for i, name := range names {
+		parts := strings.Split(name, ".")
+		if len(parts) > 1 && !slices.Contains(parts, "") {
+			if len(parts) > MaxDepth {
+				c.headerError(i, "column %d %q would nest deeper than the %d levels Cosmos DB allows; it is read as the property %q", i+1, name, MaxDepth, name)
+				parts = []string{name}
+			} else {
+				for k := 1; k < len(parts); k++ {
+					prefix := strings.Join(parts[:k], ".")
+					if j, ok := used[prefix]; ok {
+						c.headerError(i, "column %d %q cannot nest under %q, which column %d holds; it is read as the property %q", i+1, name, prefix, j+1, name)
+						parts = []string{name}
+						break
+					}
+				}
+			}
+		} else {
+			parts = []string{name}
+		}
+		parent := c.root
+		for k := 0; k < len(parts)-1; k++ {
+			key := strings.Join(parts[:k+1], ".")
+			g := groups[key]
+			if g == nil {
+				g = &csvNode{name: parts[k], col: -1}
+				groups[key] = g
+				parent.kids = append(parent.kids, g)
+			}
+			parent = g
+		}
+		parent.kids = append(parent.kids, &csvNode{name: parts[len(parts)-1], col: i})
+	}
+}
+
+func (c *CSVReader) headerError(col int, format string, args ...any) {
+	line, column := c.cr.FieldPos(col)
+	c.pending = append(c.pending, &Error{Line: line, Column: column, Offset: c.offsetAt(line, column), Msg: fmt.Sprintf(format, args...)})
+}
+
+// row makes a document of a record.
+func (c *CSVReader) row(rec []string) (*Document, error) {
+	line, _ := c.cr.FieldPos(0)
+	c.lines.drop(line)
+	if len(rec) != c.width {
+		e := &Error{Document: c.rows, Line: line, Column: 1, Skipped: true,
+			Msg: fmt.Sprintf("%d fields, the header has %d; skipped", len(rec), c.width)}
+		if len(rec) > c.width {
+			// Point at the first cell too many.
+			e.Line, e.Column = c.cr.FieldPos(c.width)
+		}
+		e.Offset = c.offsetAt(e.Line, e.Column)
+		return nil, e
+	}
+	c.notes = nil
+	root, ok := c.object(c.root, rec)
+	if !ok {
+		root = Value{Kind: Object, Members: []Member{}}
+	}
+	start := c.offsetAt(line, 1)
+	size := root.compactLen() // len(root.JSON()), without building it
+	if size > MaxDocumentBytes {
+		return nil, &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
+			Msg: fmt.Sprintf("row is %.1f MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped", float64(size)/(1<<20))}
+	}
+	return &Document{Index: c.rows, Line: line, Offset: start, Bytes: size, Root: root, Notes: c.notes}, nil
+}
+
+// object builds the object of node n, and reports false when all its
+// cells are empty.
+func (c *CSVReader) object(n *csvNode, rec []string) (Value, bool) {
+	var members []Member
+	for _, k := range n.kids {
+		var v Value
+		var ok bool
+		if k.col >= 0 {
+			v, ok = c.cell(rec, k.col)
+		} else {
+			v, ok = c.object(k, rec)
+		}
+		if ok {
+			if members == nil {
+				members = make([]Member, 0, len(n.kids))
+			}
+			members = append(members, Member{Key: k.name, Value: v})
+		}
+	}
+	if members == nil {
+		return Value{}, false
+	}
+	return Value{Kind: Object, Members: members}, true
+}
+
+func (c *CSVReader) cell(rec []string, i int) (Value, bool) {
+	s := rec[i]
+	if s == "" {
+		return Value{}, false
+	}
+	if !utf8.ValidString(s) {
+		if len(c.notes) < 10 {
+			line, col := c.cr.FieldPos(i)
+			c.notes = append(c.notes, &Error{Document: c.rows, Line: line, Column: col, Offset: c.offsetAt(line, col),
+				Msg: fmt.Sprintf("the cell in column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)})
+		}
+		return Value{Kind: String, Str: strings.ToValidUTF8(s, "\uFFFD")}, true
+	}
+	return cellValue(s), true
+}
+
+// cellValue types the text of a non-empty cell.
+func cellValue(s string) Value {
+	switch s[0] {
+	case 't', 'T', 'f', 'F', 'n', 'N':
+		switch {
+		case asciiFold(s, "true"):
+			return Value{Kind: Bool, Bool: true}
+		case asciiFold(s, "false"):
+			return Value{Kind: Bool}
+		case asciiFold(s, "null"):
+			return Value{Kind: Null}
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if v, ok := cellNumber(s); ok {
+			return v
+		}
+	}
+	return Value{Kind: String, Str: s}
+}
+
+// asciiFold reports whether s is the lower-case ASCII word w in any case.
+// (strings.EqualFold would also take "falſe", with a long s.)
+func asciiFold(s, w string) bool {
+	if len(s) != len(w) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cellNumber reads s as a number when all of it is JSON number syntax with
+// no leading zeros, and a double holds it: integers to ±2^53 exactly,
+// others within range.
+func cellNumber(s string) (Value, bool) {
+	digits := func(i int) int {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := 0
+	if s[0] == '-' {
+		i++
+	}
+	start := i
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = digits(i)
+	default:
+		return Value{}, false
+	}
+	intDigits := i - start
+	integer := true
+	if i < len(s) && s[i] == '.' {
+		integer = false
+		j := digits(i + 1)
+		if j == i+1 {
+			return Value{}, false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		integer = false
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return Value{}, false
+		}
+		i = j
+	}
+	if i != len(s) {
+		return Value{}, false // "007", "1.2.3", "12abc"
+	}
+	if integer && intDigits > 15 {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n > 1<<53 || n < -(1<<53) {
+			return Value{}, false
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return Value{}, false
+	}
+	v := Value{Kind: Number, Num: f}
+	if !(integer && intDigits <= 15) && numberText(&v) != s { // short integers print back as written
+		v.Str = s // keep the literal where the double does not print it back (1e5, 12.50)
+	}
+	return v, true
+}
+
+// parseError describes a row encoding/csv could not read.
+func (c *CSVReader) parseError(pe *csv.ParseError, doc int) *Error {
+	c.lines.drop(pe.StartLine)
+	e := &Error{Document: doc, Line: pe.Line, Column: pe.Column, Skipped: doc > 0}
+	switch {
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		e.Msg = `a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen")`
+	case errors.Is(pe.Err, csv.ErrQuote) && c.quoteOpenAtEnd(pe):
+		e.Line, e.Column = pe.StartLine, 1
+		e.Msg = `the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it`
+	case errors.Is(pe.Err, csv.ErrQuote):
+		e.Msg = `a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled)`
+	default:
+		e.Msg = pe.Err.Error()
+	}
+	e.Offset = c.offsetAt(e.Line, e.Column)
+	return e
+}
+
+// quoteOpenAtEnd tells the two cases of csv.ErrQuote apart: the input
+// ending inside a quoted field, where the error is placed after the last
+// byte of the last line, and a quote followed by other text, where it is
+// placed on that quote, before the end of its line.
+func (c *CSVReader) quoteOpenAtEnd(pe *csv.ParseError) bool {
+	if !c.lines.eof() || c.Offset() != c.lines.off {
+		return false // more input follows: the error is on a quote
+	}
+	start, ok := c.lines.start(pe.Line)
+	if !ok {
+		return true // a blank line: no quote on it
+	}
+	if pe.Line == 1 {
+		start += c.bom
+	}
+	return int64(pe.Column) >= c.lines.off-start
+}
+
+// offsetAt is the input offset of a line and column reported by
+// encoding/csv, or the current offset if that line is no longer known.
+func (c *CSVReader) offsetAt(line, col int) int64 {
+	start, ok := c.lines.start(line)
+	if !ok {
+		return c.Offset()
+	}
+	if line == 1 {
+		start += c.bom // columns on the first line count from after the mark
+	}
+	return start + int64(col) - 1
+}
+
+// sniff looks at the first non-blank line without consuming it and returns
+// the delimiter it uses, and whether every delimiter in it is followed by
+// a space (and it is not a tab).
+func sniff(br *bufio.Reader) (comma rune, spaced bool) {
+	delims := [3]byte{',', ';', '\t'}
+	var count, followed [3]int
+	last := -1 // the delimiter just before the current byte
+	inQuote, content := false, false
+	n := 0
+scan:
+	for n < br.Size() {
+		if br.Buffered() <= n {
+			if _, err := br.Peek(n + 1); err != nil {
+				break // the end of the input, or an error the CSV reader will meet again
+			}
+		}
+		b, _ := br.Peek(br.Buffered())
+		for ; n < len(b); n++ {
+			ch := b[n]
+			if last >= 0 && ch == ' ' {
+				followed[last]++
+			}
+			last = -1
+			switch {
+			case ch == '"':
+				inQuote = !inQuote
+				content = true
+			case inQuote:
+			case ch == '\n':
+				if content {
+					break scan
+				}
+			case ch == '\r':
+			default:
+				content = true
+				if k := bytes.IndexByte(delims[:], ch); k >= 0 {
+					count[k]++
+					last = k
+				}
+			}
+		}
+	}
+	best := 0
+	for k := 1; k < len(delims); k++ {
+		if count[k] > count[best] {
+			best = k
+		}
+	}
+	return rune(delims[best]), best != 2 && count[best] > 0 && followed[best] == count[best]
+}
+
+// lineIndex passes the input through to the CSV parser and remembers where
+// the lines that can start a row begin: encoding/csv reports lines and
+// columns, not offsets. Blank lines ("\n", "\r\n") never start a row and
+// are not remembered, so it holds only the lines read ahead of the parser
+// and those of the current row. An error from the input is kept and
+// returned again on every later read.
+type lineIndex struct {
+	r      io.Reader
+	err    error
+	off    int64 // bytes read
+	line   int   // the line at off
+	begin  int64 // where it begins
+	cr     bool  // its first byte is '\r'
+	kept   bool  // it is in starts
+	starts []lineStart
+	head   int // starts[:head] are dropped
+}
+
+type lineStart struct {
+	line int
+	off  int64
+}
+
+func (x *lineIndex) Read(p []byte) (int, error) {
+	if x.err != nil {
+		return 0, x.err
+	}
+	n, err := x.r.Read(p)
+	if n < 0 || n > len(p) {
+		n = 0 // a broken reader must not break the index
+	}
+	x.scan(p[:n])
+	if err != nil {
+		x.err = err
+	}
+	return n, err
+}
+
+func (x *lineIndex) eof() bool { return x.err == io.EOF }
+
+func (x *lineIndex) scan(b []byte) {
+	base := x.off
+	x.off += int64(len(b))
+	for i := 0; i < len(b); {
+		if !x.kept {
+			switch ch := b[i]; {
+			case ch == '\n':
+				x.newLine(base + int64(i) + 1)
+				i++
+				continue
+			case ch == '\r' && !x.cr && base+int64(i) == x.begin:
+				x.cr = true
+				i++
+				continue
+			}
+			x.kept = true
+			x.starts = append(x.starts, lineStart{x.line, x.begin})
+		}
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return
+		}
+		x.newLine(base + int64(i+j) + 1)
+		i += j + 1
+	}
+}
+
+func (x *lineIndex) newLine(off int64) {
+	x.line++
+	x.begin = off
+	x.cr = false
+	x.kept = false
+}
+
+// start returns the offset where a remembered line begins.
+func (x *lineIndex) start(line int) (int64, bool) {
+	s := x.starts[x.head:]
+	i, ok := slices.BinarySearchFunc(s, line, func(e lineStart, l int) int { return e.line - l })
+	if !ok {
+		return 0, false
+	}
+	return s[i].off, true
+}
+
+// drop forgets the lines before line.
+func (x *lineIndex) drop(line int) {
+	for x.head < len(x.starts) && x.starts[x.head].line < line {
+		x.head++
+	}
+	if x.head == len(x.starts) {
+		x.starts, x.head = x.starts[:0], 0
+	} else if x.head >= 1024 && x.head >= len(x.starts)/2 {
+		x.starts = x.starts[:copy(x.starts, x.starts[x.head:])]
+		x.head = 0
+	}
+}

@@ -1,0 +1,470 @@
+package query
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/paths"
+)
+
+// OpKind is the kind of a workload operation.
+type OpKind string
+
+const (
+	QueryOp   OpKind = "query"
+	ReadOp    OpKind = "read" // a point read by id and key
+	CreateOp  OpKind = "create"
+	ReplaceOp OpKind = "replace"
+	PatchOp   OpKind = "patch"
+	UpsertOp  OpKind = "upsert"
+	DeleteOp  OpKind = "delete"
+	BatchOp   OpKind = "batch" // a transactional batch
+	SprocOp   OpKind = "sproc" // a stored procedure
+)
+
+var opKinds = []OpKind{QueryOp, ReadOp, CreateOp, ReplaceOp, PatchOp, UpsertOp, DeleteOp, BatchOp, SprocOp}
+
+// Op is one operation of the application's workload, with its relative
+// frequency.
+type Op struct {
+	Kind   OpKind
+	Weight float64 // per second, or a relative weight
+	Text   string  // the query text, for queries
+	Query  *Query  // parsed
+	// Paths are properties in Cosmos DB path syntax: for a point read or a
+	// delete, the id and key paths it knows; for a replace, patch or
+	// upsert, the paths it sets; for a batch or stored procedure, the paths
+	// whose values differ across its items.
+	Paths []string
+	Line  int // where the operation starts in the workload file, from 1
+}
+
+// maxWorkload bounds what ReadWorkload reads: a workload lists operations,
+// not data.
+const maxWorkload = 16 << 20
+
+// ReadWorkload reads a workload, text or JSON as the first non-space byte
+// says.
+//
+// Text has one operation a line, with an optional leading weight (default
+// 1): a query ("120 SELECT * FROM c WHERE c.tenantId = @t"), or a kind and
+// its paths ("500 read /id /tenantId", "20 patch /status"). Blank lines and
+// lines starting with # or -- are skipped.
+//
+// JSON is an array of operations, or {"operations": [...]}, each
+// {"kind": "query", "weight": 120, "query": "SELECT ..."} or
+// {"kind": "read", "weight": 500, "paths": ["/id", "/tenantId"]}.
+//
+// Each bad line or operation gives an error naming its line (a query's
+// syntax error also its column) and is left out; the rest still load.
+func ReadWorkload(r io.Reader) ([]Op, []error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxWorkload+1))
+	if err != nil {
+		return nil, []error{err}
+	}
+	if len(data) > maxWorkload {
+		return nil, []error{fmt.Errorf("the workload is larger than %d MB: list operations with weights instead of repeating them", maxWorkload>>20)}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{') {
+		return readJSON(data)
+	}
+	return readText(string(data))
+}
+
+func readText(src string) ([]Op, []error) {
+	var ops []Op
+	var errs []error
+	off := 0
+	for n, line := range strings.Split(src, "\n") {
+		lineStart := off
+		off += len(line) + 1
+		line = strings.TrimSuffix(line, "\r")
+		body := strings.TrimLeft(line, " \t")
+		if body == "" || strings.HasPrefix(body, "#") || strings.HasPrefix(body, "--") {
+			continue
+		}
+		op := Op{Weight: 1, Line: n + 1}
+		if c := body[0]; isDigit(c) || c == '.' || c == '-' && len(body) > 1 && isDigit(body[1]) {
+			word, rest := body, ""
+			if i := strings.IndexAny(body, " \t"); i >= 0 {
+				word, rest = body[:i], body[i+1:]
+			}
+			w, err := parseWeight(strings.TrimSuffix(word, "/s"))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
+				continue
+			}
+			op.Weight = w
+			body = strings.TrimLeft(rest, " \t")
+		}
+		if body == "" {
+			errs = append(errs, fmt.Errorf("line %d: a weight but no operation: write a query or a kind such as read /id /tenantId", op.Line))
+			continue
+		}
+		first, rest := body, ""
+		if i := strings.IndexAny(body, " \t"); i >= 0 {
+			first, rest = body[:i], body[i+1:]
+		}
+		kind := OpKind(strings.ToLower(first))
+		switch {
+		case kind == QueryOp:
+			body = strings.TrimLeft(rest, " \t")
+			kind = ""
+		case knownKind(kind):
+			op.Kind = kind
+			for _, p := range splitPaths(rest) {
+				norm, err := normPath(p)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
+					op.Kind = ""
+					break
+				}
+				op.Paths = append(op.Paths, norm)
+			}
+			if op.Kind != "" {
+				ops = append(ops, op)
+			}
+			continue
+		}
+		op.Kind, op.Text = QueryOp, strings.TrimRight(body, " \t")
+		q, err := Parse(op.Text)
+		if err != nil {
+			var pe *Error
+			if errors.As(err, &pe) {
+				// Move the position from the query to the file.
+				at := lineStart + (len(line) - len(body)) + pe.Offset
+				err = errorAt(src, at, pe.Msg)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		op.Query = q
+		ops = append(ops, op)
+	}
+	return ops, errs
+}
+
+// splitPaths splits a list of paths at spaces and commas outside quotes.
+func splitPaths(s string) []string {
+	var out []string
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && quoted && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(s[i])
+			continue
+		case c == '"':
+			quoted = !quoted
+		case !quoted && (c == ' ' || c == '\t' || c == ','):
+			if b.Len() > 0 {
+				out = append(out, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func parseWeight(s string) (float64, error) {
+	w, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
+		return 0, fmt.Errorf("the weight %q is not a number", s)
+	}
+	if w < 0 {
+		return 0, fmt.Errorf("the weight %s is negative: give operations per second or a relative weight", s)
+	}
+	return w, nil
+}
+
+func knownKind(k OpKind) bool {
+	for _, x := range opKinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func normPath(p string) (string, error) {
+	names, err := paths.Parse(p)
+	if err != nil {
+		return "", err
+	}
+	return paths.Format(names), nil
+}
+
+type jsonOp struct {
+	Kind   string   `json:"kind"`
+	Weight *float64 `json:"weight"`
+	Query  string   `json:"query"`
+	Paths  []string `json:"paths"`
+}
+
+func readJSON(data []byte) ([]Op, []error) {
+	lineOf := func(off int64) int {
+		if off > int64(len(data)) {
+			off = int64(len(data))
+		}
+		return 1 + bytes.Count(data[:off], []byte("\n"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	syntax := func(err error) []error {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return []error{fmt.Errorf("line %d: the JSON is not valid: %v", lineOf(se.Offset), se)}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return []error{fmt.Errorf("line %d: the JSON ends too soon", lineOf(int64(len(data))))}
+		}
+		return []error{fmt.Errorf("line %d: %v", lineOf(dec.InputOffset()), err)}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, syntax(err)
+	}
+	if tok == json.Delim('{') {
+		found := false
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, syntax(err)
+			}
+			if k == "operations" {
+				found = true
+				break
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, syntax(err)
+			}
+		}
+		if !found {
+			return nil, []error{errors.New(`line 1: a JSON workload is an array of operations or {"operations": [...]}`)}
+		}
+		if tok, err = dec.Token(); err != nil {
+			return nil, syntax(err)
+		}
+	}
+	if tok != json.Delim('[') {
+		return nil, []error{fmt.Errorf(`line %d: expected an array of operations, as in [{"kind": "query", "weight": 120, "query": "SELECT ..."}]`, lineOf(dec.InputOffset()))}
+	}
+	var ops []Op
+	var errs []error
+	for n := 1; dec.More(); n++ {
+		// The decoder stands before the comma and spaces that precede the
+		// next element; its line is where the element itself starts.
+		off := dec.InputOffset()
+		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+			off++
+		}
+		line := lineOf(off)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return ops, append(errs, syntax(err)...)
+		}
+		op, err := decodeOp(raw, line)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("line %d: operation %d: %w", line, n, err))
+			continue
+		}
+		ops = append(ops, op)
+	}
+	return ops, errs
+}
+
+func decodeOp(raw json.RawMessage, line int) (Op, error) {
+	var j jsonOp
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields() // a misspelt "wieght" should not pass silently
+	if err := d.Decode(&j); err != nil {
+		return Op{}, fmt.Errorf("%v (fields are kind, weight, query, paths)", err)
+	}
+	op := Op{Kind: OpKind(strings.ToLower(j.Kind)), Weight: 1, Line: line}
+	if op.Kind == "" && j.Query != "" {
+		op.Kind = QueryOp
+	}
+	if !knownKind(op.Kind) {
+		names := make([]string, len(opKinds))
+		for i, k := range opKinds {
+			names[i] = string(k)
+		}
+		return Op{}, fmt.Errorf("kind %q is not one of %s", j.Kind, strings.Join(names, ", "))
+	}
+	if j.Weight != nil {
+		if *j.Weight < 0 {
+			return Op{}, fmt.Errorf("the weight %v is negative: give operations per second or a relative weight", *j.Weight)
+		}
+		op.Weight = *j.Weight
+	}
+	for _, p := range j.Paths {
+		norm, err := normPath(p)
+		if err != nil {
+			return Op{}, err
+		}
+		op.Paths = append(op.Paths, norm)
+	}
+	if op.Kind == QueryOp {
+		if strings.TrimSpace(j.Query) == "" {
+			return Op{}, errors.New(`a query operation needs "query": "SELECT ..."`)
+		}
+		op.Text = j.Query
+		q, err := Parse(j.Query)
+		if err != nil {
+			return Op{}, fmt.Errorf("its query: %w", err)
+		}
+		op.Query = q
+	}
+	return op, nil
+}
+
+// Assessment is what one operation costs under a key.
+type Assessment struct {
+	Routing Routing // which partitions it reads or writes
+	// KeyUpdated: a replace, patch or upsert sets a key path (or a source
+	// of a synthetic key, or a parent of one). Keys are immutable, so the
+	// change is a delete and an insert.
+	KeyUpdated bool
+	// SpansKeys: a batch or stored procedure spans items whose key values
+	// differ, but a transaction runs in one logical partition.
+	SpansKeys bool
+	Message   string // in plain words
+}
+
+// Assess says where op goes under spec and what to watch for.
+func Assess(op Op, spec key.Spec) Assessment {
+	keyPaths := spec.PathStrings()
+	keyName := spec.String()
+	what := "a key path"
+	if spec.Kind == key.Synthetic {
+		what = "a source of the synthetic key " + keyName
+	}
+	switch op.Kind {
+	case QueryOp:
+		q := op.Query
+		if q == nil {
+			var err error
+			if q, err = Parse(op.Text); err != nil {
+				return Assessment{Routing: Routing{Kind: FanOut, Reason: "the query does not parse"}, Message: "the query does not parse: " + err.Error()}
+			}
+		}
+		r := Route(q, spec)
+		a := Assessment{Routing: r}
+		switch r.Kind {
+		case Single:
+			a.Message = "reads one logical partition: " + r.Reason
+		case Targeted:
+			a.Message = "reads the partitions of " + quantity(r.Values, "key value") + ": " + r.Reason
+		default:
+			a.Message = "reads every partition: " + r.Reason
+		}
+		return a
+	case ReadOp, DeleteOp:
+		verb := "read"
+		if op.Kind == DeleteOp {
+			verb = "delete"
+		}
+		var missing []string
+		for _, k := range keyPaths {
+			if !covered(op.Paths, k) {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) == 0 {
+			return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "knows " + strings.Join(keyPaths, " and ")},
+				Message: "a point " + verb + " by id and key: one logical partition"}
+		}
+		r := Routing{Kind: FanOut, Reason: "does not know " + strings.Join(missing, " and ")}
+		return Assessment{Routing: r, Message: fmt.Sprintf("a %s without %s must first query every partition to find the item: give it the key", verb, strings.Join(missing, " and "))}
+	case CreateOp:
+		return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "the item carries its key"},
+			Message: "a create writes to the logical partition of the item's key"}
+	case ReplaceOp, PatchOp, UpsertOp:
+		a := Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "addresses the item by id and key"}}
+		var hit []string
+		for _, p := range op.Paths {
+			for _, k := range keyPaths {
+				if within(p, k) {
+					hit = append(hit, p)
+					break
+				}
+			}
+		}
+		if len(hit) == 0 {
+			a.Message = fmt.Sprintf("a %s in one logical partition; it does not change %s", op.Kind, keyName)
+			return a
+		}
+		a.KeyUpdated = true
+		switch op.Kind {
+		case UpsertOp:
+			a.Message = fmt.Sprintf("the upsert sets %s, %s: with a new value it creates a second item instead of moving this one; a key change is a delete and an insert", strings.Join(hit, " and "), what)
+		default:
+			a.Message = fmt.Sprintf("the %s sets %s, %s: partition keys are immutable, so the change must be a delete and an insert", op.Kind, strings.Join(hit, " and "), what)
+		}
+		return a
+	case BatchOp, SprocOp:
+		name := "transactional batch"
+		if op.Kind == SprocOp {
+			name = "stored procedure"
+		}
+		var hit []string
+		for _, p := range op.Paths {
+			for _, k := range keyPaths {
+				if within(p, k) {
+					hit = append(hit, p)
+					break
+				}
+			}
+		}
+		if len(hit) == 0 {
+			return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "its items share one key value"},
+				Message: "a " + name + " within one logical partition"}
+		}
+		return Assessment{Routing: Routing{Kind: Targeted, Reason: "its items differ in " + strings.Join(hit, " and ")}, SpansKeys: true,
+			Message: fmt.Sprintf("a %s runs in one logical partition, but its items differ in %s, %s: split it by key value or choose a key its items share", name, strings.Join(hit, " and "), what)}
+	}
+	return Assessment{Routing: Routing{Kind: FanOut, Reason: "unknown operation"}, Message: fmt.Sprintf("unknown operation kind %q", op.Kind)}
+}
+
+// covered reports whether knowing paths gives the value at keyPath: the
+// path itself or a parent object of it.
+func covered(known []string, keyPath string) bool {
+	for _, p := range known {
+		if within(p, keyPath) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path p is keyPath or a parent of it.
+func within(p, keyPath string) bool {
+	a, err1 := paths.Parse(p)
+	b, err2 := paths.Parse(keyPath)
+	if err1 != nil || err2 != nil || len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,101 @@
+// window.pkcalc: the public JavaScript API of pkcalc, on any page that
+// includes this script. It runs the engine in a Web Worker (engine.js,
+// beside this file), so the page never freezes and no data leaves the
+// browser.
+//
+//   const report = await pkcalc.analyze(input, options)
+//
+// input:   a string of JSON documents, a File or a Blob (JSON, JSON Lines,
+//          or CSV when its type or name says so)
+// options: the command line's flags in camelCase: keys (array of key
+//          specs), hashVersion, partitions, ru, autoscale, targetGb,
+//          targetDocs, noSuggest, reads, writes, queries, readRu, writeRu,
+//          queryRu, traffic, timeField, weightField, maxDistinct; and
+//          onProgress({bytes, documents, elapsedSeconds}), signal (an
+//          AbortSignal that cancels) and as: "text" for the report's JSON
+//          text, byte for byte what pkcalc analyze --format json prints.
+// Resolves with the JSON report (docs/REPORT.md); rejects with an Error
+// whose status and message say what was wrong.
+(function () {
+  "use strict";
+  var base = new URL(".", (document.currentScript && document.currentScript.src) || location.href);
+  var worker = null, next = 1, pending = new Map();
+
+  function start() {
+    if (worker) return worker;
+    worker = new Worker(new URL("engine.js", base), { type: "module" });
+    worker.onmessage = function (e) {
+      var m = e.data, job = pending.get(m.id);
+      if (!job) return;
+      if (m.type === "progress") {
+        if (job.onProgress) job.onProgress({ bytes: m.bytes || 0, documents: m.documents || 0, elapsedSeconds: m.elapsedSeconds || 0 });
+        return;
+      }
+      pending.delete(m.id);
+      if (m.type === "report") job.resolve(job.asText ? m.json : JSON.parse(m.json));
+      else job.reject(failure(m.error));
+    };
+    worker.onerror = function (e) {
+      var jobs = Array.from(pending.values());
+      pending.clear();
+      stop();
+      jobs.forEach(function (job) { job.reject(failure({ status: 0, message: "the engine stopped: " + (e.message || "unknown error") })); });
+    };
+    return worker;
+  }
+
+  function stop() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function failure(err) {
+    var e = new Error((err && err.message) || "the analysis failed");
+    e.status = (err && err.status) || 0;
+    return e;
+  }
+
+  function contentType(input) {
+    var name = (input && input.name) || "", type = (input && input.type) || "";
+    if (/csv|tab-separated/.test(type) || /\.(csv|tsv)$/i.test(name)) return "text/csv";
+    return "application/json";
+  }
+
+  var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs",
+    "reads", "writes", "queries", "readRu", "writeRu", "queryRu", "traffic", "timeField", "weightField", "maxDistinct"];
+
+  function analyze(input, options) {
+    options = options || {};
+    return new Promise(function (resolve, reject) {
+      if (typeof input !== "string" && !(input instanceof Blob)) {
+        reject(failure({ status: 400, message: "input must be a string, a File or a Blob" }));
+        return;
+      }
+      var params = {};
+      for (var k in options) {
+        if (k === "onProgress" || k === "signal" || k === "as" || options[k] === undefined || options[k] === null) continue;
+        if (names.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
+        params[k] = options[k];
+      }
+      var id = next++;
+      var job = { resolve: resolve, reject: reject, onProgress: options.onProgress, asText: options.as === "text" };
+      pending.set(id, job);
+      if (options.signal) {
+        if (options.signal.aborted) { pending.delete(id); reject(failure({ status: 0, message: "cancelled" })); return; }
+        options.signal.addEventListener("abort", function () {
+          if (!pending.has(id)) return;
+          // The engine cannot be interrupted mid-analysis: stop its worker; the
+          // next analysis starts a fresh one.
+          var others = Array.from(pending.entries()).filter(function (p) { return p[0] !== id; });
+          pending.clear();
+          stop();
+          reject(failure({ status: 0, message: "cancelled" }));
+          others.forEach(function (p) { p[1].reject(failure({ status: 0, message: "cancelled with another analysis" })); });
+        });
+      }
+      start().postMessage({ id: id, input: input, type: contentType(input), params: params });
+    });
+  }
+
+  window.pkcalc = Object.freeze({ analyze: analyze, options: names.slice() });
+})();

@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vugu/vugu"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/provision"
+	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/ui/chart"
+)
+
+// The charts are SVG that package chart writes with every label escaped,
+// so they are inserted as markup; user data never is.
+
+// DataChart draws documents and bytes per physical partition.
+func DataChart(x report.Candidate) vugu.HTML {
+	var bars []chart.Bar
+	for _, p := range x.PhysicalPartitions {
+		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: float64(p.ProjectedBytes),
+			Note: fmt.Sprintf("partition %d: %s at the target, %s documents in the sample", p.ID, human.Bytes(p.ProjectedBytes), human.Count(p.Documents))})
+	}
+	title := "Storage per physical partition at the target size"
+	if x.Projection.Factor <= 1 {
+		title = "Storage per physical partition"
+	}
+	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB limit"))
+}
+
+// LoadChart draws the requests per physical partition: RU/s against the
+// partition's throughput when a workload is given, else shares.
+func LoadChart(x report.Candidate) vugu.HTML {
+	var bars []chart.Bar
+	if w := x.Workload; w != nil {
+		for _, p := range x.PhysicalPartitions {
+			v := 0.0
+			if p.DemandRU != nil {
+				v = *p.DemandRU
+			}
+			bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: v})
+		}
+		return vugu.HTML(chart.Bars("Request units per second per physical partition", "RU/s", bars, w.PerPartitionRU,
+			human.Count(int64(w.PerPartitionRU))+" RU/s each"))
+	}
+	for _, p := range x.PhysicalPartitions {
+		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: p.RequestShare})
+	}
+	return vugu.HTML(chart.Bars("Share of requests per physical partition", chart.UnitShare, bars, 0, ""))
+}
+
+// LargestChart draws the largest logical partitions.
+func LargestChart(x report.Candidate) vugu.HTML {
+	var bars []chart.Bar
+	for _, l := range x.Largest {
+		bars = append(bars, chart.Bar{Label: ValuesText(l.Values), Value: float64(l.Documents), Note: human.Bytes(l.Bytes) + " · " + human.Percent(l.Share)})
+	}
+	return vugu.HTML(chart.Largest("Largest logical partitions (documents)", bars))
+}
+
+// SkewChart draws the Lorenz curve.
+func SkewChart(x report.Candidate) vugu.HTML {
+	return vugu.HTML(chart.LorenzCurve("Skew of documents over logical partitions", x.PerLogicalPartition.Lorenz,
+		x.PerLogicalPartition.Documents.Gini, x.LogicalPartitions))
+}
+
+// HeatmapChart draws writes per physical partition over time, when the
+// documents have a time field.
+func HeatmapChart(x report.Candidate) vugu.HTML {
+	ws := x.WriteSpread
+	if ws == nil {
+		return ""
+	}
+	var cols []string
+	var cells [][]float64
+	for _, b := range ws.Buckets {
+		cols = append(cols, strings.TrimSuffix(strings.TrimSuffix(b.Start, ":00:00Z"), "T00"))
+		cells = append(cells, b.Partitions)
+	}
+	return vugu.HTML(chart.Heatmap("Writes per physical partition by "+ws.Unit, cols, cells))
+}
+
+// ValuesText writes a key value for people: JSON, the undefined value as
+// "(missing)".
+func ValuesText(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		if m, ok := v.(map[string]any); ok && m["$undefined"] == true {
+			parts[i] = "(missing)"
+			continue
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(v)
+		parts[i] = strings.TrimSpace(b.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Snippets are the provisioning snippets for a candidate.
+func (c *Root) Snippets(x report.Candidate) []provision.Snippet {
+	spec, err := key.Parse(x.Key.Spec)
+	if err != nil {
+		return nil
+	}
+	ru, _ := strconv.Atoi(strings.TrimSpace(c.Settings.RU))
+	if ru == 0 && len(x.PhysicalPartitions) > 0 && x.Workload != nil {
+		ru = x.Workload.RU
+	}
+	return provision.Snippets(spec, epk.Version(x.Key.Version), provision.Container{RU: ru, Autoscale: c.Settings.Autoscale})
+}
+
+// SnippetShown is the snippet of the open tab.
+func (c *Root) SnippetShown(x report.Candidate) provision.Snippet {
+	all := c.Snippets(x)
+	for _, s := range all {
+		if s.ID == c.Snippet {
+			return s
+		}
+	}
+	if len(all) == 0 {
+		return provision.Snippet{}
+	}
+	return all[0]
+}
+
+// ShowSnippet opens a snippet tab.
+func (c *Root) ShowSnippet(id string) { c.Snippet = id }
+
+// CopySnippet puts the open snippet on the clipboard.
+func (c *Root) CopySnippet(x report.Candidate) {
+	s := c.SnippetShown(x)
+	if c.Page != nil {
+		c.Page.Copy(s.Code)
+	}
+	c.Notice = s.Title + " copied to the clipboard."
+}
+
+// Export downloads the report as Markdown, JSON or CSV.
+func (c *Root) Export(format string) {
+	if c.Report == nil {
+		return
+	}
+	var b bytes.Buffer
+	name, mime := "pkcalc-report.json", "application/json"
+	switch format {
+	case "markdown":
+		report.WriteMarkdown(&b, c.Report)
+		name, mime = "pkcalc-report.md", "text/markdown"
+	case "csv":
+		report.WriteCSV(&b, c.Report)
+		name, mime = "pkcalc-report.csv", "text/csv"
+	default:
+		report.WriteJSON(&b, c.Report)
+	}
+	if c.Page != nil {
+		c.Page.Download(name, mime, b.String())
+	}
+	c.Notice = name + " downloaded."
+}
+
+// CopyMarkdown puts the report, as Markdown, on the clipboard.
+func (c *Root) CopyMarkdown() {
+	if c.Report == nil {
+		return
+	}
+	var b bytes.Buffer
+	report.WriteMarkdown(&b, c.Report)
+	if c.Page != nil {
+		c.Page.Copy(b.String())
+	}
+	c.Notice = "The report, as Markdown, is on the clipboard."
+}
+
+// SeverityClass is the CSS class of a finding.
+func SeverityClass(s string) string { return "finding " + s }
+
+// CodeText makes a finding code readable: HOT_PARTITION is "Hot partition".
+func CodeText(code string) string {
+	s := strings.ToLower(strings.ReplaceAll(code, "_", " "))
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,325 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/report"
+)
+
+// Columns of the candidate table: id, heading, whether larger sorts first.
+var Columns = []struct {
+	ID, Title string
+}{
+	{"rank", "Rank"}, {"key", "Key"}, {"score", "Score"}, {"logical", "Logical partitions"},
+	{"largest", "Largest logical"}, {"hottest", "Busiest physical"}, {"findings", "Findings"},
+}
+
+// Sort orders the table by a column; a second click reverses it.
+func (c *Root) Sort(col string) {
+	if c.SortBy == col {
+		c.SortAsc = !c.SortAsc
+		return
+	}
+	c.SortBy, c.SortAsc = col, col == "rank" || col == "key"
+}
+
+// AriaSort is the aria-sort value of a column heading.
+func (c *Root) AriaSort(col string) string {
+	by := c.SortBy
+	if by == "" {
+		by = "rank"
+	}
+	switch {
+	case by != col:
+		return "none"
+	case c.SortAsc || (c.SortBy == "" && col == "rank"):
+		return "ascending"
+	}
+	return "descending"
+}
+
+// Rows are the candidates in the table's order.
+func (c *Root) Rows() []report.Candidate {
+	rows := slices.Clone(c.Report.Candidates)
+	if c.SortBy == "" {
+		return rows
+	}
+	val := func(x report.Candidate) float64 {
+		switch c.SortBy {
+		case "rank":
+			return float64(x.Rank)
+		case "score":
+			return float64(x.Score)
+		case "logical":
+			return float64(x.LogicalPartitions)
+		case "largest":
+			return largestShare(x)
+		case "hottest":
+			return hottest(x)
+		case "findings":
+			return float64(len(problemCodes(x)))
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(a, b report.Candidate) int {
+		var r int
+		if c.SortBy == "key" {
+			r = strings.Compare(a.Key.Spec, b.Key.Spec)
+		} else {
+			r = cmp.Compare(val(a), val(b))
+		}
+		if !c.SortAsc {
+			r = -r
+		}
+		return r
+	})
+	return rows
+}
+
+func largestShare(x report.Candidate) float64 {
+	if len(x.Largest) == 0 {
+		return 0
+	}
+	return x.Largest[0].Share
+}
+
+func hottest(x report.Candidate) float64 {
+	h := 0.0
+	for _, p := range x.PhysicalPartitions {
+		h = max(h, p.RequestShare)
+	}
+	return h
+}
+
+func problemCodes(x report.Candidate) []string {
+	var out []string
+	for _, f := range x.Findings {
+		if f.Severity != "info" {
+			out = append(out, f.Code)
+		}
+	}
+	return out
+}
+
+// Cells of one candidate for the table and the comparison.
+
+// LogicalText is the logical partition count, marked when estimated.
+func LogicalText(x report.Candidate) string {
+	s := human.Count(x.LogicalPartitions)
+	if x.LogicalPartitionsEstimated {
+		s = "≈ " + s
+	}
+	return s
+}
+
+// LargestText is the largest logical partition's size and share.
+func LargestText(x report.Candidate) string {
+	if len(x.Largest) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%s (%s)", human.Bytes(x.Largest[0].Bytes), human.Percent(x.Largest[0].Share))
+}
+
+// HottestText is the busiest physical partition's share of requests.
+func HottestText(x report.Candidate) string {
+	return fmt.Sprintf("%s of requests on 1 of %d", human.Percent(hottest(x)), len(x.PhysicalPartitions))
+}
+
+// FindingsText lists a candidate's warnings and critical findings.
+func FindingsText(x report.Candidate) string {
+	codes := problemCodes(x)
+	if len(codes) == 0 {
+		return "none"
+	}
+	return strings.ToLower(strings.ReplaceAll(strings.Join(codes, ", "), "_", " "))
+}
+
+// GradeClass is the CSS class of a grade.
+func GradeClass(g string) string { return "grade grade-" + strings.ToLower(g) }
+
+// Select shows a candidate in detail.
+func (c *Root) Select(spec string) { c.Selected = spec }
+
+// ToggleCompare ticks or unticks a candidate for comparison (three at most).
+func (c *Root) ToggleCompare(spec string) {
+	if i := slices.Index(c.Compared, spec); i >= 0 {
+		c.Compared = slices.Delete(c.Compared, i, i+1)
+		return
+	}
+	if len(c.Compared) == 3 {
+		c.Compared = c.Compared[1:]
+	}
+	c.Compared = append(c.Compared, spec)
+}
+
+// IsCompared reports whether a candidate is ticked.
+func (c *Root) IsCompared(spec string) bool { return slices.Contains(c.Compared, spec) }
+
+// Candidate returns the candidate with a spec.
+func (c *Root) Candidate(spec string) (report.Candidate, bool) {
+	if c.Report == nil {
+		return report.Candidate{}, false
+	}
+	for _, x := range c.Report.Candidates {
+		if x.Key.Spec == spec {
+			return x, true
+		}
+	}
+	return report.Candidate{}, false
+}
+
+// ComparedCandidates are the ticked candidates, in table order.
+func (c *Root) ComparedCandidates() []report.Candidate {
+	var out []report.Candidate
+	for _, x := range c.Report.Candidates {
+		if c.IsCompared(x.Key.Spec) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// CompareRows are the lines of the comparison: a label and a value per key.
+func (c *Root) CompareRows() [][]string {
+	xs := c.ComparedCandidates()
+	row := func(label string, f func(report.Candidate) string) []string {
+		r := []string{label}
+		for _, x := range xs {
+			r = append(r, f(x))
+		}
+		return r
+	}
+	rows := [][]string{
+		row("Kind", func(x report.Candidate) string { return x.Key.Kind }),
+		row("Score", func(x report.Candidate) string { return fmt.Sprintf("%d (%s)", x.Score, x.Grade) }),
+		row("Logical partitions", LogicalText),
+		row("Largest logical partition", LargestText),
+		row("Busiest physical partition", HottestText),
+		row("Missing the key", func(x report.Candidate) string { return human.Percent(ratio(x.Missing, x.Documents)) }),
+		row("Documents per logical partition (p50 / p99 / max)", func(x report.Candidate) string {
+			d := x.PerLogicalPartition.Documents
+			return fmt.Sprintf("%s / %s / %s", human.Count(d.P50), human.Count(d.P99), human.Count(d.Max))
+		}),
+		row("Gini (0 even, 1 all in one)", func(x report.Candidate) string {
+			return fmt.Sprintf("%.2f", x.PerLogicalPartition.Documents.Gini)
+		}),
+		row("At the target: physical partitions", func(x report.Candidate) string { return human.Count(int64(x.Projection.PhysicalPartitions)) }),
+		row("At the target: largest logical partition", func(x report.Candidate) string { return human.Bytes(x.Projection.LargestLogicalBytes) }),
+		row("Monotonic", func(x report.Candidate) string { return yesNo(x.Monotonicity.Monotonic) }),
+		row("Findings", FindingsText),
+	}
+	if slices.ContainsFunc(xs, func(x report.Candidate) bool { return x.Workload != nil }) {
+		rows = append(rows, row("Throttled requests", func(x report.Candidate) string {
+			if x.Workload == nil {
+				return "–"
+			}
+			return human.Percent(x.Workload.ThrottledFraction)
+		}))
+	}
+	for _, b := range []int{0, 1, 2, 3, 4, 5} {
+		rows = append(rows, row("", func(x report.Candidate) string {
+			if b >= len(x.ScoreBreakdown) {
+				return ""
+			}
+			return fmt.Sprintf("%d", x.ScoreBreakdown[b].Score)
+		}))
+		if len(xs) > 0 && b < len(xs[0].ScoreBreakdown) {
+			rows[len(rows)-1][0] = "Score: " + strings.ToLower(xs[0].ScoreBreakdown[b].Name)
+		}
+	}
+	return rows
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// Results shows the candidates, their comparison and the chosen one's
+// details.
+type Results struct {
+	Root *Root
+}
+
+// Best is the recommended candidate.
+func (c *Results) Best() report.Candidate {
+	x, _ := c.Root.Candidate(c.Root.Report.Recommended)
+	return x
+}
+
+// Verdict says in a sentence why the recommended key wins.
+func (c *Results) Verdict() string {
+	x := c.Best()
+	var weakest report.Component
+	weakest.Score = 101
+	for _, b := range x.ScoreBreakdown {
+		if b.Score < weakest.Score {
+			weakest = b
+		}
+	}
+	msg := fmt.Sprintf("scores %d of 100, the best of %d candidates.", x.Score, len(c.Root.Report.Candidates))
+	if weakest.Score < 100 {
+		msg += fmt.Sprintf(" Its weakest side: %s (%d), %s.", strings.ToLower(weakest.Name), weakest.Score, weakest.Note)
+	}
+	return msg
+}
+
+// RowClass marks the selected and the recommended rows.
+func (c *Results) RowClass(x report.Candidate) string {
+	cls := "row"
+	if x.Key.Spec == c.Root.Selected {
+		cls += " selected"
+	}
+	if x.Key.Spec == c.Root.Report.Recommended {
+		cls += " recommended"
+	}
+	return cls
+}
+
+// KindText names a key's kind, and marks the keys named by the user.
+func (c *Results) KindText(x report.Candidate) string {
+	k := map[string]string{"hash": "hash", "multihash": "hierarchical", "synthetic": "synthetic"}[x.Key.Kind]
+	if x.Named {
+		k += ", yours"
+	}
+	return k
+}
+
+// HasSelected reports whether a candidate is shown in detail.
+func (c *Results) HasSelected() bool {
+	_, ok := c.Root.Candidate(c.Root.Selected)
+	return ok
+}
+
+// Shown is the candidate shown in detail.
+func (c *Results) Shown() report.Candidate {
+	x, _ := c.Root.Candidate(c.Root.Selected)
+	return x
+}
+
+// ScoreText is the score of the shown candidate.
+func (c *Results) ScoreText() string { return fmt.Sprintf("%d / 100", c.Shown().Score) }
+
+// WeightText is a component's weight.
+func (c *Results) WeightText(w int) string { return fmt.Sprintf("%d%%", w) }
+
+// Selected is the aria-selected value of a snippet tab.
+func (c *Results) Selected(id string) string {
+	if c.Root.SnippetShown(c.Shown()).ID == id {
+		return "true"
+	}
+	return "false"
+}

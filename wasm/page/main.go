@@ -1,0 +1,288 @@
+//go:build js && wasm
+
+// Command page is pkcalc's page: it mounts the ui components on index.html
+// and wires them to the browser: the paste area, files picked or dropped,
+// the engine behind window.pkcalc (a Web Worker), downloads, the clipboard
+// and the address. It holds no logic of its own: that is core's and ui's.
+package main
+
+import (
+	"net/url"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/domrender"
+
+	"github.com/pkcalc/pkcalc/ui"
+)
+
+func main() {
+	renderer, err := domrender.New("#app")
+	if err != nil {
+		panic(err)
+	}
+	defer renderer.Release()
+	env := renderer.EventEnv()
+	buildEnv, err := vugu.NewBuildEnv(env)
+	if err != nil {
+		panic(err)
+	}
+
+	win := dom.GetWindow()
+	p := &page{doc: win.Document(), env: env}
+	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(win.Location().Hash())}
+	p.root = root
+	p.watch()
+
+	for ok := true; ok; ok = renderer.EventWait() {
+		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {
+			panic(err)
+		}
+		p.restoreText()
+		p.doc.DocumentElement().SetAttribute("data-ready", "true")
+	}
+}
+
+// page is ui.Page in a browser.
+type page struct {
+	doc   dom.Document
+	env   vugu.EventEnv
+	root  *ui.Root
+	text  string   // the paste area's text, kept here because a render may rebuild the element
+	files js.Value // the File objects last picked or dropped
+	abort js.Value // the AbortController of the running analysis
+	timer *time.Timer
+}
+
+func (p *page) textarea() *dom.HTMLTextAreaElement {
+	t, _ := p.doc.GetElementByID("docs").(*dom.HTMLTextAreaElement)
+	return t
+}
+
+func (p *page) SetText(s string) {
+	p.text = s
+	p.restoreText()
+}
+
+// restoreText puts the text back into the paste area if rendering replaced it.
+func (p *page) restoreText() {
+	if t := p.textarea(); t != nil && t.Value() != p.text {
+		t.SetValue(p.text)
+	}
+}
+
+// Analyze hands the source to window.pkcalc.analyze, which runs the engine
+// in its Web Worker, and brings progress and the result back under the
+// render lock.
+func (p *page) Analyze(src ui.Source, params url.Values) {
+	var input js.Value
+	switch {
+	case src.Kind == "files" && p.files.Truthy():
+		input = p.files
+	default:
+		input = js.ValueOf(p.text)
+	}
+	opts := js.Global().Get("Object").New()
+	for name, vals := range params {
+		if name == "keys" {
+			arr := js.Global().Get("Array").New()
+			for _, v := range vals {
+				arr.Call("push", v)
+			}
+			opts.Set(name, arr)
+			continue
+		}
+		opts.Set(name, vals[0])
+	}
+	opts.Set("as", "text")
+	p.abort = js.Global().Get("AbortController").New()
+	opts.Set("signal", p.abort.Get("signal"))
+	var progress, done, failed js.Func
+	progress = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		e := args[0]
+		pr := ui.Progress{Bytes: int64(number(e, "bytes")), Documents: int(number(e, "documents")), Elapsed: number(e, "elapsedSeconds")}
+		// Callbacks from JavaScript must not block: take the render lock in
+		// a goroutine.
+		go func() {
+			p.env.Lock()
+			p.root.Progressed(pr)
+			p.env.UnlockRender()
+		}()
+		return nil
+	})
+	opts.Set("onProgress", progress)
+	release := func() { progress.Release(); done.Release(); failed.Release() }
+	done = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		text := args[0].String()
+		go func() {
+			p.env.Lock()
+			p.root.Finished(text, "")
+			p.env.UnlockRender()
+			release()
+		}()
+		return nil
+	})
+	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := args[0].Get("message").String()
+		go func() {
+			p.env.Lock()
+			if msg != "cancelled" {
+				p.root.Finished("", "The analysis failed: "+msg)
+			}
+			p.env.UnlockRender()
+			release()
+		}()
+		return nil
+	})
+	js.Global().Get("pkcalc").Call("analyze", input, opts).Call("then", done, failed)
+}
+
+// number reads a numeric property, 0 when it is missing: a panic here
+// would stop the whole page.
+func number(v js.Value, name string) float64 {
+	if f := v.Get(name); f.Type() == js.TypeNumber {
+		return f.Float()
+	}
+	return 0
+}
+
+func (p *page) Cancel() {
+	if p.abort.Truthy() {
+		p.abort.Call("abort")
+	}
+}
+
+// Download saves content as a file, through a Blob URL.
+func (p *page) Download(name, mimeType, content string) {
+	blob := js.Global().Get("Blob").New([]any{content}, map[string]any{"type": mimeType})
+	u := js.Global().Get("URL").Call("createObjectURL", blob)
+	a := p.doc.CreateElement("a").(*dom.HTMLAnchorElement)
+	a.SetHref(u.String())
+	a.SetAttribute("download", name)
+	p.doc.(dom.HTMLDocument).Body().AppendChild(a)
+	a.Click()
+	a.Remove()
+	js.Global().Get("URL").Call("revokeObjectURL", u)
+}
+
+func (p *page) Copy(text string) {
+	if c := js.Global().Get("navigator").Get("clipboard"); c.Truthy() {
+		c.Call("writeText", text)
+	}
+}
+
+// SetSettings keeps the settings in the address, never the documents.
+func (p *page) SetSettings(query string) {
+	h := js.Global().Get("history")
+	h.Call("replaceState", nil, "", "#"+query)
+}
+
+// watch listens on the document, so the listeners survive re-rendering:
+// typing or pasting analyses a moment after it stops; picked or dropped
+// files are analysed at once.
+func (p *page) watch() {
+	p.doc.AddEventListener("input", false, func(e dom.Event) {
+		if e.Target().ID() != "docs" {
+			return
+		}
+		if p.timer != nil {
+			p.timer.Stop()
+		}
+		if t := p.textarea(); t != nil {
+			p.text = t.Value()
+		}
+		p.timer = time.AfterFunc(400*time.Millisecond, func() {
+			n := int64(len(p.text))
+			p.env.Lock()
+			p.root.Pasted(n)
+			if n > 0 {
+				p.root.Analyse()
+			}
+			p.env.UnlockRender()
+		})
+	})
+	p.doc.AddEventListener("change", false, func(e dom.Event) {
+		if e.Target().ID() != "files" {
+			return
+		}
+		input := e.Target().Underlying()
+		p.take(input.Get("files"))
+		input.Set("value", "") // the same file can be picked again
+	})
+	p.doc.AddEventListener("keydown", false, func(e dom.Event) {
+		// The file label acts as a button for the keyboard.
+		if e.Target().ID() == "files-label" && (e.Underlying().Get("key").String() == "Enter" || e.Underlying().Get("key").String() == " ") {
+			e.PreventDefault()
+			p.doc.GetElementByID("files").(*dom.HTMLInputElement).Click()
+		}
+	})
+	for _, t := range []string{"dragenter", "dragover"} {
+		p.doc.AddEventListener(t, false, func(e dom.Event) {
+			e.PreventDefault()
+			p.doc.DocumentElement().Class().Add("dragging")
+		})
+	}
+	p.doc.AddEventListener("dragleave", false, func(e dom.Event) {
+		if !e.Underlying().Get("relatedTarget").Truthy() {
+			p.doc.DocumentElement().Class().Remove("dragging")
+		}
+	})
+	p.doc.AddEventListener("drop", false, func(e dom.Event) {
+		e.PreventDefault()
+		p.doc.DocumentElement().Class().Remove("dragging")
+		p.take(e.Underlying().Get("dataTransfer").Get("files"))
+	})
+}
+
+// take makes picked or dropped files the source: one Blob of them all,
+// streamed from disk by the engine, with a newline between files.
+func (p *page) take(list js.Value) {
+	n := list.Length()
+	if n == 0 {
+		return
+	}
+	var names []string
+	var size int64
+	parts := js.Global().Get("Array").New()
+	csv, json := 0, 0
+	for i := 0; i < n; i++ {
+		f := list.Index(i)
+		name := f.Get("name").String()
+		names = append(names, name)
+		size += int64(f.Get("size").Float())
+		lower := strings.ToLower(name)
+		if strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".tsv") {
+			csv++
+		} else {
+			json++
+		}
+		if i > 0 {
+			parts.Call("push", "\n")
+		}
+		parts.Call("push", f)
+	}
+	problem := ""
+	if csv > 0 && json > 0 {
+		problem = "Choose either CSV files or JSON files: pkcalc reads one kind at a time."
+	}
+	if problem == "" {
+		blobType := "application/json"
+		if csv > 0 {
+			blobType = "text/csv"
+		}
+		if n == 1 {
+			p.files = list.Index(0)
+		} else {
+			p.files = js.Global().Get("Blob").New(parts, map[string]any{"type": blobType})
+		}
+	}
+	go func() {
+		p.env.Lock()
+		p.root.FilesChosen(names, size, problem)
+		p.env.UnlockRender()
+	}()
+}

@@ -164,7 +164,7 @@ func table(t *testing.T, ctx context.Context) map[string]row {
 
 // candidate is a row of the candidate table.
 type candidate struct {
-	Key, Kind, Score, Grade, Logical, Largest, Busiest, Findings string
+	Key, Kind, Score, Grade, Logical, Largest, Busiest, FanOut, Findings string
 }
 
 func candidates(t *testing.T, ctx context.Context) map[string]candidate {
@@ -172,10 +172,10 @@ func candidates(t *testing.T, ctx context.Context) map[string]candidate {
 	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#candidates tbody tr")].map(r => [
 		r.querySelector("td.key code").innerText, r.querySelector(".kind").innerText,
 		r.children[3].querySelector("span").innerText, r.children[3].querySelector(".grade").innerText,
-		r.children[4].innerText, r.children[5].innerText, r.children[6].innerText, r.children[7].innerText])`)
+		r.children[4].innerText, r.children[5].innerText, r.children[6].innerText, r.children[7].innerText, r.children[8].innerText])`)
 	out := map[string]candidate{}
 	for _, r := range rows {
-		out[r[0]] = candidate{r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]}
+		out[r[0]] = candidate{r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]}
 	}
 	return out
 }
@@ -356,7 +356,7 @@ func TestSettingsAndKeys(t *testing.T) {
 		t.Errorf("/tenantId at 500 GB: %+v", c)
 	}
 	hash := eval[string](t, ctx, `location.hash`)
-	for _, want := range []string{"ru=20000", "targetGb=500", "writes=2000", "keys=%2FtenantId%2C%2FcustomerId"} {
+	for _, want := range []string{"ru=20000", "targetGb=500", "writesPerSecond=2000", "keys=%2FtenantId%2C%2FcustomerId"} {
 		if !strings.Contains(hash, want) {
 			t.Errorf("address %q lacks %q", hash, want)
 		}
@@ -367,6 +367,29 @@ func TestSettingsAndKeys(t *testing.T) {
 		t.Errorf("ru after reload %q", v)
 	}
 	screenshot(t, ctx, "settings.png")
+}
+
+func TestQueries(t *testing.T) {
+	ctx := page(t)
+	eval[chromedp.Void](t, ctx, `(() => { const w = document.getElementById("workload");
+		w.value = "300 SELECT * FROM c WHERE c.tenantId = @t AND c.customerId = @c\n5 SELECT * FROM c WHERE c.status = 'x'\n1 SELECT FROM WHERE";
+		w.dispatchEvent(new Event("input", {bubbles: true})); })()`)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	status := waitStatus(t, ctx, "Read 2,000 documents")
+	if !strings.Contains(status, "2 operations of the workload, 1 unreadable: line 3, column 10") {
+		t.Errorf("status %q", status)
+	}
+	cs := candidates(t, ctx)
+	if c := cs["/id"]; c.FanOut != "100%" || !strings.Contains(c.Findings, "cross partition queries") {
+		t.Errorf("/id: %+v", c)
+	}
+	rec := eval[string](t, ctx, `document.querySelector("#recommended code").innerText`)
+	if rec == "/id" || cs[rec].FanOut == "100%" {
+		t.Errorf("recommended %q: %+v", rec, cs[rec])
+	}
+	if v := eval[string](t, ctx, `document.getElementById("verdicts").innerText`); !strings.Contains(v, "SELECT * FROM c WHERE c.status = 'x'") {
+		t.Errorf("verdicts %q", v)
+	}
 }
 
 func TestCompareAndExport(t *testing.T) {
@@ -475,12 +498,12 @@ func TestJavaScriptAPI(t *testing.T) {
 	file := dataset(t, "dp420-tenant-products.json")
 	data, _ := os.ReadFile(file)
 	native, err := exec.Command(pkcalcBin, "analyze", "--format", "json", "--key", "/tenantId", "--key", "/tenantId,/id",
-		"--ru", "20000", "--autoscale", "--target-gb", "50", "--reads", "100", file).Output()
+		"--ru", "20000", "--autoscale", "--target-gb", "50", "--reads-per-second", "100", file).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	lit, _ := json.Marshal(string(data))
-	got := eval[string](t, ctx, `pkcalc.analyze(`+string(lit)+`, {keys: ["/tenantId", "/tenantId,/id"], ru: 20000, autoscale: true, targetGb: 50, reads: 100, as: "text"})`)
+	got := eval[string](t, ctx, `pkcalc.analyze(`+string(lit)+`, {keys: ["/tenantId", "/tenantId,/id"], ru: 20000, autoscale: true, targetGb: 50, readsPerSecond: 100, as: "text"})`)
 	if got != string(native) {
 		t.Fatalf("window.pkcalc.analyze differs from pkcalc analyze (%d and %d bytes)", len(got), len(native))
 	}

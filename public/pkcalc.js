@@ -9,8 +9,10 @@
 //          or CSV when its type or name says so)
 // options: the command line's flags in camelCase: keys (array of key
 //          specs), hashVersion, partitions, ru, autoscale, targetGb,
-//          targetDocs, noSuggest, reads, writes, queries, readRu, writeRu,
-//          queryRu, traffic, timeField, weightField, maxDistinct; and
+//          targetDocs, noSuggest, readsPerSecond, writesPerSecond,
+//          queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
+//          weightField, maxDistinct, queries (the text of a workload file,
+//          where the command line takes the file); and
 //          onProgress({bytes, documents, elapsedSeconds}), signal (an
 //          AbortSignal that cancels) and as: "text" for the report's JSON
 //          text, byte for byte what pkcalc analyze --format json prints.
@@ -62,7 +64,8 @@
   }
 
   var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs",
-    "reads", "writes", "queries", "readRu", "writeRu", "queryRu", "traffic", "timeField", "weightField", "maxDistinct"];
+    "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
+    "weightField", "maxDistinct", "queries"];
 
   function analyze(input, options) {
     options = options || {};

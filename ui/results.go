@@ -15,7 +15,7 @@ var Columns = []struct {
 	ID, Title string
 }{
 	{"rank", "Rank"}, {"key", "Key"}, {"score", "Score"}, {"logical", "Logical partitions"},
-	{"largest", "Largest logical"}, {"hottest", "Busiest physical"}, {"findings", "Findings"},
+	{"largest", "Largest logical"}, {"hottest", "Busiest physical"}, {"fanout", "Fan-out"}, {"findings", "Findings"},
 }
 
 // Sort orders the table by a column; a second click reverses it.
@@ -60,6 +60,11 @@ func (c *Root) Rows() []report.Candidate {
 			return largestShare(x)
 		case "hottest":
 			return hottest(x)
+		case "fanout":
+			if x.Queries == nil {
+				return 0
+			}
+			return x.Queries.FanOut
 		case "findings":
 			return float64(len(problemCodes(x)))
 		}
@@ -127,6 +132,36 @@ func LargestText(x report.Candidate) string {
 // HottestText is the busiest physical partition's share of requests.
 func HottestText(x report.Candidate) string {
 	return fmt.Sprintf("%s of requests on 1 of %d", human.Percent(hottest(x)), len(x.PhysicalPartitions))
+}
+
+// FanOutText is the share of the operations that read every partition.
+func FanOutText(x report.Candidate) string {
+	if x.Queries == nil {
+		return "–"
+	}
+	return human.Percent(x.Queries.FanOut / 100)
+}
+
+// RoutingText says where an operation goes, for people.
+func RoutingText(v report.Verdict) string {
+	switch v.Routing {
+	case "single":
+		return "one partition"
+	case "targeted":
+		if v.Values > 0 {
+			return fmt.Sprintf("%d %s", v.Values, human.Plural(int64(v.Values), "partition", "partitions"))
+		}
+		return "a few partitions"
+	}
+	return "every partition"
+}
+
+// OpText names an operation.
+func OpText(v report.Verdict) string {
+	if v.Query != "" {
+		return v.Query
+	}
+	return v.Kind + " " + strings.Join(v.Paths, " ")
 }
 
 // FindingsText lists a candidate's warnings and critical findings.
@@ -199,6 +234,7 @@ func (c *Root) CompareRows() [][]string {
 		row("Logical partitions", LogicalText),
 		row("Largest logical partition", LargestText),
 		row("Busiest physical partition", HottestText),
+		row("Operations reading every partition", FanOutText),
 		row("Missing the key", func(x report.Candidate) string { return human.Percent(ratio(x.Missing, x.Documents)) }),
 		row("Documents per logical partition (p50 / p99 / max)", func(x report.Candidate) string {
 			d := x.PerLogicalPartition.Documents

@@ -86,6 +86,7 @@ type Settings struct {
 	Traffic     string
 	TimeField   string
 	WeightField string
+	Workload    string // the application's queries and operations, as a workload file
 }
 
 // Params returns the settings as the engine's options.
@@ -112,9 +113,10 @@ func (s Settings) Params() url.Values {
 	set("partitions", s.Partitions)
 	set("targetGb", s.TargetGB)
 	set("targetDocs", s.TargetDocs)
-	set("reads", s.Reads)
-	set("writes", s.Writes)
-	set("queries", s.Queries)
+	set("readsPerSecond", s.Reads)
+	set("writesPerSecond", s.Writes)
+	set("queriesPerSecond", s.Queries)
+	set("queries", s.Workload)
 	set("traffic", s.Traffic)
 	set("timeField", s.TimeField)
 	set("weightField", s.WeightField)
@@ -128,8 +130,9 @@ func SettingsFrom(query string) Settings {
 	s := Settings{
 		Keys: v["keys"], NoSuggest: v.Get("noSuggest") == "true", HashVersion: v.Get("hashVersion"),
 		RU: v.Get("ru"), Autoscale: v.Get("autoscale") == "true", Partitions: v.Get("partitions"),
-		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("reads"), Writes: v.Get("writes"),
-		Queries: v.Get("queries"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
+		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("readsPerSecond"), Writes: v.Get("writesPerSecond"),
+		Queries: v.Get("queriesPerSecond"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
+		Workload: v.Get("queries"),
 	}
 	var keys []string
 	for _, k := range s.Keys {
@@ -264,6 +267,13 @@ func (c *Root) Status() string {
 		human.Bytes(r.Bytes), r.Input.Format, c.Source.Label, human.Duration(c.Elapsed))
 	if n := r.Input.ErrorCount; n > 0 {
 		msg += fmt.Sprintf(" %d %s: see below.", n, human.Plural(int64(n), "problem", "problems"))
+	}
+	if o := r.Operations; o != nil {
+		msg += fmt.Sprintf(" %s %s of the workload", human.Count(int64(o.Count)), human.Plural(int64(o.Count), "operation", "operations"))
+		if len(o.Errors) > 0 {
+			msg += fmt.Sprintf(", %d unreadable: %s", len(o.Errors), o.Errors[0])
+		}
+		msg += "."
 	}
 	return msg
 }

@@ -33,6 +33,8 @@ func (c *Root) SetField(name, value string) {
 		s.HashVersion = value
 	case "timeField":
 		s.TimeField = value
+	case "workload":
+		s.Workload = value
 	}
 }
 

@@ -34,6 +34,7 @@ type analyzeFlags struct {
 	format     string
 	aggregates string
 	docBytes   int64
+	queries    string
 }
 
 func newAnalyzeFlags(stderr io.Writer) *analyzeFlags {
@@ -48,9 +49,10 @@ func newAnalyzeFlags(stderr io.Writer) *analyzeFlags {
 	fs.Float64("target-gb", 0, "expected total size in `GB`, to project the key to")
 	fs.Int64("target-docs", 0, "expected total `documents`, to project the key to")
 	fs.Bool("no-suggest", false, "measure only the keys named with --key")
-	fs.Float64("reads", 0, "point reads per second")
-	fs.Float64("writes", 0, "writes (creates, replaces, upserts) per second")
-	fs.Float64("queries", 0, "single-partition queries per second")
+	fs.Float64("reads-per-second", 0, "point reads per second")
+	fs.Float64("writes-per-second", 0, "writes (creates, replaces, upserts) per second")
+	fs.Float64("queries-per-second", 0, "queries per second (with --queries, the queries' weights are scaled to this rate)")
+	fs.StringVar(&f.queries, "queries", "", "the application's queries and operations from `FILE`: one query per line with an optional leading rate, or JSON operations (docs/QUERIES.md)")
 	fs.Float64("read-ru", 0, "RU per point read (default: from the average document size)")
 	fs.Float64("write-ru", 0, "RU per write (default: from the average document size)")
 	fs.Float64("query-ru", 0, "RU per query (default: from the average document size)")
@@ -69,13 +71,20 @@ func (f *analyzeFlags) options() (report.Options, error) {
 	v := url.Values{}
 	f.fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "format", "aggregates", "doc-bytes":
+		case "format", "aggregates", "doc-bytes", "queries":
 		case "key":
 			v["keys"] = f.keys
 		default:
 			v.Set(camel(fl.Name), fl.Value.String())
 		}
 	})
+	if f.queries != "" {
+		b, err := os.ReadFile(f.queries)
+		if err != nil {
+			return report.Options{}, fmt.Errorf("--queries: %w", err)
+		}
+		v.Set("queries", string(b))
+	}
 	o, err := report.ParseOptions(v)
 	if err != nil {
 		return o, err

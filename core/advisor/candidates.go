@@ -9,6 +9,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/query"
 )
 
 // Sample is what Candidates knows of the documents.
@@ -19,6 +20,7 @@ type Sample struct {
 	TimeSpan    time.Duration // the time the documents cover
 	TargetBytes int64         // the expected total size, 0 if not given
 	Limit       int           // most keys to return; 0 for MaxCandidates
+	Operations  []query.Op    // the application's operations, if given
 }
 
 // suffixChunk is the most one suffix of a computed-suffix key should hold
@@ -104,6 +106,17 @@ func Candidates(in Sample) []key.Spec {
 		}
 	}
 
+	// Keys the application's queries filter on come first, alone and as
+	// the first level of a hierarchical key: a key no query uses must not
+	// win on spread alone.
+	for _, s := range plain {
+		if queried(in.Operations, s.p.Segments) >= 0.3 {
+			push(hash(s.p))
+			if id != nil && s.p.Path != id.Path {
+				push(key.Spec{Kind: key.MultiHash, Paths: [][]string{s.p.Segments, id.Segments}})
+			}
+		}
+	}
 	for i, s := range plain {
 		if i < 6 {
 			push(hash(s.p))
@@ -154,6 +167,27 @@ func Candidates(in Sample) []key.Spec {
 		push(hash(s.p))
 	}
 	return out
+}
+
+// queried is the share of the routed operations that a hash key on path
+// serves from one or a few partitions.
+func queried(ops []query.Op, path []string) float64 {
+	spec := key.Spec{Kind: key.Hash, Paths: [][]string{path}}
+	var hit, total float64
+	for _, op := range ops {
+		if op.Kind != query.QueryOp && op.Kind != query.ReadOp && op.Kind != query.DeleteOp {
+			continue
+		}
+		w := max(op.Weight, 1e-9)
+		total += w
+		if r := query.Assess(op, spec).Routing.Kind; r == query.Single || r == query.Targeted {
+			hit += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return hit / total
 }
 
 // measurement reports whether a number path looks like a measurement

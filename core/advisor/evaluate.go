@@ -16,6 +16,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/query"
 )
 
 // Settings describe the container and its future.
@@ -25,6 +26,7 @@ type Settings struct {
 	TargetBytes int64               // expected total size; 0 with TargetDocs 0: the sample's
 	TargetDocs  int64               // expected total documents
 	Workload    Workload
+	Operations  []query.Op // the application's queries and operations, if given
 }
 
 // Workload is the application's request rate.
@@ -32,6 +34,9 @@ type Workload struct {
 	Reads, Writes, Queries float64 // operations per second
 	Costs                  *capacity.Costs
 	Traffic                partition.Traffic // how requests spread over key values
+	// Operations is the text of a workload file (queries with weights, or
+	// JSON operations; see query.ReadWorkload), read by report.
+	Operations string
 }
 
 // Active reports whether any request rate was given.
@@ -47,6 +52,7 @@ type Evaluation struct {
 	Spread        *partition.Spread
 	Load          Load
 	HottestShare  float64 // the largest share of requests one logical partition takes
+	Queries       Queries
 	Score         int
 	Grade         string
 	Breakdown     []Component
@@ -114,25 +120,36 @@ func Evaluate(d *partition.Distribution, s Settings, timePath string) *Evaluatio
 		}
 	}
 	e.Load.Shares, e.HottestShare = d.Shares(e.Physical, traffic)
-	if s.Workload.Active() {
+	avg := 1024.0
+	if d.Documents > 0 {
+		avg = float64(d.Bytes) / float64(d.Documents)
+	}
+	costs := capacity.DefaultCosts(avg)
+	if s.Workload.Costs != nil {
+		costs = *s.Workload.Costs
+	}
+	e.Queries = assess(s.Operations, d.Spec, s.Workload.Queries, len(e.Physical), costs)
+	q := e.Queries
+	if s.Workload.Active() || q.singleRate+q.targetedRU+q.fanOutRU > 0 {
 		e.Load.Active = true
-		avg := 1024.0
-		if d.Documents > 0 {
-			avg = float64(d.Bytes) / float64(d.Documents)
-		}
-		e.Load.Costs = capacity.DefaultCosts(avg)
-		if s.Workload.Costs != nil {
-			e.Load.Costs = *s.Workload.Costs
-		}
+		e.Load.Costs = costs
 		w := s.Workload
-		e.Load.TotalRU = w.Reads*e.Load.Costs.PointRead + w.Writes*e.Load.Costs.Write + w.Queries*e.Load.Costs.Query
+		// Requests that go by key follow the key's shares; fan-out queries
+		// run on every partition alike.
+		keyed := w.Reads*costs.PointRead + w.Writes*costs.Write
+		if q.Active {
+			keyed += q.singleRate*costs.Query + q.targetedRU
+		} else {
+			keyed += w.Queries * costs.Query
+		}
+		e.Load.TotalRU = keyed + q.fanOutRU
 		e.Load.CapacityRU = capacity.PerPartitionRU(e.Throughput, len(e.Physical))
 		e.Load.DemandRU = make([]float64, len(e.Physical))
 		for i, sh := range e.Load.Shares {
-			e.Load.DemandRU[i] = sh * e.Load.TotalRU
+			e.Load.DemandRU[i] = sh*keyed + q.fanOutRU/float64(len(e.Physical))
 		}
 		e.Load.Throttle = capacity.Throttling(e.Load.DemandRU, e.Load.CapacityRU)
-		e.Load.HottestLogiRU = e.HottestShare * e.Load.TotalRU
+		e.Load.HottestLogiRU = e.HottestShare * keyed
 	}
 	e.score()
 	return e

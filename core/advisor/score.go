@@ -51,6 +51,10 @@ const (
 	TruncationCollision   = "TRUNCATION_COLLISION"
 	Throttled             = "THROTTLED"
 	IDKey                 = "ID_KEY"
+	CrossPartitionQueries = "CROSS_PARTITION_QUERIES"
+	KeyUpdated            = "KEY_UPDATED"
+	ReadWithoutKey        = "POINT_READ_WITHOUT_KEY"
+	TransactionSpansKeys  = "TRANSACTION_SPANS_KEYS"
 	Underprovisioned      = "UNDERPROVISIONED"
 	EstimatedFigures      = "ESTIMATED"
 )
@@ -295,6 +299,12 @@ func (e *Evaluation) score() {
 	}
 
 	e.Breakdown = []Component{card, data, req, room, writes, valid}
+	if e.Queries.Active {
+		// With the application's operations known, whether they reach one
+		// partition weighs as much as how evenly data spreads.
+		card.Weight, data.Weight, req.Weight, valid.Weight = 20, 15, 15, 5
+		e.Breakdown = []Component{card, data, req, room, writes, valid, e.queryFindings(add, limit)}
+	}
 	total := 0.0
 	for _, c := range e.Breakdown {
 		total += float64(c.Weight*c.Score) / 100

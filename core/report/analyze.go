@@ -25,6 +25,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/query"
 )
 
 // Options are the analysis settings; the zero value analyses with defaults.
@@ -68,13 +69,33 @@ func Analyze(src io.Reader, opts Options) (*Report, error) {
 
 // AnalyzeSource is Analyze over any Source.
 func AnalyzeSource(r Source, opts Options) (*Report, error) {
+	a := &analysis{opts: opts, collector: paths.New(paths.Options{})}
+	a.readWorkload()
+	return a.run(r)
+}
+
+// readWorkload reads the application's operations; a bad line is reported
+// and the others are used.
+func (a *analysis) readWorkload() {
+	if strings.TrimSpace(a.opts.Workload.Operations) == "" {
+		return
+	}
+	ops, errs := query.ReadWorkload(strings.NewReader(a.opts.Workload.Operations))
+	a.ops = ops
+	for _, e := range errs {
+		a.opErrs = append(a.opErrs, e.Error())
+	}
+}
+
+func (a *analysis) run(r Source) (*Report, error) {
+	opts := a.opts
 	if opts.HashVersion != epk.V1 {
 		opts.HashVersion = epk.V2
 	}
 	if opts.Window <= 0 {
 		opts.Window = 10000
 	}
-	a := &analysis{opts: opts, collector: paths.New(paths.Options{})}
+	a.opts = opts
 	var readErr error
 	var window []*ingest.Document
 	var windowSize int
@@ -134,6 +155,8 @@ type analysis struct {
 	timePath  []string
 	named     int
 	accs      []*partition.Accumulator
+	ops       []query.Op
+	opErrs    []string
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -158,7 +181,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
 		}
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.collector.Paths(), Documents: a.collector.Documents(),
-			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target}) {
+			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target, Operations: a.ops}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}
@@ -266,6 +289,7 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	}
 	opts.Keys, opts.NoSuggest = []key.Spec{spec}, true
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
+	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
 	for _, r := range rows {
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)

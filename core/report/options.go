@@ -23,7 +23,8 @@ import (
 // give the same report everywhere.
 var OptionNames = []string{
 	"keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs",
-	"reads", "writes", "queries", "readRu", "writeRu", "queryRu", "traffic", "timeField", "weightField", "maxDistinct",
+	"readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
+	"weightField", "maxDistinct", "queries",
 }
 
 // ParseOptions reads settings from named string values (query parameters,
@@ -60,7 +61,7 @@ func ParseOptions(v url.Values) (Options, error) {
 		o.TargetBytes = int64(gb * (1 << 30))
 	}
 	o.TargetDocs = int64(p.float("targetDocs"))
-	o.Workload = advisor.Workload{Reads: p.float("reads"), Writes: p.float("writes"), Queries: p.float("queries")}
+	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}
 	if r, w, q := p.float("readRu"), p.float("writeRu"), p.float("queryRu"); r > 0 || w > 0 || q > 0 {
 		c := capacity.DefaultCosts(1024)
 		if r > 0 {
@@ -86,6 +87,7 @@ func ParseOptions(v url.Values) (Options, error) {
 		o.Workload.Traffic = partition.ByWeight
 	}
 	o.MaxDistinct = p.int("maxDistinct", 0)
+	o.Workload.Operations = v.Get("queries")
 	if p.err != nil {
 		return o, p.err
 	}

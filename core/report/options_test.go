@@ -10,7 +10,7 @@ func TestParseOptions(t *testing.T) {
 	o, err := ParseOptions(url.Values{
 		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
 		"partitions": {"4"}, "ru": {"12000"}, "autoscale": {"1"}, "targetGb": {"1.5"}, "targetDocs": {"1000"},
-		"reads": {"10"}, "writes": {"2.5"}, "queries": {"1"}, "writeRu": {"7"}, "traffic": {"uniform"},
+		"readsPerSecond": {"10"}, "writesPerSecond": {"2.5"}, "queriesPerSecond": {"1"}, "writeRu": {"7"}, "traffic": {"uniform"},
 		"timeField": {"/_ts"}, "weightField": {"/w"}, "maxDistinct": {"99"},
 	})
 	if err != nil {

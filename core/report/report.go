@@ -28,8 +28,38 @@ type Report struct {
 	Settings      Settings    `json:"settings"`
 	TimeField     string      `json:"timeField,omitempty"`
 	Recommended   string      `json:"recommended,omitempty"`
+	Operations    *Operations `json:"operations,omitempty"`
 	Candidates    []Candidate `json:"candidates"`
 	Paths         []Path      `json:"paths"`
+}
+
+// Operations summarises the application's workload, when given.
+type Operations struct {
+	Count  int      `json:"count"`
+	Errors []string `json:"errors"` // lines that could not be read, with their positions
+}
+
+// Queries is how the application's operations route under a candidate.
+type Queries struct {
+	Single   float64   `json:"single"`   // percent of routed traffic (queries, point reads, deletes) that reads one logical partition
+	Targeted float64   `json:"targeted"` // percent that reads a few named partitions
+	FanOut   float64   `json:"fanOut"`   // percent that reads every physical partition
+	Verdicts []Verdict `json:"verdicts"`
+}
+
+// Verdict is one operation under a candidate.
+type Verdict struct {
+	Line       int      `json:"line"`
+	Kind       string   `json:"kind"`
+	Query      string   `json:"query,omitempty"`
+	Paths      []string `json:"paths,omitempty"`
+	Rate       float64  `json:"rate"`
+	Routing    string   `json:"routing"`
+	Values     int      `json:"values,omitempty"`
+	Reason     string   `json:"reason"`
+	KeyUpdated bool     `json:"keyUpdated,omitempty"`
+	SpansKeys  bool     `json:"spansKeys,omitempty"`
+	Message    string   `json:"message"`
 }
 
 // Input says how the input was read and what was wrong with it.
@@ -57,9 +87,9 @@ type Settings struct {
 	Partitions  int     `json:"partitions,omitempty"`
 	TargetGB    float64 `json:"targetGb,omitempty"`
 	TargetDocs  int64   `json:"targetDocs,omitempty"`
-	Reads       float64 `json:"reads,omitempty"`
-	Writes      float64 `json:"writes,omitempty"`
-	Queries     float64 `json:"queries,omitempty"`
+	Reads       float64 `json:"readsPerSecond,omitempty"`
+	Writes      float64 `json:"writesPerSecond,omitempty"`
+	Queries     float64 `json:"queriesPerSecond,omitempty"`
 	Traffic     string  `json:"traffic,omitempty"`
 }
 
@@ -88,6 +118,7 @@ type Candidate struct {
 	WriteSpread                *WriteSpread     `json:"writeSpread,omitempty"`
 	Projection                 Projection       `json:"projection"`
 	Workload                   *Workload        `json:"workload,omitempty"`
+	Queries                    *Queries         `json:"queries,omitempty"`
 }
 
 // Key names a candidate key.
@@ -274,7 +305,10 @@ func (a *analysis) finish() *Report {
 	if a.timePath != nil {
 		rep.TimeField = paths.Format(a.timePath)
 	}
-	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload}
+	if a.ops != nil || a.opErrs != nil {
+		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
+	}
+	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
 	evals := make([]*advisor.Evaluation, len(a.accs))
 	for i, acc := range a.accs {
 		evals[i] = advisor.Evaluate(acc.Finish(), settings, rep.TimeField)
@@ -393,6 +427,14 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3),
 			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
 			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
+	}
+	if q := e.Queries; q.Active {
+		c.Queries = &Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []Verdict{}}
+		for _, v := range q.Verdicts {
+			c.Queries.Verdicts = append(c.Queries.Verdicts, Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
+				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Reason: v.Assessment.Routing.Reason,
+				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message})
+		}
 	}
 	return c
 }

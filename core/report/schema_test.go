@@ -415,7 +415,7 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 				Throughput: capacity.Throughput{RU: 10000, Autoscale: true}, Partitions: 4, TargetDocs: 5_000_000,
 				Workload: advisor.Workload{Writes: 100}, WeightPath: []string{"weight"},
 			},
-			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writes"},
+			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writesPerSecond"},
 		},
 		{
 			// A time field: write spread and correlation with time.
@@ -432,6 +432,26 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			input: schemaLines(10050, func(i int) string { return fmt.Sprintf(`{"id":"%d","g":"%d"}`, i, i%3) }),
 			opts:  Options{Keys: schemaKeys(t, "/id"), MaxDistinct: 100, Window: 200},
 			want:  []string{"/candidates/0/logicalPartitionsRelativeError", "/paths/0/distinctIsLowerBound"},
+		},
+		{
+			// The application's operations: queries that route every way, a
+			// point read without the key, a patch of the key, a batch across
+			// keys, and a line that cannot be read.
+			name: "workload",
+			input: schemaLines(60, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","tenantId":"%s","status":"s%d"}`, i, tenants[i%len(tenants)], i%4)
+			}),
+			opts: Options{Keys: schemaKeys(t, "/tenantId"), NoSuggest: true, Workload: advisor.Workload{Queries: 50, Operations: `[
+{"kind":"query","weight":10,"query":"SELECT * FROM c WHERE c.tenantId = @t"},
+{"kind":"query","weight":3,"query":"SELECT * FROM c WHERE c.tenantId IN ('a','b')"},
+{"kind":"query","weight":2,"query":"SELECT * FROM c WHERE c.status = 'open'"},
+{"kind":"read","weight":20,"paths":["/id"]},
+{"kind":"patch","weight":1,"paths":["/tenantId"]},
+{"kind":"batch","weight":1,"paths":["/tenantId"]},
+{"kind":"query","weight":1,"query":"SELECT FROM WHERE"}
+]`}},
+			want: []string{"/operations/errors/0", "/candidates/0/queries/verdicts/1/values", "/candidates/0/queries/verdicts/3/paths",
+				"/candidates/0/queries/verdicts/4/keyUpdated", "/candidates/0/queries/verdicts/5/spansKeys", "/candidates/0/queries/verdicts/0/query"},
 		},
 		{
 			// A number JSON cannot write (1e400 reads as +Inf) as the largest
@@ -580,7 +600,7 @@ func TestReportConditionalFields(t *testing.T) {
 			}
 			has := func(v any, name string) bool { _, ok := v.(map[string]any)[name]; return ok }
 			settings := doc["settings"]
-			rateGiven := has(settings, "reads") || has(settings, "writes") || has(settings, "queries")
+			rateGiven := has(settings, "readsPerSecond") || has(settings, "writesPerSecond") || has(settings, "queriesPerSecond")
 			aggregates := doc["input"].(map[string]any)["format"] == "per-key aggregates"
 			var specs []any
 			for _, c := range schemaList(doc["candidates"]) {

@@ -1,0 +1,179 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/query"
+)
+
+// Queries is how the application's operations route under a key.
+type Queries struct {
+	Active                   bool
+	Single, Targeted, FanOut float64 // shares of the routed traffic (queries, point reads, deletes)
+	Verdicts                 []Verdict
+	// Rates in operations per second by routing, for the workload model.
+	singleRate, fanOutRate float64
+	targetedRU, fanOutRU   float64 // RU/s of targeted and fan-out queries, surcharge included
+}
+
+// Verdict is one operation under a key.
+type Verdict struct {
+	Op         query.Op
+	Assessment query.Assessment
+	Rate       float64 // per second, after scaling to the query rate given
+}
+
+// routed reports whether an operation's routing counts toward the shares.
+func routed(k query.OpKind) bool {
+	return k == query.QueryOp || k == query.ReadOp || k == query.DeleteOp
+}
+
+// assess routes every operation under spec. Query weights are per second;
+// when the settings give a query rate, the queries' weights are scaled to
+// it, so the file can hold relative weights.
+func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs) Queries {
+	q := Queries{Active: len(ops) > 0}
+	if !q.Active {
+		return q
+	}
+	scale := 1.0
+	if queriesPerSecond > 0 {
+		var w float64
+		for _, op := range ops {
+			if op.Kind == query.QueryOp {
+				w += op.Weight
+			}
+		}
+		if w > 0 {
+			scale = queriesPerSecond / w
+		}
+	}
+	var total float64
+	for _, op := range ops {
+		a := query.Assess(op, spec)
+		rate := op.Weight
+		if op.Kind == query.QueryOp {
+			rate *= scale
+		}
+		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
+		if !routed(op.Kind) {
+			continue
+		}
+		total += rate
+		switch a.Routing.Kind {
+		case query.Single:
+			q.Single += rate
+		case query.Targeted:
+			q.Targeted += rate
+		default:
+			q.FanOut += rate
+		}
+		if op.Kind != query.QueryOp {
+			continue
+		}
+		switch a.Routing.Kind {
+		case query.Single:
+			q.singleRate += rate
+		case query.Targeted:
+			touched := a.Routing.Values
+			if touched <= 0 || touched > partitions {
+				touched = max(1, (partitions+1)/2) // unknown: half the partitions
+			}
+			q.targetedRU += rate * (costs.Query + capacity.FanOutSurcharge(touched))
+		default:
+			q.fanOutRate += rate
+			q.fanOutRU += rate * (costs.Query + capacity.FanOutSurcharge(partitions))
+		}
+	}
+	if total > 0 {
+		q.Single /= total
+		q.Targeted /= total
+		q.FanOut /= total
+	}
+	return q
+}
+
+// queryScore rates the routing: a single-partition operation is full marks,
+// a targeted one three quarters, a fan-out none.
+func (q Queries) score() int { return pct(q.Single + 0.75*q.Targeted) }
+
+// queryFindings adds the findings about operations.
+func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component {
+	q := e.Queries
+	c := Component{Name: "Queries", Weight: 20, Score: q.score()}
+	c.Note = fmt.Sprintf("%s of the operations read one partition, %s a few, %s all of them",
+		human.Percent(q.Single), human.Percent(q.Targeted), human.Percent(q.FanOut))
+	p := len(e.Physical)
+	if q.FanOut > 0 {
+		var worst *Verdict
+		for i := range q.Verdicts {
+			v := &q.Verdicts[i]
+			if routed(v.Op.Kind) && v.Assessment.Routing.Kind == query.FanOut && (worst == nil || v.Rate > worst.Rate) {
+				worst = v
+			}
+		}
+		sev := Info
+		switch {
+		case q.FanOut > 0.5:
+			sev = Critical
+			limit(65)
+		case q.FanOut > 0.1:
+			sev = Warning
+		}
+		msg := fmt.Sprintf("%s of the operations read every physical partition under %s", human.Percent(q.FanOut), e.Dist.Spec)
+		if worst != nil {
+			msg += fmt.Sprintf(", such as %s (%s)", describeOp(worst.Op), worst.Assessment.Routing.Reason)
+		}
+		msg += fmt.Sprintf(". A cross-partition query costs about 2.5 RU more for each extra physical partition and its latency grows with them: %d now, %d at the target.",
+			p, len(e.Projection.Physical))
+		if e.IsID {
+			msg += " This is the /id trap: perfect spread, but only point reads stay in one partition."
+		}
+		add(Finding{CrossPartitionQueries, sev, msg})
+	}
+	for _, v := range q.Verdicts {
+		switch {
+		case v.Assessment.KeyUpdated:
+			add(Finding{KeyUpdated, Warning, fmt.Sprintf("%s changes the key: partition keys are immutable, so each such update is a delete and a create (%s). %s",
+				describeOp(v.Op), rateText(v.Rate), v.Assessment.Message)})
+		case v.Assessment.SpansKeys:
+			limit(60)
+			add(Finding{TransactionSpansKeys, Critical, fmt.Sprintf("%s spans items with different key values, but a transactional batch or stored procedure runs in one logical partition. %s",
+				describeOp(v.Op), v.Assessment.Message)})
+		case v.Op.Kind == query.ReadOp && v.Assessment.Routing.Kind == query.FanOut:
+			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s does not know the key, so it cannot be a point read: it becomes a query over every partition (%s). %s",
+				describeOp(v.Op), rateText(v.Rate), v.Assessment.Message)})
+		}
+	}
+	return c
+}
+
+// describeOp names an operation for people.
+func describeOp(op query.Op) string {
+	if op.Kind == query.QueryOp {
+		t := strings.Join(strings.Fields(op.Text), " ")
+		if len(t) > 90 {
+			t = t[:87] + "…"
+		}
+		return fmt.Sprintf("the query %q (line %d)", t, op.Line)
+	}
+	what := map[query.OpKind]string{query.ReadOp: "the point read", query.CreateOp: "the create", query.ReplaceOp: "the replace",
+		query.PatchOp: "the patch", query.UpsertOp: "the upsert", query.DeleteOp: "the delete", query.BatchOp: "the transactional batch",
+		query.SprocOp: "the stored procedure"}[op.Kind]
+	if len(op.Paths) > 0 {
+		what += " of " + strings.Join(op.Paths, ", ")
+	}
+	return fmt.Sprintf("%s (line %d)", what, op.Line)
+}
+
+func rateText(r float64) string {
+	if r <= 0 || math.IsNaN(r) {
+		return "no rate given"
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", r), "0"), ".") + " per second"
+}

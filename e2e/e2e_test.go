@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -389,6 +390,54 @@ func TestQueries(t *testing.T) {
 	}
 	if v := eval[string](t, ctx, `document.getElementById("verdicts").innerText`); !strings.Contains(v, "SELECT * FROM c WHERE c.status = 'x'") {
 		t.Errorf("verdicts %q", v)
+	}
+}
+
+func TestAggregatesInput(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx,
+		chromedp.Click(chromedp.ID("aggregates")),
+		chromedp.SendKeys(chromedp.ID("keybox"), "/tenantId\r"),
+	)
+	paste(t, ctx, "k0,documents,bytes\n\"contoso\",900,900000\n\"fabrikam\",100,100000\n")
+	status := waitStatus(t, ctx, "Read 1,000 documents")
+	if !strings.Contains(status, "as per-key aggregates") {
+		t.Errorf("status %q", status)
+	}
+	if c := candidates(t, ctx)["/tenantId"]; c.Logical != "2" || !strings.Contains(c.Findings, "hot partition") {
+		t.Errorf("/tenantId %+v", c)
+	}
+}
+
+// TestLayout: a phone-sized screen and the dark theme, keyboard focus visible.
+func TestLayout(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.EmulateViewport(360, 800))
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the page is %d px wide on a 360 px screen", w)
+	}
+	screenshot(t, ctx, "mobile.png")
+	do(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	if bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(17, 20, 24)" {
+		t.Errorf("dark background %q", bg)
+	}
+	screenshot(t, ctx, "dark.png")
+	// Every control is reachable with Tab and shows where the focus is.
+	eval[chromedp.Void](t, ctx, `document.getElementById("sample").focus()`)
+	do(t, ctx, chromedp.KeyEvent("\t"))
+	if o := eval[string](t, ctx, `document.activeElement.id + " " + getComputedStyle(document.activeElement).outlineStyle`); o != "sample-telemetry solid" {
+		t.Errorf("after Tab, focus and outline: %q", o)
+	}
+	unlabelled := eval[int](t, ctx, `[...document.querySelectorAll("input, select, textarea")].filter(e =>
+		e.type !== "hidden" && !e.labels?.length && !e.getAttribute("aria-label")).length`)
+	if unlabelled != 0 {
+		t.Errorf("%d form controls without a label", unlabelled)
 	}
 }
 

@@ -12,7 +12,10 @@
 //          targetDocs, noSuggest, readsPerSecond, writesPerSecond,
 //          queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
 //          weightField, maxDistinct, queries (the text of a workload file,
-//          where the command line takes the file); and
+//          where the command line takes the file); aggregates: true when
+//          input is per-key aggregates (pkcalc aggregate-query's result)
+//          for the one key in keys, with docBytes sizing rows without
+//          bytes; and
 //          onProgress({bytes, documents, elapsedSeconds}), signal (an
 //          AbortSignal that cancels) and as: "text" for the report's JSON
 //          text, byte for byte what pkcalc analyze --format json prints.
@@ -77,7 +80,7 @@
       var params = {};
       for (var k in options) {
         if (k === "onProgress" || k === "signal" || k === "as" || options[k] === undefined || options[k] === null) continue;
-        if (names.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
+        if (names.indexOf(k) < 0 && k !== "aggregates" && k !== "docBytes") { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
         params[k] = options[k];
       }
       var id = next++;

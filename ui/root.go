@@ -87,6 +87,7 @@ type Settings struct {
 	TimeField   string
 	WeightField string
 	Workload    string // the application's queries and operations, as a workload file
+	Aggregates  bool   // the input is per-key aggregates for the one key named
 }
 
 // Params returns the settings as the engine's options.
@@ -102,6 +103,9 @@ func (s Settings) Params() url.Values {
 	}
 	if s.NoSuggest {
 		v.Set("noSuggest", "true")
+	}
+	if s.Aggregates {
+		v.Set("aggregates", "true")
 	}
 	if s.HashVersion == "1" {
 		v.Set("hashVersion", "1")
@@ -132,7 +136,7 @@ func SettingsFrom(query string) Settings {
 		RU: v.Get("ru"), Autoscale: v.Get("autoscale") == "true", Partitions: v.Get("partitions"),
 		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("readsPerSecond"), Writes: v.Get("writesPerSecond"),
 		Queries: v.Get("queriesPerSecond"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
-		Workload: v.Get("queries"),
+		Workload: v.Get("queries"), Aggregates: v.Get("aggregates") == "true",
 	}
 	var keys []string
 	for _, k := range s.Keys {
@@ -147,8 +151,18 @@ func SettingsFrom(query string) Settings {
 // Analyse starts an analysis of the current source with the settings.
 func (c *Root) Analyse() {
 	params := c.Settings.Params()
-	if _, err := report.ParseOptions(params); err != nil {
+	check := url.Values{}
+	for k, v := range params {
+		if k != "aggregates" {
+			check[k] = v
+		}
+	}
+	if _, err := report.ParseOptions(check); err != nil {
 		c.Error = "Check the settings: " + err.Error()
+		return
+	}
+	if c.Settings.Aggregates && len(c.Settings.Keys) != 1 {
+		c.Error = "Per-key aggregates need exactly one key below: the key they were grouped by."
 		return
 	}
 	if c.Source.Kind == "" {

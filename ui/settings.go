@@ -45,6 +45,8 @@ func (c *Root) SetCheck(name string, on bool) {
 		c.Settings.Autoscale = on
 	case "noSuggest":
 		c.Settings.NoSuggest = on
+	case "aggregates":
+		c.Settings.Aggregates = on
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -73,6 +75,15 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	format := q.Get("format")
 	q.Del("format")
+	// aggregates=true: the body is per-key aggregates (pkcalc aggregate-query's
+	// result) for the one key named; docBytes sizes rows without bytes.
+	aggregates := q.Get("aggregates") == "true"
+	docBytes, _ := strconv.ParseInt(q.Get("docBytes"), 10, 64)
+	if docBytes <= 0 {
+		docBytes = 1024
+	}
+	q.Del("aggregates")
+	q.Del("docBytes")
 	if format == "" {
 		format = "json"
 	}
@@ -97,6 +108,43 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		body = http.MaxBytesReader(w, r.Body, c.MaxBodyBytes)
+	}
+	if aggregates {
+		if len(opts.Keys) != 1 {
+			fail(w, http.StatusBadRequest, "aggregates need exactly one key: the key they were grouped by")
+			return
+		}
+		rows, problems := aggregate.Read(body, opts.Keys[0].Levels())
+		var tooLarge *http.MaxBytesError
+		for _, p := range problems {
+			if errors.As(p, &tooLarge) {
+				fail(w, http.StatusRequestEntityTooLarge, "the body is over the %d bytes this server takes", tooLarge.Limit)
+				return
+			}
+		}
+		if len(rows) == 0 {
+			msg := "no aggregate row could be read"
+			if len(problems) > 0 {
+				msg += ": " + problems[0].Error()
+			}
+			fail(w, http.StatusBadRequest, "%s", msg)
+			return
+		}
+		for i := range rows {
+			if rows[i].Bytes == 0 {
+				rows[i].Bytes = rows[i].Documents * docBytes
+			}
+		}
+		rep := report.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
+		if wantsStream(r.Header.Get("Accept")) {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			var b strings.Builder
+			report.WriteJSON(&b, rep)
+			json.NewEncoder(w).Encode(Event{Type: "report", JSON: b.String()})
+			return
+		}
+		write(w, format, rep)
+		return
 	}
 	var src report.Source = ingest.NewReader(body)
 	if csv {

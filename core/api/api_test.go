@@ -79,6 +79,25 @@ func TestAnalyzeCSV(t *testing.T) {
 	}
 }
 
+func TestAggregates(t *testing.T) {
+	h := Handler(Config{})
+	body := "k0,documents,bytes\n\"contoso\",900,900000\n\"fabrikam\",100,100000\n"
+	w := post(t, h, "/v1/analyze?aggregates=true&keys=/tenantId&targetGb=100", "text/csv", "", body)
+	var rep report.Report
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); w.Code != 200 || err != nil || rep.Documents != 1000 || rep.Input.Format != "per-key aggregates" ||
+		rep.Candidates[0].LogicalPartitions != 2 {
+		t.Fatalf("%d %v %s", w.Code, err, w.Body.String())
+	}
+	w = post(t, h, "/v1/analyze?aggregates=true", "text/csv", "", body)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "exactly one key") {
+		t.Errorf("%d %s", w.Code, w.Body.String())
+	}
+	w = post(t, h, "/v1/analyze?aggregates=true&keys=/t", "text/csv", "", "nonsense")
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "no aggregate row could be read") {
+		t.Errorf("%d %s", w.Code, w.Body.String())
+	}
+}
+
 func TestErrors(t *testing.T) {
 	h := Handler(Config{MaxBodyBytes: 1000})
 	for _, tt := range []struct {

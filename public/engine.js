@@ -8,6 +8,17 @@
 //               {id, type: "report", json} (the report's JSON text) | {id, type: "error", error: {status, message}}
 import engine from "./engine/worker.mjs";
 
+// github.com/syumai/workers starts a Go instance per request; a callback
+// of an earlier, finished instance can still fire and throw "Go program has
+// already exited". It concerns no running analysis: keep it from stopping
+// this worker.
+function finishedInstance(e) {
+  const msg = String((e && (e.message || (e.reason && e.reason.message) || e.reason)) || "");
+  if (msg.includes("Go program has already exited")) e.preventDefault();
+}
+self.addEventListener("error", finishedInstance);
+self.addEventListener("unhandledrejection", finishedInstance);
+
 self.onmessage = async (event) => {
   const { id, input, type, params } = event.data;
   try {

@@ -21,8 +21,8 @@ import (
 // the DOM and in File objects, not in component state, so that megabytes
 // of input do not travel through every render.
 type Page interface {
-	SetText(string)                           // fill the paste area
-	Analyze(source Source, params url.Values) // start an analysis; the result comes back through Root.Progressed and Root.Finished
+	SetText(string)                                    // fill the paste area
+	Analyze(job int, source Source, params url.Values) // start analysis job; its result comes back through Root.Progressed and Root.Finished
 	Cancel()
 	Download(name, mimeType, content string)
 	Copy(text string)
@@ -56,6 +56,8 @@ type Root struct {
 	Source   Source
 	Running  bool
 	Progress Progress
+	job      int  // the analysis whose results are awaited; answers to older ones are dropped
+	failed   bool // the last analysis failed: the results shown are older
 	Error    string
 	started  time.Time
 
@@ -172,9 +174,10 @@ func (c *Root) Analyse() {
 	c.Running = true
 	c.Progress = Progress{}
 	c.started = time.Now()
+	c.job++
 	if c.Page != nil {
 		c.Page.SetSettings(params.Encode())
-		c.Page.Analyze(c.Source, params)
+		c.Page.Analyze(c.job, c.Source, params)
 	}
 }
 
@@ -230,18 +233,28 @@ func (c *Root) Cancel() {
 		c.Page.Cancel()
 	}
 	c.Running = false
+	c.job++ // whatever comes back now is stale
 	c.Error = "Cancelled. The results below, if any, are from the previous analysis."
 }
 
-// Progressed records the engine's progress.
-func (c *Root) Progressed(p Progress) { c.Progress = p }
+// Progressed records the engine's progress on a job.
+func (c *Root) Progressed(job int, p Progress) {
+	if job == c.job {
+		c.Progress = p
+	}
+}
 
-// Finished takes the engine's answer: the report's JSON text, or an error.
-func (c *Root) Finished(reportJSON string, err string) {
+// Finished takes the engine's answer to a job: the report's JSON text, or
+// an error. An answer to a job since replaced is dropped.
+func (c *Root) Finished(job int, reportJSON string, err string) {
+	if job != c.job {
+		return
+	}
 	c.Running = false
 	c.Elapsed = time.Since(c.started)
+	c.failed = err != ""
 	if err != "" {
-		c.Error = err
+		c.Error = err + " The results below, if any, are from the previous analysis."
 		return
 	}
 	var r report.Report
@@ -273,6 +286,8 @@ func (c *Root) Status() string {
 			of = " of " + human.Bytes(c.Source.Bytes)
 		}
 		return fmt.Sprintf("Analysing %s: %s%s read, %s documents%s…", c.Source.Label, human.Bytes(p.Bytes), of, human.Count(int64(p.Documents)), rate)
+	case c.Error != "" && c.failed:
+		return "Could not analyse " + c.Source.Label + ": see the message below."
 	case c.Report == nil:
 		return "Paste documents, drop files or try a sample."
 	}

@@ -37,10 +37,12 @@ type fakePage struct {
 	settings string
 	copied   string
 	download []string
+	job      int
 }
 
 func (f *fakePage) SetText(s string) { f.text = s }
-func (f *fakePage) Analyze(s Source, p url.Values) {
+func (f *fakePage) Analyze(job int, s Source, p url.Values) {
+	f.job = job
 	f.sources = append(f.sources, s)
 	f.analyzed = append(f.analyzed, p)
 }
@@ -64,7 +66,7 @@ func finish(t *testing.T, c *Root, f *fakePage) {
 	}
 	var b strings.Builder
 	report.WriteJSON(&b, rep)
-	c.Finished(b.String(), "")
+	c.Finished(f.job, b.String(), "")
 }
 
 func TestSampleFlow(t *testing.T) {
@@ -171,7 +173,7 @@ func TestBadSettingsAndErrors(t *testing.T) {
 	if !strings.Contains(html, "line 2, column 15 (document 2): expected a JSON value, found &#39;}&#39;") {
 		t.Errorf("problem not shown")
 	}
-	c.Finished("", "The analysis failed: boom")
+	c.Finished(f.job, "", "The analysis failed: boom")
 	if !strings.Contains(render(t, c), "The analysis failed: boom") {
 		t.Error("failure not shown")
 	}
@@ -196,6 +198,22 @@ func TestUserDataIsText(t *testing.T) {
 	}
 }
 
+func TestStaleAnswersDropped(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Analyse()
+	first := f.job
+	c.Analyse()
+	c.Finished(first, `{"documents": 1}`, "")
+	if !c.Running || c.Report != nil {
+		t.Fatalf("an answer to a replaced job was taken")
+	}
+	c.Finished(f.job, `{"documents": 2, "candidates": []}`, "")
+	if c.Running || c.Report == nil || c.Report.Documents != 2 {
+		t.Errorf("the current answer was not taken: %+v", c.Report)
+	}
+}
+
 func TestStatus(t *testing.T) {
 	c := &Root{}
 	if got := c.Status(); got != "Loading the engine…" {
@@ -206,7 +224,7 @@ func TestStatus(t *testing.T) {
 		t.Errorf("empty: %q", got)
 	}
 	c.FilesChosen([]string{"a.json", "b.json", "c.json"}, 3<<20, "")
-	c.Progressed(Progress{Bytes: 1 << 20, Documents: 4000, Elapsed: 0.5})
+	c.Progressed(c.job, Progress{Bytes: 1 << 20, Documents: 4000, Elapsed: 0.5})
 	if got := c.Status(); got != "Analysing a.json and 2 more files: 1.0 MB of 3.0 MB read, 4,000 documents, 2.0 MB/s…" || c.ProgressValue() < 0.33 || c.ProgressValue() > 0.34 {
 		t.Errorf("running: %q %v", got, c.ProgressValue())
 	}

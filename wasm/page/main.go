@@ -78,7 +78,7 @@ func (p *page) restoreText() {
 // Analyze hands the source to window.pkcalc.analyze, which runs the engine
 // in its Web Worker, and brings progress and the result back under the
 // render lock.
-func (p *page) Analyze(src ui.Source, params url.Values) {
+func (p *page) Analyze(job int, src ui.Source, params url.Values) {
 	var input js.Value
 	switch {
 	case src.Kind == "files" && p.files.Truthy():
@@ -109,7 +109,7 @@ func (p *page) Analyze(src ui.Source, params url.Values) {
 		// a goroutine.
 		go func() {
 			p.env.Lock()
-			p.root.Progressed(pr)
+			p.root.Progressed(job, pr)
 			p.env.UnlockRender()
 		}()
 		return nil
@@ -120,7 +120,7 @@ func (p *page) Analyze(src ui.Source, params url.Values) {
 		text := args[0].String()
 		go func() {
 			p.env.Lock()
-			p.root.Finished(text, "")
+			p.root.Finished(job, text, "")
 			p.env.UnlockRender()
 			release()
 		}()
@@ -131,7 +131,7 @@ func (p *page) Analyze(src ui.Source, params url.Values) {
 		go func() {
 			p.env.Lock()
 			if msg != "cancelled" {
-				p.root.Finished("", "The analysis failed: "+msg)
+				p.root.Finished(job, "", "The analysis failed: "+msg)
 			}
 			p.env.UnlockRender()
 			release()

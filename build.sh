@@ -6,6 +6,7 @@
 #   ./build.sh dist               the static site in dist/, relative URLs only
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
 #   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
+#   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
 #
 # It installs what it needs and is missing where it can (Chromium and Node
 # from Debian's packages when run as root on Debian), and otherwise says what
@@ -75,8 +76,100 @@ build_site() {
   cp index.html "$out/"
   cp -R public/. "$out/"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
+  vugu_script "$out/vugu-render.js"
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/main.wasm" ./wasm/page
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/engine/engine.wasm" ./wasm/engine
+  sed 's/<html lang="en">/<html lang="en" class="embed">/' index.html > "$out/embed.html"
+  service_worker "$out"
+  precompress "$out"
+}
+
+# precompress writes .gz (and .br where brotli is installed) beside the large
+# files, for static hosts that serve precompressed files.
+precompress() {
+  local f
+  for f in "$1"/*.wasm "$1"/engine/*.wasm "$1"/*.js; do
+    gzip -9 -k -n -f "$f"
+    if command -v brotli >/dev/null 2>&1; then brotli -f -q 11 -o "$f.br" "$f"; fi
+  done
+}
+
+# service_worker fills in sw.js: the list of the site's files, and a version
+# that changes whenever one of them does, so a new build replaces the cache.
+service_worker() {
+  local out=$1 files version
+  files=$(cd "$out" && find . -type f ! -name sw.js ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | sed 's|^\./||; s|^index.html$|./|' | sed 's/.*/"&"/' | paste -sd, -)
+  version=$(cd "$out" && find . -type f ! -name sw.js ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+  sed -i "s|@VERSION@|$version|; s|@FILES@|$files|" "$out/sw.js"
+}
+
+build_cloudflare() {
+  # pkcalc as a Cloudflare Worker in $1 (default build/cloudflare), ready for
+  # wrangler dev|deploy -c $1/wrangler.jsonc: the config from wasm/engine,
+  # the glue and the engine in build/, and in site/ a copy of the site that
+  # build_site wrote in $2 (default dist) with wasm/engine/404.html, the
+  # answer for every other path that is not /v1/*, and .assetsignore.
+  # Wrangler 4.60.0 is installed, pinned, in build/wrangler (never
+  # globally) when it is not there. Self-contained, so that
+  # docs/CLOUDFLARE.md can run it alone.
+  local out=${1:-build/cloudflare} site=${2:-dist} w=build/wrangler npmlog
+  local note=
+  [ -f "$site/index.html" ] || { printf 'build.sh: no site in %s/: run ./build.sh dist first\n' "$site" >&2; return 1; }
+  grep -qs '"version": "4.60.0"' "$w/node_modules/wrangler/package.json" || note=", installing wrangler 4.60.0 in $w/"
+  printf '==> building the Cloudflare Worker in %s/%s\n' "$out" "$note" >&2
+  rm -rf "$out"
+  mkdir -p "$out"
+  go tool workers-assets-gen -mode=go -runtime=cloudflare -o "$out/build" >/dev/null
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/build/app.wasm" ./wasm/engine/cloudflare
+  cp wasm/engine/wrangler.jsonc "$out/"
+  cp -R "$site" "$out/site"
+  cp wasm/engine/404.html wasm/engine/.assetsignore "$out/site/"
+  if [ -n "$note" ]; then
+    mkdir -p "$w"
+    npmlog=$(npm install --no-audit --no-fund --save-exact --prefix "$w" wrangler@4.60.0 2>&1) ||
+      { printf '%s\nbuild.sh: npm could not install wrangler 4.60.0 in %s/\n' "$npmlog" "$w" >&2; return 1; }
+  fi
+}
+
+# vugu_script writes Vugu's DOM renderer script to a file, so the page can
+# load it as a script of its own instead of letting Vugu eval() it: the
+# Content-Security-Policy then needs no 'unsafe-eval'.
+vugu_script() {
+  local dir tmp
+  dir=$(go list -m -f '{{.Dir}}' github.com/vugu/vugu)
+  tmp=$(mktemp -d)
+  cat > "$tmp/main.go" <<'GO'
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"strconv"
+)
+
+// Prints the jsHelperScript constant of vugu's domrender package.
+func main() {
+	f, err := parser.ParseFile(token.NewFileSet(), os.Getenv("VUGU_SCRIPT_GO"), nil, 0)
+	if err != nil {
+		panic(err)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if v, ok := n.(*ast.ValueSpec); ok && v.Names[0].Name == "jsHelperScript" {
+			s, err := strconv.Unquote(v.Values[0].(*ast.BasicLit).Value)
+			if err != nil {
+				panic(err)
+			}
+			os.Stdout.WriteString(s + "\n")
+		}
+		return true
+	})
+}
+GO
+  VUGU_SCRIPT_GO="$dir/domrender/renderer-js-script.go" go run "$tmp/main.go" > "$1"
+  rm -rf "$tmp"
+  [ -s "$1" ] || die "could not extract Vugu's renderer script from $dir"
 }
 
 run_tests() {
@@ -91,6 +184,7 @@ run_tests() {
   PATH="$PATH:$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./ui/...
   need_chromium
   build_site build/site
+  build_cloudflare build/cloudflare build/site; export PKCALC_CLOUDFLARE="$PWD/build/cloudflare" PKCALC_WRANGLER="$PWD/build/wrangler/node_modules/.bin/wrangler"
   log "browser tests (Chromium at $CHROMIUM)"
   PKCALC_SITE="$PWD/build/site" PKCALC_SCREENSHOTS="${PKCALC_SCREENSHOTS:-$PWD/build/screenshots}" \
     go test -count=1 -v ./e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
@@ -123,13 +217,18 @@ case "$cmd" in
   screenshots)
     PKCALC_SCREENSHOTS="$PWD/docs/images" run_tests
     ;;
+  cloudflare)
+    build_site dist
+    build_cloudflare build/cloudflare dist
+    log "deploy with: build/wrangler/node_modules/.bin/wrangler deploy -c build/cloudflare/wrangler.jsonc"
+    ;;
   bench)
     mkdir -p build
     log "benchmarks (go test -bench), results in build/bench.txt"
     go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-3x}" ./core/... | tee build/bench.txt
     ;;
   *)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     [ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
     ;;
 esac

@@ -12,15 +12,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -438,6 +444,196 @@ func TestLayout(t *testing.T) {
 		e.type !== "hidden" && !e.labels?.length && !e.getAttribute("aria-label")).length`)
 	if unlabelled != 0 {
 		t.Errorf("%d form controls without a label", unlabelled)
+	}
+}
+
+// TestPrivate records every network request while documents are pasted,
+// dropped as a file and analysed, and fails on any that leaves the page's
+// origin or carries data.
+func TestPrivate(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	// The site from a server of the test's own, which records every request
+	// it gets, the Web Worker's included; DevTools records the page's, to
+	// any address.
+	type served struct {
+		method, path string
+		body         int64
+	}
+	var smu sync.Mutex
+	var got []served
+	files := http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		smu.Lock()
+		got = append(got, served{r.Method, r.URL.RequestURI(), n})
+		smu.Unlock()
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			w.Header().Set("Content-Type", "application/wasm")
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	requests := chromedp.Events(ctx, network.RequestWillBeSent)
+	var mu sync.Mutex
+	var seen []network.EventRequestWillBeSent
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev, err := range requests {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			seen = append(seen, ev)
+			mu.Unlock()
+		}
+	}()
+	do(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+
+	const marker = "tenant-PRIVATE-7f3a"
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, `{"id":"%d","tenantId":"%s-%d","email":"someone%d@example.org"}`+"\n", i, marker, i%40, i)
+	}
+	paste(t, ctx, b.String())
+	waitStatus(t, ctx, "Read 3,000 documents")
+	file := filepath.Join(t.TempDir(), "private.jsonl")
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{file}))
+	waitStatus(t, ctx, "from private.jsonl")
+	eval[string](t, ctx, `pkcalc.analyze(`+jsString(b.String())+`, {keys: ["/tenantId"], as: "text"})`)
+	time.Sleep(500 * time.Millisecond)
+
+	mu.Lock()
+	defer mu.Unlock()
+	origin := srv.URL
+	if len(seen) < 5 {
+		t.Fatalf("only %d requests recorded: the recorder is not working", len(seen))
+	}
+	for _, ev := range seen {
+		u := ev.Request.URL
+		switch {
+		case !strings.HasPrefix(u, origin+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:"):
+			t.Errorf("a request left the origin: %s %s", ev.Request.Method, u)
+		case ev.Request.Method != "GET":
+			t.Errorf("a request sent data: %s %s", ev.Request.Method, u)
+		case ev.Request.HasPostData:
+			t.Errorf("a request carries a body: %s", u)
+		case strings.Contains(u, marker) || strings.Contains(u, "example.org"):
+			t.Errorf("a request carries document data: %s", u)
+		}
+	}
+	smu.Lock()
+	defer smu.Unlock()
+	var paths []string
+	for _, r := range got {
+		paths = append(paths, r.path)
+		if r.method != "GET" || r.body > 0 || strings.Contains(r.path, marker) || strings.Contains(r.path, "?") {
+			t.Errorf("the server got data: %s %s (%d bytes)", r.method, r.path, r.body)
+		}
+	}
+	if !slices.Contains(paths, "/engine/engine.wasm") {
+		t.Errorf("the worker's requests were not seen: %q", paths)
+	}
+	t.Logf("%d requests in the page, %d at the server (%s), all to %s, none with data", len(seen), len(got), strings.Join(paths, " "), origin)
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestOffline: after one visit, the page loads and analyses with the network
+// cut, both in DevTools and by stopping the server.
+func TestOffline(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(os.Getenv("PKCALC_SITE"))))
+	defer srv.Close()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+	do(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	// The service worker has installed the site and controls the page.
+	do(t, ctx, chromedp.Poll[chromedp.Void](`navigator.serviceWorker.controller !== null`))
+	srv.CloseClientConnections()
+	srv.Close()
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}})
+		return err
+	}))
+	do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+}
+
+// TestEmbed: pkcalc in an iframe of another page sizes itself through
+// postMessage, takes presets from its address, and analyses documents the
+// parent sends.
+func TestEmbed(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	files := http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/wiki/page.html" {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<!doctype html><title>Design notes</title><h1>Our container</h1>
+<iframe id="pk" src="../embed.html?sample=orders&keys=/tenantId&ru=20000" style="width:100%;border:0" title="pkcalc"></iframe>
+<script>
+window.heights = []; window.answers = [];
+addEventListener("message", e => {
+  if (e.data.type === "pkcalc:height") { heights.push(e.data.height); document.getElementById("pk").style.height = e.data.height + "px"; }
+  if (e.data.type === "pkcalc:report" || e.data.type === "pkcalc:error") answers.push(e.data);
+});
+</script>`)
+			return
+		}
+		if r.URL.Path == "/wiki/script.html" {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<!doctype html><title>Only the script</title><script src="../pkcalc.js"></script>`)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+
+	// A page that only includes pkcalc.js can analyse.
+	do(t, ctx, chromedp.Navigate(srv.URL+"/wiki/script.html"))
+	if got := eval[string](t, ctx, `pkcalc.analyze('{"id":"1"}\n{"id":"2"}').then(r => r.documents + " " + r.generator)`); got != "2 pkcalc" {
+		t.Errorf("script-only page: %q", got)
+	}
+
+	do(t, ctx, chromedp.Navigate(srv.URL+"/wiki/page.html"))
+	// The preset sample analyses by itself and the frame grows to fit it.
+	do(t, ctx, chromedp.Poll[chromedp.Void](`heights.length > 0 && heights[heights.length-1] > 1500`))
+	frameText := `document.getElementById("pk").contentDocument`
+	if got := eval[string](t, ctx, frameText+`.getElementById("status").innerText`); !strings.Contains(got, "Read 2,000 documents") {
+		t.Errorf("frame status %q", got)
+	}
+	if n := eval[int](t, ctx, frameText+`.querySelectorAll("header.top, .guide").length`); n != 2 ||
+		eval[string](t, ctx, `getComputedStyle(`+frameText+`.querySelector("header.top")).display`) != "none" {
+		t.Errorf("chrome shows in the embedded page")
+	}
+	if v := eval[string](t, ctx, frameText+`.getElementById("ru").value`); v != "20000" {
+		t.Errorf("preset ru %q", v)
+	}
+	eval[chromedp.Void](t, ctx, `document.getElementById("pk").contentWindow.postMessage({type: "pkcalc:analyze", id: 7,
+		documents: '{"id":"1","t":"a"}\n{"id":"2","t":"b"}\n{"id":"3","t":"b"}', options: {keys: ["/t"], noSuggest: true}}, "*")`)
+	do(t, ctx, chromedp.Poll[chromedp.Void](`answers.length > 0`))
+	if got := eval[string](t, ctx, `JSON.stringify([answers[0].type, answers[0].id, answers[0].report.documents, answers[0].report.candidates[0].key.spec])`); got != `["pkcalc:report",7,3,"/t"]` {
+		t.Errorf("answer %s", got)
 	}
 }
 

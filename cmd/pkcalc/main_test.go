@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
@@ -84,9 +86,12 @@ func TestSiteHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "application/wasm" {
-		t.Errorf("main.wasm: %d %q", resp.StatusCode, ct)
+	want, _ := os.ReadFile("testdata/site/main.wasm")
+	// Go's client asks for gzip and unpacks it: the .gz beside the file was sent.
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "application/wasm" || !resp.Uncompressed || !bytes.Equal(body, want) {
+		t.Errorf("main.wasm: %d %q gzip %v body %q", resp.StatusCode, ct, resp.Uncompressed, body)
 	}
 	resp, err = http.Post(srv.URL+"/", "application/json", strings.NewReader("{}"))
 	if err != nil {

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -56,8 +58,23 @@ func siteHandler(dir string) http.Handler {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
+		h.Set("Vary", "Accept-Encoding")
+		if ct := mime.TypeByExtension(path.Ext(r.URL.Path)); ct != "" {
+			h.Set("Content-Type", ct)
+		}
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
 			h.Set("Content-Type", "application/wasm")
+		}
+		// The build writes .gz beside large files: send it to browsers that
+		// take gzip (the WebAssembly shrinks to about a third).
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && !strings.HasSuffix(r.URL.Path, "/") {
+			if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean(r.URL.Path))+".gz")); err == nil && !st.IsDir() {
+				h.Set("Content-Encoding", "gzip")
+				r2 := r.Clone(r.Context())
+				r2.URL.Path += ".gz"
+				files.ServeHTTP(w, r2)
+				return
+			}
 		}
 		files.ServeHTTP(w, r)
 	})

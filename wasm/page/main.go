@@ -34,9 +34,15 @@ func main() {
 
 	win := dom.GetWindow()
 	p := &page{doc: win.Document(), env: env}
-	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(win.Location().Hash())}
+	// Settings come from the address: the hash (the link of an earlier
+	// analysis) wins over the query (an embedding page's presets).
+	query := strings.TrimPrefix(win.Location().Search(), "?")
+	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(strings.TrimPrefix(win.Location().Hash(), "#") + "&" + query)}
 	p.root = root
 	p.watch()
+	if v, _ := url.ParseQuery(query); v.Get("sample") != "" {
+		root.LoadSample(v.Get("sample"))
+	}
 
 	for ok := true; ok; ok = renderer.EventWait() {
 		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {

@@ -82,6 +82,7 @@ build_site() {
   sed 's/<html lang="en">/<html lang="en" class="embed">/' index.html > "$out/embed.html"
   service_worker "$out"
   precompress "$out"
+  go run ./cmd/pkcalc bundle --dir "$out" >/dev/null
 }
 
 # precompress writes .gz (and .br where brotli is installed) beside the large

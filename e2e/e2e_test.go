@@ -637,6 +637,31 @@ addEventListener("message", e => {
 	}
 }
 
+// TestSingleFile: dist/pkcalc.html alone, opened from file://, analyses.
+func TestSingleFile(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	// A copy in a folder of its own: nothing else of the site is beside it.
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(os.Getenv("PKCALC_SITE"), "pkcalc.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "pkcalc.html")
+	os.WriteFile(file, b, 0o644)
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+	do(t, ctx, chromedp.Navigate("file://"+file), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	if n := eval[int](t, ctx, `document.querySelectorAll("#candidates tbody tr").length`); n < 6 {
+		t.Errorf("%d candidates", n)
+	}
+}
+
 func TestCompareAndExport(t *testing.T) {
 	ctx := page(t)
 	dir := t.TempDir()

@@ -37,10 +37,16 @@
     return nativeEval(src);
   };
 
+  // The single-file build (pkcalc.html) carries the module gzipped in base64.
+  async function unbundle(b64) {
+    var gz = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
+    return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  }
+
   async function start() {
     try {
       var go = new Go();
-      var bytes = await fetchWithProgress("main.wasm");
+      var bytes = window.PKCALC_BUNDLE ? await unbundle(window.PKCALC_BUNDLE.page) : await fetchWithProgress("main.wasm");
       say("Starting the engine…");
       var result = await WebAssembly.instantiate(bytes, go.importObject);
       go.run(result.instance);

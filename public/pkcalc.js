@@ -28,7 +28,10 @@
 
   function start() {
     if (worker) return worker;
-    worker = new Worker(new URL("engine.js", base), { type: "module" });
+    // The single-file build (pkcalc.html) brings its worker as one script.
+    worker = window.PKCALC_BUNDLE
+      ? new Worker(URL.createObjectURL(new Blob([window.PKCALC_BUNDLE.worker], { type: "text/javascript" })))
+      : new Worker(new URL("engine.js", base), { type: "module" });
     worker.onmessage = function (e) {
       var m = e.data, job = pending.get(m.id);
       if (!job) return;

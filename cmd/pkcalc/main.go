@@ -7,6 +7,7 @@
 //	pkcalc ranges [--hash-version 1|2] --partitions N  print the EPK ranges of N partitions
 //	pkcalc aggregate-query --key SPEC --engine E     print the query that aggregates per key
 //	pkcalc serve [--dir DIR] [--addr HOST:PORT]     serve the built site on loopback
+//	pkcalc bundle [--dir DIR] [--out FILE]          write the single-file build
 //
 // FILE may be - for standard input.
 package main
@@ -28,6 +29,7 @@ Usage:
   pkcalc ranges [--hash-version 1|2] --partitions N   print the EPK ranges of N physical partitions
   pkcalc aggregate-query --key SPEC --engine ENGINE   print the per-key aggregate query (cosmos, spark, duckdb)
   pkcalc serve [--dir DIR] [--addr HOST:PORT]         serve the web app (built by ./build.sh dist)
+  pkcalc bundle [--dir DIR] [--out FILE]              write the single-file build of the web app
 
 FILE may be - for standard input. Run 'pkcalc COMMAND -h' for a command's flags.
 `
@@ -55,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPaths(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
+	case "bundle":
+		return runBundle(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

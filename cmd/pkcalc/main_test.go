@@ -102,3 +102,16 @@ func TestSiteHandler(t *testing.T) {
 		t.Errorf("POST: %d", resp.StatusCode)
 	}
 }
+
+func TestBundleEscaping(t *testing.T) {
+	if got := inlineScript(`a("</script><b>")`); got != "<script>\na(\"<\\/script><b>\")\n</script>" {
+		t.Errorf("inlineScript: %q", got)
+	}
+	if got := jsString("a\"b\\c\n</script>\u2028"); got != `"a\"b\\c\n\u003c/script>\u2028"` {
+		t.Errorf("jsString: %s", got)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"bundle", "--dir", "testdata/site", "--out", t.TempDir() + "/x.html"}, nil, &out, &errs); code != 1 || !strings.Contains(errs.String(), "build the site first") {
+		t.Errorf("bundle of an incomplete site: %d %q", code, errs.String())
+	}
+}

@@ -85,10 +85,12 @@ build_site() {
   go run ./cmd/pkcalc bundle --dir "$out" >/dev/null
 }
 
-# precompress writes .gz (and .br where brotli is installed) beside the large
-# files, for static hosts that serve precompressed files.
+# precompress writes .gz and .br beside the large files, for static hosts
+# that serve precompressed files. brotli comes from Debian's packages when
+# it can be installed; without it there are only .gz files.
 precompress() {
   local f
+  command -v brotli >/dev/null 2>&1 || apt_install brotli || log "brotli is not installed: writing .gz files only"
   for f in "$1"/*.wasm "$1"/engine/*.wasm "$1"/*.js; do
     gzip -9 -k -n -f "$f"
     if command -v brotli >/dev/null 2>&1; then brotli -f -q 11 -o "$f.br" "$f"; fi

@@ -662,6 +662,32 @@ func TestSingleFile(t *testing.T) {
 	}
 }
 
+// TestSubPathAndDrop: the site hosted under a sub-path works (every URL is
+// relative), and a file dropped on the page is analysed.
+func TestSubPathAndDrop(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	const prefix = "/team/tools/pkcalc/"
+	srv := httptest.NewServer(http.StripPrefix(prefix, http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))))
+	defer srv.Close()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+	do(t, ctx, chromedp.Navigate(srv.URL+prefix), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	eval[chromedp.Void](t, ctx, `(() => {
+		const lines = Array.from({length: 300}, (_, i) => JSON.stringify({id: String(i), site: "s" + (i % 30)})).join("\n");
+		const dt = new DataTransfer();
+		dt.items.add(new File([lines], "dropped.jsonl", {type: "application/x-ndjson"}));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+	})()`)
+	status := waitStatus(t, ctx, "Read 300 documents")
+	if !strings.Contains(status, "from dropped.jsonl") {
+		t.Errorf("status %q", status)
+	}
+}
+
 func TestCompareAndExport(t *testing.T) {
 	ctx := page(t)
 	dir := t.TempDir()

@@ -69,7 +69,7 @@
     return "application/json";
   }
 
-  var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs",
+  var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
     "weightField", "maxDistinct", "queries"];
 

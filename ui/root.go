@@ -90,6 +90,8 @@ type Settings struct {
 	WeightField string
 	Workload    string // the application's queries and operations, as a workload file
 	Aggregates  bool   // the input is per-key aggregates for the one key named
+	GrowthGB    string // growth per day, with Retention instead of TargetGB
+	Retention   string
 }
 
 // Params returns the settings as the engine's options.
@@ -119,6 +121,8 @@ func (s Settings) Params() url.Values {
 	set("partitions", s.Partitions)
 	set("targetGb", s.TargetGB)
 	set("targetDocs", s.TargetDocs)
+	set("growthGbPerDay", s.GrowthGB)
+	set("retentionDays", s.Retention)
 	set("readsPerSecond", s.Reads)
 	set("writesPerSecond", s.Writes)
 	set("queriesPerSecond", s.Queries)
@@ -139,6 +143,7 @@ func SettingsFrom(query string) Settings {
 		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("readsPerSecond"), Writes: v.Get("writesPerSecond"),
 		Queries: v.Get("queriesPerSecond"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
 		Workload: v.Get("queries"), Aggregates: v.Get("aggregates") == "true",
+		GrowthGB: v.Get("growthGbPerDay"), Retention: v.Get("retentionDays"),
 	}
 	var keys []string
 	for _, k := range s.Keys {

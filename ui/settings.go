@@ -17,6 +17,10 @@ func (c *Root) SetField(name, value string) {
 		s.TargetGB = value
 	case "targetDocs":
 		s.TargetDocs = value
+	case "growthGbPerDay":
+		s.GrowthGB = value
+	case "retentionDays":
+		s.Retention = value
 	case "reads":
 		s.Reads = value
 	case "writes":

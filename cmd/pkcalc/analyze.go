@@ -48,6 +48,8 @@ func newAnalyzeFlags(stderr io.Writer) *analyzeFlags {
 	fs.Bool("autoscale", false, "the throughput is autoscale")
 	fs.Float64("target-gb", 0, "expected total size in `GB`, to project the key to")
 	fs.Int64("target-docs", 0, "expected total `documents`, to project the key to")
+	fs.Float64("growth-gb-per-day", 0, "growth in `GB` per day; with --retention-days, projects to growth x retention")
+	fs.Float64("retention-days", 0, "`days` documents are kept (a TTL), with --growth-gb-per-day")
 	fs.Bool("no-suggest", false, "measure only the keys named with --key")
 	fs.Float64("reads-per-second", 0, "point reads per second")
 	fs.Float64("writes-per-second", 0, "writes (creates, replaces, upserts) per second")

@@ -37,6 +37,9 @@ type Options struct {
 	Throughput  capacity.Throughput
 	TargetBytes int64 // expected total size; 0: the input's
 	TargetDocs  int64 // expected total documents
+	// GrowthGBPerDay and RetentionDays, when given, set TargetBytes to
+	// their product; they are kept to be echoed in the report.
+	GrowthGBPerDay, RetentionDays float64
 	Workload    advisor.Workload
 	TimePath    []string // the time field; nil: detected
 	WeightPath  []string // a numeric field weighting requests per document

@@ -22,7 +22,7 @@ import (
 // (targetGb is --target-gb). One parser serves all, so the same settings
 // give the same report everywhere.
 var OptionNames = []string{
-	"keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs",
+	"keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
 	"readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
 	"weightField", "maxDistinct", "queries",
 }
@@ -59,6 +59,17 @@ func ParseOptions(v url.Values) (Options, error) {
 	o.Throughput = capacity.Throughput{RU: p.int("ru", 0), Autoscale: p.bool("autoscale")}
 	if gb := p.float("targetGb"); gb > 0 {
 		o.TargetBytes = int64(gb * (1 << 30))
+	}
+	// Growth with retention: the size the container settles at.
+	growth, days := p.float("growthGbPerDay"), p.float("retentionDays")
+	switch {
+	case growth > 0 && days > 0 && o.TargetBytes > 0:
+		p.fail("give either targetGb or growthGbPerDay with retentionDays, not both")
+	case growth > 0 && days > 0:
+		o.TargetBytes = int64(growth * days * (1 << 30))
+		o.GrowthGBPerDay, o.RetentionDays = growth, days
+	case growth > 0 || days > 0:
+		p.fail("growthGbPerDay and retentionDays go together: the container holds growth times retention")
 	}
 	o.TargetDocs = int64(p.float("targetDocs"))
 	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}

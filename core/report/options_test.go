@@ -6,6 +6,13 @@ import (
 	"testing"
 )
 
+func TestGrowthWithRetention(t *testing.T) {
+	o, err := ParseOptions(url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"365"}})
+	if err != nil || o.TargetBytes != 730<<30 {
+		t.Errorf("%v: %d bytes, want 730 GB", err, o.TargetBytes)
+	}
+}
+
 func TestParseOptions(t *testing.T) {
 	o, err := ParseOptions(url.Values{
 		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
@@ -40,6 +47,8 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key"},
 		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},
+		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
+		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
 	} {
 		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)

@@ -87,6 +87,8 @@ type Settings struct {
 	Partitions  int     `json:"partitions,omitempty"`
 	TargetGB    float64 `json:"targetGb,omitempty"`
 	TargetDocs  int64   `json:"targetDocs,omitempty"`
+	GrowthGB    float64 `json:"growthGbPerDay,omitempty"`
+	Retention   float64 `json:"retentionDays,omitempty"`
 	Reads       float64 `json:"readsPerSecond,omitempty"`
 	Writes      float64 `json:"writesPerSecond,omitempty"`
 	Queries     float64 `json:"queriesPerSecond,omitempty"`
@@ -290,7 +292,7 @@ func (a *analysis) finish() *Report {
 		Bytes:         a.bytes,
 		Settings: Settings{
 			HashVersion: int(o.HashVersion), RU: o.Throughput.RU, Autoscale: o.Throughput.Autoscale, Partitions: o.Partitions,
-			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs,
+			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
 		Candidates: []Candidate{},

@@ -418,6 +418,13 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writesPerSecond"},
 		},
 		{
+			// pkcalc analyze --growth-gb-per-day 2 --retention-days 365
+			name:  "growth with retention",
+			input: schemaLines(50, func(i int) string { return fmt.Sprintf(`{"id":"%d","g":"%d"}`, i, i%7) }),
+			opts:  Options{Keys: schemaKeys(t, "/g"), NoSuggest: true, TargetBytes: 730 << 30, GrowthGBPerDay: 2, RetentionDays: 365},
+			want:  []string{"/settings/growthGbPerDay", "/settings/retentionDays", "/settings/targetGb"},
+		},
+		{
 			// A time field: write spread and correlation with time.
 			name: "time field",
 			input: schemaLines(240, func(i int) string {

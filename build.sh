@@ -228,7 +228,12 @@ case "$cmd" in
   bench)
     mkdir -p build
     log "benchmarks (go test -bench), results in build/bench.txt"
-    go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-3x}" ./core/... | tee build/bench.txt
+    go test -run '^$' -bench . -benchmem ./core/... | tee build/bench.txt
+    need_chromium
+    build_site build/site
+    log "in the browser: 100 MB through window.pkcalc.analyze; writing docs/PERFORMANCE.md"
+    PKCALC_SITE="$PWD/build/site" PKCALC_BENCH="$PWD/docs/PERFORMANCE.md" PKCALC_BENCH_GO="$PWD/build/bench.txt" \
+      go test -count=1 -run TestBrowserBenchmark -timeout 30m -v ./e2e/ | grep -v '^=== '
     ;;
   *)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'

@@ -44,12 +44,15 @@ func main() {
 		root.LoadSample(v.Get("sample"))
 	}
 
-	for ok := true; ok; ok = renderer.EventWait() {
+	for first, ok := true, true; ok; first, ok = false, renderer.EventWait() {
 		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {
 			panic(err)
 		}
 		p.restoreText()
-		p.doc.DocumentElement().SetAttribute("data-ready", "true")
+		if first {
+			p.doc.DocumentElement().SetAttribute("data-ready", "true")
+			js.Global().Get("performance").Call("mark", "pkcalc-ready") // interactive, for the benchmark
+		}
 	}
 }
 

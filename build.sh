@@ -5,6 +5,7 @@
 #   ./build.sh test               every test: vet, native, WebAssembly (Node), browser (Chromium)
 #   ./build.sh dist               the static site in dist/, relative URLs only
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
+#   ./build.sh fuzz               every fuzz target, FUZZTIME (default 30s) each, one after another
 #   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
 #   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
 #
@@ -224,6 +225,29 @@ case "$cmd" in
     build_site dist
     build_cloudflare build/cloudflare dist
     log "deploy with: build/wrangler/node_modules/.bin/wrangler deploy -c build/cloudflare/wrangler.jsonc"
+    ;;
+  fuzz)
+    # Each target alone, as go test -fuzz takes one at a time. A failing
+    # input is written to the package's testdata/fuzz/<target>/, where it
+    # stays as a regression case; the others still run, and the command
+    # fails at the end if any did. Minimising a new input is cut short
+    # (FUZZMINIMIZETIME) so that the time goes to fuzzing.
+    fuzztime=${FUZZTIME:-30s}
+    failed=() n=0
+    for file in $(grep -rl "func Fuzz" --include='*_test.go' --exclude-dir=build --exclude-dir=dist --exclude-dir=node_modules . | LC_ALL=C sort); do
+      pkg=./$(dirname "${file#./}")
+      for target in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$file"); do
+        n=$((n + 1))
+        log "fuzzing $target in $pkg for $fuzztime"
+        go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime "${FUZZMINIMIZETIME:-10s}" "$pkg" ||
+          failed+=("$target in $pkg")
+      done
+    done
+    [ "$n" -gt 0 ] || die "no fuzz targets found"
+    if [ ${#failed[@]} -gt 0 ]; then
+      die "$((${#failed[@]})) of $n fuzz targets failed: $(printf '%s; ' "${failed[@]}")see testdata/fuzz/ in their packages"
+    fi
+    log "all $n fuzz targets passed, $fuzztime each"
     ;;
   bench)
     mkdir -p build

@@ -372,7 +372,7 @@ func (r *Reader) topObject() (*Document, error) {
 	if _, more := r.peek(); !more && !seenID {
 		if key, elems, ok := wrappedDocuments(obj.Members); ok {
 			r.docs--
-			r.format = fmt.Sprintf("documents in the %q property", key)
+			r.format = fmt.Sprintf("documents in the %s property", quoteClip(key))
 			r.pending = elems
 			r.pendLine = line
 			return nil, nil
@@ -568,8 +568,14 @@ func (r *Reader) errorf(doc int, format string, args ...any) *Error {
 }
 
 func (r *Reader) note(format string, args ...any) {
+	r.noteAt(r.Offset(), format, args...)
+}
+
+// noteAt notes a problem at an earlier offset on the current line: the
+// start of the number or string it is about.
+func (r *Reader) noteAt(off int64, format string, args ...any) {
 	if len(r.notes) < 10 {
-		r.notes = append(r.notes, r.errorf(r.docs, format, args...))
+		r.notes = append(r.notes, &Error{Document: r.docs, Line: r.line, Column: int(off-r.lineStart) + 1, Offset: off, Msg: fmt.Sprintf(format, args...)})
 	}
 }
 
@@ -816,9 +822,9 @@ func (r *Reader) key() (string, error) {
 	c, ok = r.peek()
 	if !ok || c != ':' {
 		if !ok {
-			return "", r.errorf(r.docs, "the input ends after property name %q: expected ':'", k)
+			return "", r.errorf(r.docs, "the input ends after property name %s: expected ':'", quoteClip(k))
 		}
-		return "", r.errorf(r.docs, "expected ':' after property name %q, found %s", k, describe(c))
+		return "", r.errorf(r.docs, "expected ':' after property name %s, found %s", quoteClip(k), describe(c))
 	}
 	r.pos++
 	return k, nil
@@ -920,6 +926,7 @@ func (r *Reader) word() string {
 func (r *Reader) number() (Value, error) {
 	// Numbers are short: look ahead far enough that the scan below runs
 	// over the buffer without bounds juggling; a longer one asks for more.
+	start := r.Offset()
 	for look := 64; ; look *= 2 {
 		avail := r.ensure(look)
 		n, simple, msg := scanNumber(r.buf[r.pos:r.end])
@@ -934,7 +941,9 @@ func (r *Reader) number() (Value, error) {
 		r.pos += n
 		f, err := strconv.ParseFloat(string(lit), 64) // does not allocate: the string does not escape
 		if err != nil {
-			r.note("number %s is beyond the range of a double, which Cosmos DB uses for every number", lit)
+			r.noteAt(start, "number %s is beyond the range of a double, which Cosmos DB uses for every number", clip(string(lit)))
+		} else if f == 0 && !zero(lit) {
+			r.noteAt(start, "number %s is too small for a double, which Cosmos DB uses for every number: it reads as 0", clip(string(lit)))
 		}
 		v := Value{Kind: Number, Num: f}
 		if !simple || err != nil {
@@ -944,6 +953,20 @@ func (r *Reader) number() (Value, error) {
 		}
 		return v, nil
 	}
+}
+
+// zero reports whether a valid JSON number literal is zero: no digit of its
+// mantissa is 1 to 9.
+func zero(lit []byte) bool {
+	for _, c := range lit {
+		switch {
+		case c == 'e' || c == 'E':
+			return true
+		case c >= '1' && c <= '9':
+			return false
+		}
+	}
+	return true
 }
 
 // scanNumber measures the JSON number at the start of b. simple reports
@@ -970,6 +993,8 @@ func scanNumber(b []byte) (n int, simple bool, msg string) {
 			i++
 			digits++
 		}
+	case c == 'I' && i == 1:
+		return 0, false, "-Infinity is not valid JSON: numbers must be finite"
 	default:
 		return i, false, "invalid number: expected a digit"
 	}
@@ -1047,6 +1072,7 @@ func (r *Reader) str() (string, error) {
 // bytes inside the buffer, is copied once with no per-byte branching beyond
 // the scan.
 func (r *Reader) strBytes() ([]byte, error) {
+	begin := r.Offset() - 1 // the opening quote
 	out := r.scratch[:0]
 	ascii := true
 	for {
@@ -1084,7 +1110,7 @@ func (r *Reader) strBytes() ([]byte, error) {
 		case c == '"':
 			r.scratch = out[:0]
 			if !ascii && !utf8.Valid(out) {
-				r.note("a string that is not valid UTF-8; the bad bytes read as U+FFFD")
+				r.noteAt(begin, "a string that is not valid UTF-8; the bad bytes read as U+FFFD")
 				out = []byte(strings.ToValidUTF8(string(out), "\uFFFD"))
 			}
 			return out, nil
@@ -1102,6 +1128,7 @@ func (r *Reader) strBytes() ([]byte, error) {
 }
 
 func (r *Reader) escape(out []byte) ([]byte, error) {
+	backslash := r.Offset() - 1
 	if !r.ensure(1) {
 		return out, r.errorf(r.docs, "the input ends inside a string escape")
 	}
@@ -1136,10 +1163,15 @@ func (r *Reader) escape(out []byte) ([]byte, error) {
 			if d := utf16.DecodeRune(r1, r2); d != utf8.RuneError {
 				return utf8.AppendRune(out, d), nil
 			}
-			r.note("a \\u escape with an unpaired surrogate; it reads as U+FFFD")
+			r.noteAt(backslash, "a \\u escape with an unpaired surrogate; it reads as U+FFFD")
 			out = utf8.AppendRune(out, utf8.RuneError)
 			if r2 >= 0 && !utf16.IsSurrogate(r2) {
 				out = utf8.AppendRune(out, r2)
+			} else if r2 >= 0 {
+				// Another surrogate: it may begin a pair of its own
+				// ("\ud800\ud83d\ude00" is U+FFFD then 😀), so read it
+				// again as an escape of its own rather than drop it.
+				r.pos -= 6
 			}
 			return out, nil
 		}
@@ -1180,7 +1212,9 @@ func (r *Reader) finishObject(members []Member) Value {
 	if members == nil {
 		members = []Member{}
 	}
-	if len(members) == 1 && len(members[0].Key) > 1 && members[0].Key[0] == '$' {
+	// A document's own root stays an object: {"$oid": "x"} alone is a
+	// document with a property named $oid, not a string.
+	if r.depth > 0 && len(members) == 1 && len(members[0].Key) > 1 && members[0].Key[0] == '$' {
 		if v, ok := r.extended(members[0]); ok {
 			return v
 		}
@@ -1217,7 +1251,7 @@ func (r *Reader) dedupe(members []Member) []Member {
 	if dup == "" {
 		return members
 	}
-	r.note("property %q appears more than once in an object; the last one counts", dup)
+	r.note("property %s appears more than once in an object; the last one counts", quoteClip(dup))
 	last := make(map[string]int, len(members))
 	for i, m := range members {
 		last[m.Key] = i
@@ -1244,10 +1278,14 @@ func (r *Reader) extended(m Member) (Value, bool) {
 		}
 		f, err := strconv.ParseFloat(v.Str, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			r.note("%s %q is not a finite number, which JSON and Cosmos DB cannot store; kept as the string", m.Key, v.Str)
+			r.note("%s %s is not a finite number, which JSON and Cosmos DB cannot store; kept as the string", m.Key, quoteClip(v.Str))
 			return v, true
 		}
-		return Value{Kind: Number, Num: f, Str: v.Str}, true
+		num := Value{Kind: Number, Num: f}
+		if n, _, msg := scanNumber([]byte(v.Str)); n == len(v.Str) && msg == "" {
+			num.Str = v.Str // the literal as written, as for a plain number
+		} // else a spelling JSON has no room for (+1, .5, 0x1p-2): print the double
+		return num, true
 	case "$date":
 		switch v.Kind {
 		case String:
@@ -1273,6 +1311,35 @@ func describe(c byte) string {
 	default:
 		return fmt.Sprintf("byte 0x%02X", c)
 	}
+}
+
+// clip shortens text from the input for a message: a property name or a
+// number can be megabytes long, and a message names it, not repeats it.
+func clip(s string) string {
+	if p, ok := clipped(s); ok {
+		return fmt.Sprintf("%s… (%d bytes)", p, len(s))
+	}
+	return s
+}
+
+// quoteClip is clip for text shown in quotes: "abc…" (4096 bytes).
+func quoteClip(s string) string {
+	if p, ok := clipped(s); ok {
+		return fmt.Sprintf("%s (%d bytes)", strconv.Quote(p+"…"), len(s))
+	}
+	return strconv.Quote(s)
+}
+
+func clipped(s string) (string, bool) {
+	const max = 40
+	if len(s) <= max {
+		return s, false
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], true
 }
 
 func kindOf(c byte) Kind {

@@ -112,10 +112,13 @@ func parseSynthetic(s string) (Spec, error) {
 
 func parseTerm(t string) (Term, error) {
 	if rest, ok := strings.CutPrefix(t, "hash("); ok {
-		inner, mod, ok := strings.Cut(rest, ")%")
-		if !ok {
+		// The modulus is digits, so the last ")%" ends the path, which
+		// may hold ")%" itself in a quoted name: hash(/"a)%b")%8.
+		i := strings.LastIndex(rest, ")%")
+		if i < 0 {
 			return Term{}, fmt.Errorf("a computed suffix is written hash(/path)%%N, as in hash(/id)%%8")
 		}
+		inner, mod := rest[:i], rest[i+2:]
 		n, err := strconv.Atoi(mod)
 		if err != nil || n < 2 || n > 1000 {
 			return Term{}, fmt.Errorf("the modulus %q must be a whole number from 2 to 1000", mod)
@@ -129,6 +132,9 @@ func parseTerm(t string) (Term, error) {
 	path, unit := t, ""
 	if parts := splitTop(t, ':'); len(parts) == 2 {
 		path, unit = parts[0], parts[1]
+		if unit == "" {
+			return Term{}, fmt.Errorf("a time unit must follow ':': hour, day or month, as in /ts:day")
+		}
 	} else if len(parts) > 2 {
 		return Term{}, fmt.Errorf("more than one ':' outside quotes")
 	}

@@ -1,0 +1,372 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/ingest"
+)
+
+// The shared corpus of hostile and broken inputs: testdata/hostile at the
+// top of the repository. cases.json lists every input: a file there, or
+// one the tests generate (10 MB strings and the like are not committed).
+const hostileDir = "../../testdata/hostile"
+
+type hostileCase struct {
+	Name     string `json:"name"`
+	File     string `json:"file"`
+	Wrong    string `json:"wrong"`
+	Generate []struct {
+		Text  string `json:"text"`
+		Times int    `json:"times"`
+	} `json:"generate"`
+}
+
+func hostileCases(t testing.TB) []hostileCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(hostileDir, "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []hostileCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// input is the case's bytes: the file, or the generated text, where {i} in
+// a repeated part stands for the repetition's number.
+func (c hostileCase) input(t testing.TB) []byte {
+	t.Helper()
+	if c.File != "" {
+		b, err := os.ReadFile(filepath.Join(hostileDir, c.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var b bytes.Buffer
+	for _, p := range c.Generate {
+		n := max(p.Times, 1)
+		if !strings.Contains(p.Text, "{i}") {
+			b.WriteString(strings.Repeat(p.Text, n))
+			continue
+		}
+		for i := range n {
+			b.WriteString(strings.ReplaceAll(p.Text, "{i}", strconv.Itoa(i)))
+		}
+	}
+	return b.Bytes()
+}
+
+// hostileWant is what pkcalc must make of each input: the documents it
+// keeps, the problems it reports (errors skip input, notes change a value
+// but keep its document), and the first of them: where it is
+// ("line:column", or "" when there is none) and what it says.
+var hostileWant = map[string]struct {
+	docs, errors, notes int
+	at, says            string
+}{
+	"empty.json":                    {0, 0, 0, "", ""},
+	"whitespace-only.json":          {0, 0, 0, "", ""},
+	"bom-only.json":                 {0, 0, 0, "", ""},
+	"empty-array.json":              {0, 0, 0, "", ""},
+	"truncated-array.json":          {2, 1, 0, "1:72", "the input ends inside an object: expected ',' or '}'"},
+	"truncated-object.json":         {0, 1, 0, "1:36", "the input ends inside an array: expected ',' or ']'"},
+	"truncated-jsonl.jsonl":         {2, 1, 0, "3:15", "the input ends inside a string"},
+	"truncated-wrapper.json":        {2, 1, 0, "1:88", "the input ends inside an object: expected ',' or '}'"},
+	"unterminated-string.jsonl":     {1, 1, 0, "1:22", "control character U+000A inside a string: it must be escaped (strings cannot span lines)"},
+	"unterminated-string-eof.json":  {1, 1, 0, "1:43", "the input ends inside a string"},
+	"invalid-utf8.jsonl":            {3, 0, 3, "1:20", "a string that is not valid UTF-8; the bad bytes read as U+FFFD"},
+	"utf16le-bom.json":              {0, 1, 0, "1:1", "expected a JSON value, found byte 0xFF"},
+	"nan-infinity.jsonl":            {2, 3, 0, "2:15", `"NaN" is not valid JSON: numbers must be finite`},
+	"numbers-beyond-double.jsonl":   {5, 0, 4, "1:15", "number 1e400 is beyond the range of a double, which Cosmos DB uses for every number"},
+	"bad-numbers.jsonl":             {2, 7, 0, "2:15", "expected a JSON value, found '+'"},
+	"duplicate-keys.jsonl":          {2, 0, 2, "1:37", `property "tenant" appears more than once in an object; the last one counts`},
+	"bom-start.jsonl":               {2, 0, 0, "", ""},
+	"bom-middle.jsonl":              {2, 1, 0, "2:1", "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start"},
+	"bom-in-value.jsonl":            {2, 1, 0, "2:7", "a byte order mark (U+FEFF) in the middle of the input"},
+	"image.png":                     {0, 1, 0, "1:1", "expected a JSON value, found byte 0x89"},
+	"documents.json.gz":             {0, 1, 0, "1:1", "expected a JSON value, found byte 0x1F"},
+	"not-object-number.json":        {0, 1, 0, "1:1", "a number is not a document: documents are JSON objects; skipped"},
+	"not-object-string.json":        {0, 1, 0, "1:1", "a string is not a document"},
+	"not-object-null.json":          {0, 1, 0, "1:1", "a null is not a document"},
+	"array-of-scalars.json":         {0, 5, 0, "1:2", "a number is not a document"},
+	"array-of-arrays.json":          {0, 2, 0, "1:2", "an array is not a document"},
+	"mixed-types.jsonl":             {7, 0, 0, "", ""},
+	"special-keys.json":             {2, 0, 0, "", ""},
+	"lone-surrogates.json":          {4, 0, 3, "1:17", `a \u escape with an unpaired surrogate; it reads as U+FFFD`},
+	"control-characters.jsonl":      {1, 2, 0, "1:19", "control character U+0009 inside a string"},
+	"crlf-mix.jsonl":                {5, 1, 0, "5:11", "expected a property name in double quotes, found '}'"},
+	"nul-bytes.jsonl":               {2, 2, 0, "2:1", "expected a JSON value, found byte 0x00"},
+	"comments.json":                 {1, 2, 0, "1:1", "expected a JSON value, found '/'"},
+	"comment-lines.jsonl":           {2, 1, 0, "2:1", "expected a JSON value, found '#'"},
+	"trailing-comma-array.json":     {2, 1, 0, "1:24", "expected a JSON value, found ']'"},
+	"trailing-comma-object.jsonl":   {1, 1, 0, "1:24", "expected a property name in double quotes, found '}'"},
+	"single-quotes.json":            {0, 1, 0, "1:3", "expected a property name in double quotes, found '''"},
+	"unquoted-keys.jsonl":           {1, 1, 0, "1:2", "expected a property name in double quotes, found 'i'"},
+	"python-literals.jsonl":         {1, 1, 0, "1:16", "expected a JSON value, found 'T'"},
+	"missing-comma.json":            {1, 1, 0, "3:3", "expected ',' or ']' after document 1, found '{'"},
+	"missing-colon.jsonl":           {1, 1, 0, "1:7", `expected ':' after property name "id", found '"'`},
+	"unbalanced-brackets.jsonl":     {2, 2, 0, "1:11", "expected a JSON value, found '}'"},
+	"garbage-after-array.json":      {1, 1, 0, "1:14", `"trailing" is not a JSON value`},
+	"bad-escapes.jsonl":             {1, 2, 0, "1:17", `invalid escape \x in a string`},
+	"html-page.html":                {0, 1, 0, "1:1", "expected a JSON value, found '<'"},
+	"csv-as-json.csv":               {0, 1, 0, "1:1", "expected a JSON value, found 'i'"},
+	"json-seq.json":                 {0, 1, 0, "1:1", "expected a JSON value, found byte 0x1E"},
+	"script-payloads.jsonl":         {3, 0, 0, "", ""},
+	"extended-json-edge.jsonl":      {3, 0, 0, "", ""},
+	"deep-128.json":                 {1, 0, 0, "", ""},
+	"deep-129.json":                 {0, 1, 0, "1:1", "document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+	"deep-129-arrays.jsonl":         {2, 1, 0, "2:1", "document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+	"deep-10000.jsonl":              {2, 1, 0, "2:1", "document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+	"deep-10000-unclosed.json":      {0, 1, 0, "1:10001", "the input ends inside a value nested 9999 levels deep"}, // the first [ is the array of documents
+	"string-10mb.jsonl":             {2, 1, 0, "2:1", "document holds a string longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+	"number-500k-digits.json":       {1, 0, 2, "1:15", "number 1000000000000000000000000000000000000000… (500001 bytes) is beyond the range of a double"},
+	"document-3mb.jsonl":            {2, 1, 0, "2:1", "document is larger than the 2 MB Cosmos DB allows for an item; skipped"},
+	"document-3mb-single.json":      {0, 1, 0, "1:1", "document holds a string longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+	"array-100k-empty-objects.json": {100000, 0, 0, "", ""},
+	"long-line.jsonl":               {1, 1, 0, "2:11", "expected a property name in double quotes, found '}'"},
+	"garbage-lines.jsonl":           {1, 1, 0, "1:1", `"not" is not a JSON value (expected null)`}, // reading resumes at the next line that starts a document
+	"many-bad-documents.jsonl":      {0, 100, 0, "1:11", "expected a property name in double quotes, found '}'"},
+	"blank-lines.jsonl":             {0, 1, 0, "100001:11", "the input ends inside an object: expected a property name"},
+	"wide-document.json":            {1, 0, 0, "", ""},
+}
+
+// TestHostile runs every hostile input through the whole analysis: no
+// panic, a bounded time, the documents before (and where possible after) a
+// fault are analysed, the report encodes in every format, and the first
+// problem says where it is and what is wrong.
+func TestHostile(t *testing.T) {
+	cases := hostileCases(t)
+	if len(cases) < 40 {
+		t.Errorf("%d hostile inputs; the corpus has at least 40", len(cases))
+	}
+	seen := map[string]bool{}
+	var rows []string
+	for i, c := range cases {
+		seen[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) {
+			want, ok := hostileWant[c.Name]
+			if !ok {
+				t.Fatalf("no expectation for %s in hostileWant", c.Name)
+			}
+			in := c.input(t)
+			rep, took := analyzeBounded(t, in)
+			if rep.Documents != int64(want.docs) || rep.Input.ErrorCount != want.errors || rep.Input.Notes != want.notes {
+				t.Errorf("%d documents, %d errors, %d notes; want %d, %d, %d (errors: %v)",
+					rep.Documents, rep.Input.ErrorCount, rep.Input.Notes, want.docs, want.errors, want.notes, rep.Input.Errors)
+			}
+			if len(rep.Input.Errors) != min(rep.Input.ErrorCount, 100) {
+				t.Errorf("%d errors listed of %d", len(rep.Input.Errors), rep.Input.ErrorCount)
+			}
+			for _, p := range rep.Input.Errors {
+				if p.Line < 1 || p.Column < 1 || p.Message == "" || len(p.Message) > 300 {
+					t.Errorf("a problem without a place or a short message: %+v", p)
+				}
+			}
+			at, says := "", ""
+			if len(rep.Input.Errors) > 0 {
+				p := rep.Input.Errors[0]
+				at, says = fmt.Sprintf("%d:%d", p.Line, p.Column), p.Message
+			} else if n := firstNote(t, in); n != nil {
+				at, says = fmt.Sprintf("%d:%d", n.Line, n.Column), n.Msg
+			}
+			if at != want.at || !strings.Contains(says, want.says) || (want.says == "") != (says == "") {
+				t.Errorf("first problem at %s: %q\nwant at %s: %q", at, says, want.at, want.says)
+			}
+			if c.Name == "many-bad-documents.jsonl" && !strings.HasSuffix(rep.Input.Errors[99].Message, "; stopped after 100 errors") {
+				t.Errorf("the 100th error does not say reading stopped: %q", rep.Input.Errors[99].Message)
+			}
+			checkEncodes(t, rep)
+			rows = append(rows, manifestRow(i+1, c, in, rep, firstNote(t, in)))
+			t.Logf("%d bytes in %v: %d documents, %d errors, %d notes", len(in), took.Round(time.Millisecond), rep.Documents, rep.Input.ErrorCount, rep.Input.Notes)
+		})
+	}
+	for name := range hostileWant {
+		if !seen[name] {
+			t.Errorf("hostileWant has %s, which cases.json does not list", name)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	// The manifest lists every input with what pkcalc says of it: it is
+	// written from these very results, so it cannot go stale.
+	readme := filepath.Join(hostileDir, "README.md")
+	got := manifest(rows)
+	if *update {
+		if err := os.WriteFile(readme, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if b, err := os.ReadFile(readme); err != nil || string(b) != got {
+		t.Errorf("%s is not what pkcalc says of the inputs (%v): run go test ./core/report -run TestHostile -update", readme, err)
+	}
+}
+
+// manifestRow is the line of testdata/hostile/README.md for one input.
+func manifestRow(n int, c hostileCase, in []byte, rep *Report, note *ingest.Error) string {
+	name := "[" + c.Name + "](" + c.Name + ")"
+	if c.File == "" {
+		name = c.Name + " (generated, " + sizeText(len(in)) + ")"
+	}
+	says := "nothing: no problem"
+	switch {
+	case len(rep.Input.Errors) > 0:
+		p := rep.Input.Errors[0]
+		says = code(fmt.Sprintf("line %d, column %d (document %d): %s", p.Line, p.Column, p.Document, p.Message))
+		if more := rep.Input.ErrorCount - 1; more > 0 {
+			says += fmt.Sprintf(" and %d more", more)
+		}
+	case note != nil:
+		says = "a note (the document is kept): " + code(note.Error())
+		if more := rep.Input.Notes - 1; more > 0 {
+			says += fmt.Sprintf(" and %d more", more)
+		}
+	}
+	status := 200
+	switch {
+	case len(in) > 8<<20:
+		status = 413
+	case rep.Documents == 0 && rep.Input.ErrorCount > 0:
+		status = 400
+	}
+	return fmt.Sprintf("| %d | %s | %s | %d | %s | %d |", n, name, cell(c.Wrong), rep.Documents, cell(says), status)
+}
+
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MB"
+	case n >= 1<<10:
+		return strconv.Itoa(n>>10) + " KB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+// code is text as a Markdown code span.
+func code(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func manifest(rows []string) string {
+	return `# Hostile and broken inputs
+
+pkcalc's shared corpus of inputs that are broken, hostile or at the limits of Cosmos DB. The small
+ones are the files in this folder; the large ones (10 MB strings, 10,000 levels of nesting, a
+500,000-digit number, 100,000 documents) are generated by the tests from ` + "`cases.json`" + `, which lists
+every input.
+
+They run through:
+
+- ` + "`core/report`" + ` ` + "`TestHostile`" + `: the whole analysis, in a bounded time; the documents kept, the problems
+  counted and the first one's line, column and message, per input; the report encodes as JSON, text,
+  Markdown and CSV. It writes this table from its results (` + "`go test ./core/report -run TestHostile -update`" + `),
+  and fails when the table is not what pkcalc says.
+- ` + "`core/api`" + ` ` + "`TestHostile`" + `: the HTTP API (` + "`api.Handler(api.Config{MaxBodyBytes: 8 << 20})`" + `): a JSON body for every
+  answer, 200 with the problems listed, 400 when no document could be read, 413 over the body
+  limit; never a 5xx.
+- ` + "`e2e`" + ` ` + "`TestHostile`" + `: a selection pasted into the page in Chromium, and given to ` + "`window.pkcalc.analyze`" + `
+  as a Blob.
+- ` + "`core/ingest`" + ` ` + "`FuzzReader`" + `: the small files are seeds of the fuzz target.
+
+Problems are of two kinds. An **error** skips input: the document it is in is not analysed; in an
+array reading stops, in a sequence of documents (JSON Lines) it resumes at the next line that starts
+a document. A **note** keeps the document with a value changed (bad UTF-8 reads as U+FFFD, a number
+beyond a double as infinity, the last of duplicate properties counts); the report counts notes, and
+the table gives the first. Lines and columns count from 1; columns are bytes from the start of the
+line, after a byte order mark on line 1.
+
+| # | input | what is wrong | documents kept | what pkcalc says first (where: what) | HTTP API |
+|---|---|---|---|---|---|
+` + strings.Join(rows, "\n") + "\n"
+}
+
+// analyzeBounded analyses in, failing the test if that takes too long.
+func analyzeBounded(t *testing.T, in []byte) (*Report, time.Duration) {
+	t.Helper()
+	type result struct {
+		rep *Report
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		rep, err := Analyze(bytes.NewReader(in), Options{})
+		done <- result{rep, err}
+	}()
+	// Generous for WebAssembly on a slow machine: natively each input
+	// takes well under a second.
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("Analyze: %v", r.err)
+		}
+		return r.rep, time.Since(start)
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("Analyze of %d bytes did not finish in 2 minutes", len(in))
+	}
+	return nil, 0
+}
+
+// firstNote is the first note the Reader makes on in: the report counts
+// notes but does not list them.
+func firstNote(t *testing.T, in []byte) *ingest.Error {
+	t.Helper()
+	r := ingest.NewReader(bytes.NewReader(in))
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var e *ingest.Error
+		if err != nil && !errors.As(err, &e) {
+			t.Fatal(err)
+		}
+		if d != nil && len(d.Notes) > 0 {
+			return d.Notes[0]
+		}
+	}
+}
+
+// checkEncodes writes the report in every format; the JSON must read back.
+func checkEncodes(t *testing.T, rep *Report) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rep); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("the JSON report does not read back: %v", err)
+	}
+	if back.Documents != rep.Documents || len(back.Input.Errors) != len(rep.Input.Errors) || len(back.Candidates) != len(rep.Candidates) {
+		t.Errorf("the JSON report reads back as %d documents, %d errors, %d candidates", back.Documents, len(back.Input.Errors), len(back.Candidates))
+	}
+	for name, write := range map[string]func(io.Writer, *Report) error{"text": WriteText, "markdown": WriteMarkdown, "csv": WriteCSV} {
+		if err := write(io.Discard, rep); err != nil {
+			t.Errorf("Write %s: %v", name, err)
+		}
+	}
+}

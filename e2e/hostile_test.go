@@ -1,0 +1,179 @@
+package e2e
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// hostile reads an input of the shared corpus (testdata/hostile/README.md).
+func hostile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../testdata/hostile", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestHostile pastes broken and hostile inputs into the page and gives
+// others to window.pkcalc.analyze: each is reported with what is wrong and
+// where, nothing in them runs, and the page goes on working.
+func TestHostile(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	// alert, confirm and prompt count their calls instead of showing
+	// anything: input that ran as code would call them.
+	const calls = `window.__calls = 0; window.alert = window.confirm = window.prompt = () => { window.__calls++ };`
+	t.Run("pasted", func(t *testing.T) {
+		ctx := page(t)
+		eval[chromedp.Void](t, ctx, calls)
+		for _, tt := range []struct {
+			file   string
+			status string // what the status line says
+			shown  string // in the list of problems (#errors) or the failure (#error)
+		}{
+			{"truncated-array.json", "Read 2 documents", "line 1, column 72 (document 3): the input ends inside an object: expected ',' or '}'"},
+			{"nan-infinity.jsonl", "Read 2 documents", `line 2, column 15 (document 2): "NaN" is not valid JSON: numbers must be finite`},
+			{"deep-129-arrays.jsonl", "Read 2 documents", "line 2, column 1 (document 2): document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+			{"bom-middle.jsonl", "Read 2 documents", "line 2, column 1 (document 2): a byte order mark (U+FEFF) in the middle of the input"},
+			{"deep-129.json", "Could not analyse pasted text", "no document could be read; line 1, column 1: document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+			{"html-page.html", "Could not analyse pasted text", "no document could be read; line 1, column 1: expected a JSON value, found '<'"},
+			{"single-quotes.json", "Could not analyse pasted text", "no document could be read; line 1, column 3: expected a property name in double quotes, found '''"},
+		} {
+			t.Run(tt.file, func(t *testing.T) {
+				clearPage(t, ctx)
+				paste(t, ctx, hostile(t, tt.file))
+				waitStatus(t, ctx, tt.status)
+				shown := eval[string](t, ctx, `["errors", "error"].map(id => (document.getElementById(id) || {}).innerText || "").join("\n")`)
+				if !strings.Contains(shown, tt.shown) {
+					t.Errorf("the page shows %q; want %q", shown, tt.shown)
+				}
+				stillWorks(t, ctx)
+			})
+		}
+		nothingRan(t, ctx)
+	})
+
+	t.Run("script payloads", func(t *testing.T) {
+		ctx := page(t)
+		eval[chromedp.Void](t, ctx, calls)
+		paste(t, ctx, hostile(t, "script-payloads.jsonl"))
+		waitStatus(t, ctx, "Read 3 documents")
+		time.Sleep(300 * time.Millisecond) // give an injected handler its chance
+		nothingRan(t, ctx)
+		rows := table(t, ctx)
+		for _, path := range []string{`/"<img src=x onerror=alert(1)>"`, "/__proto__", "/__proto__/polluted", "/constructor", "/x"} {
+			if _, ok := rows[path]; !ok {
+				t.Errorf("no row for %s; rows %v", path, rows)
+			}
+		}
+		if r := rows["/tenant"]; !strings.Contains(r.Top, `"<b>bold</b>"`) || !strings.Contains(r.Top, `"\"><svg onload=alert(1)>"`) {
+			t.Errorf("/tenant values not shown as text: %q", r.Top)
+		}
+		if n := eval[int](t, ctx, `({}).polluted === undefined ? 0 : 1`); n != 0 {
+			t.Errorf("__proto__ in a document polluted Object.prototype")
+		}
+		do(t, ctx, chromedp.Click(chromedp.CSS(`#candidates tbody tr td.key button`)))
+		nothingRan(t, ctx)
+		stillWorks(t, ctx)
+	})
+
+	t.Run("large", func(t *testing.T) {
+		ctx := page(t)
+		eval[chromedp.Void](t, ctx, calls)
+		for _, tt := range []struct {
+			name, js, shown string
+		}{
+			// Made in the page: 10 MB does not travel well through DevTools.
+			{"10 MB string", `'{"id":"1"}\n{"id":"2","s":"' + "x".repeat(10 << 20) + '"}\n{"id":"3"}\n'`,
+				"line 2, column 1 (document 2): document holds a string longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+			{"10,000 levels", `'{"id":"1"}\n' + '{"a":'.repeat(10000) + "1" + "}".repeat(10000) + '\n{"id":"3"}\n'`,
+				"line 2, column 1 (document 2): document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
+			{"3 MB document", `'{"id":"1"}\n{"id":"2","pad":[' + '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",'.repeat(100000) + '"end"]}\n{"id":"3"}\n'`,
+				"line 2, column 1 (document 2): document is larger than the 2 MB Cosmos DB allows for an item; skipped"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				clearPage(t, ctx)
+				eval[chromedp.Void](t, ctx, `(() => { const t = document.getElementById("docs"); t.focus(); t.value = `+tt.js+`;
+					t.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertFromPaste"})); })()`)
+				status := waitStatus(t, ctx, "Read 2 documents")
+				if !strings.Contains(status, "1 problem") {
+					t.Errorf("status %q", status)
+				}
+				if e := eval[string](t, ctx, `document.getElementById("errors").innerText`); !strings.Contains(e, tt.shown) {
+					t.Errorf("errors %q; want %q", e, tt.shown)
+				}
+				stillWorks(t, ctx)
+			})
+		}
+		nothingRan(t, ctx)
+	})
+
+	t.Run("blobs", func(t *testing.T) {
+		ctx := page(t)
+		eval[chromedp.Void](t, ctx, calls)
+		blob := func(name string) string {
+			return `new Blob([Uint8Array.from(atob("` + base64.StdEncoding.EncodeToString([]byte(hostile(t, name))) + `"), c => c.charCodeAt(0))])`
+		}
+		// Bytes that are not UTF-8 cannot be pasted (a JavaScript string
+		// holds UTF-16), but a file can hold them.
+		if got := eval[string](t, ctx, `pkcalc.analyze(`+blob("invalid-utf8.jsonl")+`).then(r => [r.documents, r.input.notes, r.input.errorCount, r.paths.map(p => p.path).join(" ")].join("|"))`); got != "3|3|0|/id /tenant /\"ten\uFFFDant\"" {
+			t.Errorf("invalid UTF-8: %q", got)
+		}
+		for _, tt := range []struct{ file, want string }{
+			{"image.png", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0x89"},
+			{"documents.json.gz", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0x1F"},
+			{"utf16le-bom.json", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0xFF"},
+		} {
+			if got := eval[string](t, ctx, `pkcalc.analyze(`+blob(tt.file)+`).then(r => "resolved: " + r.documents, e => e.status + " " + e.message)`); got != tt.want {
+				t.Errorf("%s: %q; want %q", tt.file, got, tt.want)
+			}
+		}
+		if got := eval[string](t, ctx, `pkcalc.analyze(`+blob("extended-json-edge.jsonl")+`, {as: "text"}).then(t => String(JSON.parse(t).documents))`); got != "3" {
+			t.Errorf("extended JSON: %q", got)
+		}
+		nothingRan(t, ctx)
+		stillWorks(t, ctx)
+	})
+}
+
+// clearPage empties the paste area and the results, so that the next
+// status is the next analysis's.
+func clearPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, chromedp.Click(chromedp.ID("clear")))
+	waitStatus(t, ctx, "Paste documents, drop files or try a sample.")
+}
+
+// stillWorks: after the input, the sample button still analyses.
+func stillWorks(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	if n := eval[int](t, ctx, `document.querySelectorAll("#candidates tbody tr").length`); n < 6 {
+		t.Errorf("%d candidates for the sample after hostile input", n)
+	}
+}
+
+// nothingRan: no alert, confirm or prompt was called, and the input made
+// no element or event handler in the page.
+func nothingRan(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if n := eval[int](t, ctx, `window.__calls`); n != 0 {
+		t.Errorf("input ran as code: %d calls of alert, confirm or prompt", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#main script, #main img, #main iframe, #main object, #main embed, #main b").length`); n != 0 {
+		t.Errorf("input became %d elements", n)
+	}
+	if s := eval[string](t, ctx, `[...document.querySelectorAll("#main *")].flatMap(e => [...e.attributes].filter(a => /^on/i.test(a.name) || /javascript:/i.test(a.value)).map(a => e.tagName + " " + a.name + "=" + a.value)).join("; ")`); s != "" {
+		t.Errorf("input became attributes: %s", s)
+	}
+}

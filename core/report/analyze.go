@@ -10,6 +10,7 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -230,6 +231,26 @@ func timeSpan(window []*ingest.Document, path []string) time.Duration {
 	return hi.Sub(lo)
 }
 
+// looksLikeTime reports whether a path's most common values read as times
+// since 1990: a cheap test that spares the scan of the window for the many
+// paths that are not times (a document can have thousands of properties).
+func looksLikeTime(top []paths.ValueCount) bool {
+	for _, v := range top {
+		var val ingest.Value
+		if err := json.Unmarshal([]byte(v.Value), &val.Str); err == nil {
+			val.Kind = ingest.String
+		} else if err := json.Unmarshal([]byte(v.Value), &val.Num); err == nil {
+			val.Kind = ingest.Number
+		} else {
+			continue
+		}
+		if at, ok := key.Time(&val); ok && at.Year() >= 1990 && at.Year() <= 2100 {
+			return true
+		}
+	}
+	return false
+}
+
 // timeHints are names of fields that hold a document's time, best first.
 var timeHints = []string{"timestamp", "ts", "time", "eventtime", "createdat", "created", "orderdate", "date", "datetime", "_ts"}
 
@@ -247,7 +268,7 @@ func detectTime(ps []paths.Path, window []*ingest.Document) []string {
 			continue
 		}
 		mix := p.TypeMix()
-		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) {
+		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) || !looksLikeTime(p.Top) {
 			continue
 		}
 		ok := 0

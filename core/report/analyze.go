@@ -41,12 +41,12 @@ type Options struct {
 	// GrowthGBPerDay and RetentionDays, when given, set TargetBytes to
 	// their product; they are kept to be echoed in the report.
 	GrowthGBPerDay, RetentionDays float64
-	Workload    advisor.Workload
-	TimePath    []string // the time field; nil: detected
-	WeightPath  []string // a numeric field weighting requests per document
-	MaxDistinct int      // distinct values kept exactly per key; 0: 50,000
-	Window      int      // documents read before candidates are chosen; 0: 10,000
-	Progress    func(Progress)
+	Workload                      advisor.Workload
+	TimePath                      []string // the time field; nil: detected
+	WeightPath                    []string // a numeric field weighting requests per document
+	MaxDistinct                   int      // distinct values kept exactly per key; 0: 50,000
+	Window                        int      // documents read before candidates are chosen; 0: 10,000
+	Progress                      func(Progress)
 }
 
 // Progress is reported while reading.

@@ -31,22 +31,21 @@ import (
 
 // Options are the analysis settings; the zero value analyses with defaults.
 type Options struct {
-	Keys        []key.Spec  // keys to measure, first in the report in this order
-	NoSuggest   bool        // measure only Keys
-	HashVersion epk.Version // 1 or 2 (default) for hash and synthetic keys
-	Partitions  int         // physical partitions; 0: from the throughput
-	Throughput  capacity.Throughput
-	TargetBytes int64 // expected total size; 0: the input's
-	TargetDocs  int64 // expected total documents
-	// GrowthGBPerDay and RetentionDays, when given, set TargetBytes to
-	// their product; they are kept to be echoed in the report.
-	GrowthGBPerDay, RetentionDays float64
-	Workload                      advisor.Workload
-	TimePath                      []string // the time field; nil: detected
-	WeightPath                    []string // a numeric field weighting requests per document
-	MaxDistinct                   int      // distinct values kept exactly per key; 0: 50,000
-	Window                        int      // documents read before candidates are chosen; 0: 10,000
-	Progress                      func(Progress)
+	Keys           []key.Spec  // keys to measure, first in the report in this order
+	NoSuggest      bool        // measure only Keys
+	HashVersion    epk.Version // 1 or 2 (default) for hash and synthetic keys
+	Partitions     int         // physical partitions; 0: from the throughput
+	Throughput     capacity.Throughput
+	TargetBytes    int64   // expected total size; 0: the input's
+	TargetDocs     int64   // expected total documents
+	GrowthGBPerDay float64 // with RetentionDays, what set TargetBytes (their product); echoed in the report
+	RetentionDays  float64
+	Workload       advisor.Workload
+	TimePath       []string // the time field; nil: detected
+	WeightPath     []string // a numeric field weighting requests per document
+	MaxDistinct    int      // distinct values kept exactly per key; 0: 50,000
+	Window         int      // documents read before candidates are chosen; 0: 10,000
+	Progress       func(Progress)
 }
 
 // Progress is reported while reading.

@@ -326,6 +326,12 @@ func (c *Root) ErrorsTitle() string {
 	return fmt.Sprintf("%d %s in the input (the documents before and after each were kept where possible)", n, human.Plural(int64(n), "problem", "problems"))
 }
 
+// WarningsTitle heads the list of values read with a change.
+func (c *Root) WarningsTitle() string {
+	n := c.Report.Input.Notes
+	return fmt.Sprintf("%d %s read with a change (the documents were kept)", n, human.Plural(int64(n), "value", "values"))
+}
+
 // ProblemText is one problem, positioned.
 func ProblemText(p report.Problem) string {
 	if p.Line == 0 {

@@ -173,6 +173,12 @@ func TestBadSettingsAndErrors(t *testing.T) {
 	if !strings.Contains(html, "line 2, column 15 (document 2): expected a JSON value, found &#39;}&#39;") {
 		t.Errorf("problem not shown")
 	}
+	f.text = "{\"id\":\"1\",\"t\":\"a\",\"t\":\"b\"}\n"
+	c.Analyse()
+	finish(t, c, f)
+	if html := render(t, c); !strings.Contains(html, "1 value read with a change") || !strings.Contains(html, "line 1, column") || !strings.Contains(html, "appears more than once") {
+		t.Errorf("the duplicate-key note is not shown")
+	}
 	c.Finished(f.job, "", "The analysis failed: boom")
 	if !strings.Contains(render(t, c), "The analysis failed: boom") {
 		t.Error("failure not shown")

@@ -120,6 +120,11 @@ func (a *analysis) run(r Source) (*Report, error) {
 		a.docs++
 		a.bytes += int64(d.Bytes)
 		a.notes += len(d.Notes)
+		for _, n := range d.Notes {
+			if len(a.warnings) < 100 {
+				a.warnings = append(a.warnings, n)
+			}
+		}
 		a.collector.Add(&d.Root)
 		if a.accs == nil {
 			window = append(window, d)
@@ -154,6 +159,7 @@ type analysis struct {
 	notes     int
 	errs      []*ingest.Error
 	errCount  int
+	warnings  []*ingest.Error // the first 100 notes: values read with a change
 	format    string
 	timePath  []string
 	named     int

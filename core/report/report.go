@@ -69,6 +69,9 @@ type Input struct {
 	// ErrorCount counts every problem; Errors lists the first 100.
 	ErrorCount int `json:"errorCount"`
 	Notes      int `json:"notes"`
+	// Warnings are the first 100 notes, positioned: values read with a
+	// change (bad UTF-8, a duplicate property, a number beyond a double).
+	Warnings []Problem `json:"warnings"`
 }
 
 // Problem is one fault in the input.
@@ -287,7 +290,7 @@ func (a *analysis) finish() *Report {
 	rep := &Report{
 		SchemaVersion: SchemaVersion,
 		Generator:     "pkcalc",
-		Input:         Input{Format: a.format, Errors: []Problem{}, ErrorCount: a.errCount, Notes: a.notes},
+		Input:         Input{Format: a.format, Errors: []Problem{}, ErrorCount: a.errCount, Notes: a.notes, Warnings: []Problem{}},
 		Documents:     int64(a.docs),
 		Bytes:         a.bytes,
 		Settings: Settings{
@@ -303,6 +306,9 @@ func (a *analysis) finish() *Report {
 	}
 	for _, e := range a.errs {
 		rep.Input.Errors = append(rep.Input.Errors, Problem{Document: e.Document, Line: e.Line, Column: e.Column, Message: e.Msg})
+	}
+	for _, e := range a.warnings {
+		rep.Input.Warnings = append(rep.Input.Warnings, Problem{Document: e.Document, Line: e.Line, Column: e.Column, Message: e.Msg})
 	}
 	if a.timePath != nil {
 		rep.TimeField = paths.Format(a.timePath)

@@ -352,8 +352,8 @@ func (c *Results) ScoreText() string { return fmt.Sprintf("%d / 100", c.Shown().
 // WeightText is a component's weight.
 func (c *Results) WeightText(w int) string { return fmt.Sprintf("%d%%", w) }
 
-// Selected is the aria-selected value of a snippet tab.
-func (c *Results) Selected(id string) string {
+// TabSelected is the aria-selected value of a snippet tab.
+func (c *Results) TabSelected(id string) string {
 	if c.Root.SnippetShown(c.Shown()).ID == id {
 		return "true"
 	}

@@ -35,7 +35,7 @@ func evaluate(t *testing.T, spec string, src io.Reader, opts partition.Options, 
 		}
 		a.Add(d)
 	}
-	return Evaluate(a.Finish(), s, "")
+	return Evaluate(a.Finish(), s)
 }
 
 func dataset(t *testing.T, name string) io.Reader {

@@ -44,21 +44,20 @@ func (w Workload) Active() bool { return w.Reads+w.Writes+w.Queries > 0 }
 
 // Evaluation is one key's judgement.
 type Evaluation struct {
-	Dist          *partition.Distribution
-	Throughput    capacity.Throughput // as used: the given one or the minimum
-	Physical      []partition.Physical
-	Projection    partition.Projection
-	Monotonicity  partition.Monotonicity
-	Spread        *partition.Spread
-	Load          Load
-	HottestShare  float64 // the largest share of requests one logical partition takes
-	Queries       Queries
-	Score         int
-	Grade         string
-	Breakdown     []Component
-	Findings      []Finding
-	IsID          bool // the key is the item id alone
-	TimePathLabel string
+	Dist         *partition.Distribution
+	Throughput   capacity.Throughput // as used: the given one or the minimum
+	Physical     []partition.Physical
+	Projection   partition.Projection
+	Monotonicity partition.Monotonicity
+	Spread       *partition.Spread
+	Load         Load
+	HottestShare float64 // the largest share of requests one logical partition takes
+	Queries      Queries
+	Score        int
+	Grade        string
+	Breakdown    []Component
+	Findings     []Finding
+	IsID         bool // the key is the item id alone
 }
 
 // Load is the workload on the physical partitions.
@@ -73,10 +72,9 @@ type Load struct {
 	HottestLogiRU float64 // RU/s the busiest logical partition is asked for
 }
 
-// Evaluate judges one key. timePath names the time field used for
-// monotonicity and write spread ("" if none).
-func Evaluate(d *partition.Distribution, s Settings, timePath string) *Evaluation {
-	e := &Evaluation{Dist: d, TimePathLabel: timePath}
+// Evaluate judges one key.
+func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
+	e := &Evaluation{Dist: d}
 	e.IsID = d.Spec.Kind == key.Hash && len(d.Spec.Paths) == 1 && len(d.Spec.Paths[0]) == 1 && d.Spec.Paths[0][0] == "id"
 
 	factor := 1.0

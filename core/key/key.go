@@ -153,6 +153,20 @@ func parseTerm(t string) (Term, error) {
 	return term, nil
 }
 
+// ParseList reads keys separated by ';' (a hierarchical key has commas of
+// its own), as one setting can hold several: "/tenantId;/tenantId,/id".
+func ParseList(s string) ([]Spec, error) {
+	var out []Spec
+	for _, one := range splitTop(s, ';') {
+		k, err := Parse(one)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
 // splitTop splits s at sep outside double quotes.
 func splitTop(s string, sep byte) []string {
 	var out []string

@@ -38,13 +38,11 @@ func ParseOptions(v url.Values) (Options, error) {
 	}
 	p := optionReader{v: v}
 	for _, s := range v["keys"] {
-		for _, one := range splitKeys(s) {
-			k, err := key.Parse(one)
-			if err != nil {
-				return o, fmt.Errorf("keys: %w", err)
-			}
-			o.Keys = append(o.Keys, k)
+		ks, err := key.ParseList(s)
+		if err != nil {
+			return o, fmt.Errorf("keys: %w", err)
 		}
+		o.Keys = append(o.Keys, ks...)
 	}
 	o.NoSuggest = p.bool("noSuggest")
 	switch hv := p.int("hashVersion", 2); hv {
@@ -114,25 +112,6 @@ func ParseOptions(v url.Values) (Options, error) {
 		return o, fmt.Errorf("partitions %d is more than pkcalc models (1,048,576)", o.Partitions)
 	}
 	return o, nil
-}
-
-// splitKeys splits a list of keys given in one value by ';' (a hierarchical
-// key has commas of its own), outside quotes.
-func splitKeys(s string) []string {
-	var out []string
-	quoted, start := false, 0
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\\' && quoted:
-			i++
-		case s[i] == '"':
-			quoted = !quoted
-		case s[i] == ';' && !quoted:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // optionReader reads typed values, keeping the first error.

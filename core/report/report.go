@@ -319,7 +319,7 @@ func (a *analysis) finish() *Report {
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
 	evals := make([]*advisor.Evaluation, len(a.accs))
 	for i, acc := range a.accs {
-		evals[i] = advisor.Evaluate(acc.Finish(), settings, rep.TimeField)
+		evals[i] = advisor.Evaluate(acc.Finish(), settings)
 	}
 	recs := advisor.Recommend(evals)
 	order := make([]int, len(evals))

@@ -112,6 +112,7 @@ func TestErrors(t *testing.T) {
 		{"unknown option", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `unknown option "colour"`},
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
+		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the body holds no documents"},
 		{"too large", http.MethodPost, "/v1/analyze", "", strings.Repeat(`{"a":1}`+"\n", 200), 413, "at most 1000"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

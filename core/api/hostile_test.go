@@ -67,13 +67,12 @@ func (c hostileCase) input(t testing.TB) []byte {
 
 // hostileAnswers is the API's answer to each input: its status, and for
 // 200 the documents and errors the report lists. 400 is for an input of
-// which no document could be read; an input with nothing in it at all is
-// not malformed, and gets an empty report.
+// which no document could be read, or with no document in it at all.
 var hostileAnswers = map[string]struct{ status, docs, errors int }{
-	"empty.json":                    {200, 0, 0},
-	"whitespace-only.json":          {200, 0, 0},
-	"bom-only.json":                 {200, 0, 0},
-	"empty-array.json":              {200, 0, 0},
+	"empty.json":                    {400, 0, 0},
+	"whitespace-only.json":          {400, 0, 0},
+	"bom-only.json":                 {400, 0, 0},
+	"empty-array.json":              {400, 0, 0},
 	"truncated-array.json":          {200, 2, 1},
 	"truncated-object.json":         {400, 0, 1},
 	"truncated-jsonl.jsonl":         {200, 2, 1},
@@ -202,8 +201,13 @@ func checkAnswer(t *testing.T, w *httptest.ResponseRecorder, status, docs, errs 
 		msg := e.Error.Message
 		switch status {
 		case 400:
-			// What is wrong, and where.
-			if !strings.HasPrefix(msg, "no document could be read; line ") || !strings.Contains(msg, ", column ") {
+			// What is wrong, and where; or that there was nothing at all.
+			switch {
+			case errs == 0:
+				if !strings.HasPrefix(msg, "the body holds no documents") {
+					t.Errorf("400 for an empty input says %q", msg)
+				}
+			case !strings.HasPrefix(msg, "no document could be read; line ") || !strings.Contains(msg, ", column "):
 				t.Errorf("400 says %q", msg)
 			}
 		case 413:

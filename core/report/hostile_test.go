@@ -240,8 +240,8 @@ func manifestRow(n int, c hostileCase, in []byte, rep *Report, note *ingest.Erro
 	switch {
 	case len(in) > 8<<20:
 		status = 413
-	case rep.Documents == 0 && rep.Input.ErrorCount > 0:
-		status = 400
+	case rep.Documents == 0:
+		status = 400 // nothing could be read, or there was nothing
 	}
 	return fmt.Sprintf("| %d | %s | %s | %d | %s | %d |", n, name, cell(c.Wrong), rep.Documents, cell(says), status)
 }

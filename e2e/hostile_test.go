@@ -41,12 +41,16 @@ func TestHostile(t *testing.T) {
 			shown  string // in the list of problems (#errors) or the failure (#error)
 		}{
 			{"truncated-array.json", "Read 2 documents", "line 1, column 72 (document 3): the input ends inside an object: expected ',' or '}'"},
-			{"nan-infinity.jsonl", "Read 2 documents", `line 2, column 15 (document 2): "NaN" is not valid JSON: numbers must be finite`},
+			{"nan-infinity.jsonl", "Read 2 documents", "line 2, column 15 (document 2): NaN is not valid JSON: numbers must be finite; write null instead"},
+			{"comments.json", "Read 1 document", "line 1, column 1 (document 1): JSON has no comments: remove the // comment"},
 			{"deep-129-arrays.jsonl", "Read 2 documents", "line 2, column 1 (document 2): document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
 			{"bom-middle.jsonl", "Read 2 documents", "line 2, column 1 (document 2): a byte order mark (U+FEFF) in the middle of the input"},
 			{"deep-129.json", "Could not analyse pasted text", "no document could be read; line 1, column 1: document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
-			{"html-page.html", "Could not analyse pasted text", "no document could be read; line 1, column 1: expected a JSON value, found '<'"},
-			{"single-quotes.json", "Could not analyse pasted text", "no document could be read; line 1, column 3: expected a property name in double quotes, found '''"},
+			{"html-page.html", "Could not analyse pasted text", "no document could be read; line 1, column 1: the input is an HTML page, not JSON (often an error or sign-in page saved in place of the data): save the JSON itself"},
+			{"single-quotes.json", "Could not analyse pasted text", "no document could be read; line 1, column 3: strings and property names take double quotes, not single quotes"},
+			{"smart-quotes.json", "Could not analyse pasted text", "no document could be read; line 2, column 4: a curly quote “ (U+201C): JSON takes straight double quotes (\"); turn off smart quotes or replace them"},
+			{"mongo-shell.json", "Could not analyse pasted text", "no document could be read; line 3, column 5: this is MongoDB shell output (_id: ObjectId(...)), not JSON: export with mongoexport instead"},
+			{"csv-as-json.csv", "Could not analyse pasted text", `no document could be read; line 1, column 1: the input looks like CSV (first line "id,tenant"), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
 		} {
 			t.Run(tt.file, func(t *testing.T) {
 				clearPage(t, ctx)
@@ -129,9 +133,11 @@ func TestHostile(t *testing.T) {
 			t.Errorf("invalid UTF-8: %q", got)
 		}
 		for _, tt := range []struct{ file, want string }{
-			{"image.png", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0x89"},
-			{"documents.json.gz", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0x1F"},
-			{"utf16le-bom.json", "400 no document could be read; line 1, column 1: expected a JSON value, found byte 0xFF"},
+			{"image.png", "400 no document could be read; line 1, column 1: the input is a PNG image, not JSON: choose the file that holds the JSON documents"},
+			{"documents.json.gz", "400 no document could be read; line 1, column 1: the input is gzip-compressed: decompress it first (gunzip FILE)"},
+			{"utf16le-bom.json", "400 no document could be read; line 1, column 1: the input is UTF-16 text: save it as UTF-8 (Windows PowerShell's > writes UTF-16; pipe to Out-File -Encoding utf8 instead)"},
+			{"workbook.xlsx", "400 no document could be read; line 1, column 1: the input is an Excel workbook, not JSON: save the sheet as CSV UTF-8 and read that"},
+			{"mongodump.bson", "400 no document could be read; line 1, column 1: the input is BSON (a mongodump file), not JSON: convert it with bsondump FILE > FILE.json, or export with mongoexport"},
 		} {
 			if got := eval[string](t, ctx, `pkcalc.analyze(`+blob(tt.file)+`).then(r => "resolved: " + r.documents, e => e.status + " " + e.message)`); got != tt.want {
 				t.Errorf("%s: %q; want %q", tt.file, got, tt.want)

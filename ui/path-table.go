@@ -53,7 +53,17 @@ func (c *PathTable) Types(p report.Path) string {
 
 // Presence is how many documents have the path.
 func (c *PathTable) Presence(p report.Path) string {
-	return fmt.Sprintf("%s (%s)", human.Count(int64(p.Documents)), human.Percent(float64(p.Documents)/float64(max(1, c.Report.Documents))))
+	return fmt.Sprintf("%s (%s)", human.Count(int64(p.Documents)), human.Percent(float64(p.Documents)/float64(max(1, c.Report.PathsDocuments))))
+}
+
+// Scope says which documents the table describes when it is not all of
+// them; "" when it is.
+func (c *PathTable) Scope() string {
+	if c.Report.PathsDocuments >= c.Report.Documents {
+		return ""
+	}
+	return fmt.Sprintf("From the first %s of %s documents, which candidates are chosen from; every candidate's figures cover all %s.",
+		human.Count(c.Report.PathsDocuments), human.Count(c.Report.Documents), human.Count(c.Report.Documents))
 }
 
 // Distinct is the distinct value count, marked when it is a lower bound.

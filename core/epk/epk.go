@@ -348,3 +348,44 @@ func putEPKV2(dst []byte, m *murmur128) {
 		dst[16+i] = hexDigits[c&0x0F]
 	}
 }
+
+// PrefixV2 returns the first 16 bits of HashV2(key...) (its first four hex
+// digits) without building the EPK: bucketing millions of values by where
+// they land needs only the top of the hash. An empty key gives 0.
+func PrefixV2(key ...Value) uint16 {
+	if len(key) == 0 {
+		return 0
+	}
+	m := newMurmur128(0)
+	for _, v := range key {
+		writeV2(&m, v)
+	}
+	_, h2 := m.sum()
+	return uint16(h2>>48) &^ 0xC000
+}
+
+// PrefixV1 returns the first four bytes of HashV1(key...)'s binary form
+// (its first eight hex digits) as a big-endian number, without building
+// the EPK. An empty key gives 0.
+func PrefixV1(key ...Value) uint32 {
+	if len(key) == 0 {
+		return 0
+	}
+	// The hash's own encoding takes at least three bytes and each
+	// component at least one, so four bytes always exist; only the first
+	// component can reach them.
+	var buf [128]byte
+	b := appendNumber(buf[:0], float64(sumV1(key)))
+	if len(b) < 4 {
+		switch v := key[0]; v.Kind {
+		case Number:
+			b = appendNumber(b, v.Num)
+		case String:
+			head, split := truncateV1(v.Str)
+			b = appendStringV1(b, head, split)
+		default:
+			b = append(b, marker(v.Kind))
+		}
+	}
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}

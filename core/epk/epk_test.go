@@ -397,7 +397,38 @@ func FuzzHash(f *testing.F) {
 		if utf8.ValidString(s) && HashV2(Str(s)) != MultiHash(Str(s)) {
 			t.Error("MultiHash of one component differs from HashV2")
 		}
+		checkPrefixes(t, key)
 	})
+}
+
+// checkPrefixes checks PrefixV1 and PrefixV2 against the start of the EPKs
+// they stand for.
+func checkPrefixes(t *testing.T, key []Value) {
+	t.Helper()
+	if got, want := fmt.Sprintf("%04X", PrefixV2(key...)), HashV2(key...)[:4]; got != want {
+		t.Errorf("PrefixV2(%v) = %s, want %s", key, got, want)
+	}
+	if got, want := fmt.Sprintf("%08X", PrefixV1(key...)), HashV1(key...)[:8]; got != want {
+		t.Errorf("PrefixV1(%v) = %s, want %s", key, got, want)
+	}
+}
+
+func TestPrefix(t *testing.T) {
+	for _, key := range [][]Value{
+		{Str("customer-000042")}, {Str("")}, {Str(latin)}, {Str(nonLatin)},
+		{Num(0)}, {Num(-1.5)}, {Num(2)}, {Num(math.MaxFloat64)}, {Num(-math.MaxFloat64)},
+		{NullValue}, {UndefinedValue}, {Bool(true)}, {Bool(false)},
+		{Str("tenant-7"), Str("user-0042"), Num(3)}, {NullValue, Num(1)},
+	} {
+		checkPrefixes(t, key)
+	}
+	for i := range 5000 {
+		checkPrefixes(t, []Value{Num(float64(i) * 1.37)})
+		checkPrefixes(t, []Value{Str(fmt.Sprint("v", i))})
+	}
+	if PrefixV1() != 0 || PrefixV2() != 0 {
+		t.Error("the empty key's prefix is not 0")
+	}
 }
 
 func checkV2(t *testing.T, h string) {

@@ -84,17 +84,31 @@ type Reader struct {
 	pendLine   int
 
 	// Per-document state.
-	docStart  int64
-	docCol    int
-	ws        int64 // white space bytes inside the current document
-	depth     int
-	overLimit bool
-	limitMsg  string
-	notes     []*Error
-	scratch   []byte
-	keys      map[string]string
-	members   []Member // stack of the members of the objects being read
-	elems     []Value  // stack of the elements of the arrays being read
+	docStart     int64
+	docCol       int
+	ws           int64 // white space bytes inside the current document
+	depth        int
+	overLimit    bool
+	limitMsg     string
+	notes        []*Error
+	colonEnd     int64 // Offset()-ws after the last property's ':', to tell its value from an array element in messages (hint.go)
+	scratch      []byte
+	keys         map[string]string
+	recent       [256]string // property names by keySlot
+	recentValues [256]string // short string values by keySlot
+	members      []Member    // stack of the members of the objects being read
+	names        []string    // stack of the property names of objects read under a projection
+	dupNames     []string    // scratch for dedupe
+	elems        []Value     // stack of the elements of the arrays being read
+
+	// Projection (project.go): proj is what documents keep; node is the
+	// projection of the value being read (nil: build it whole), and skip
+	// reads it without building anything.
+	proj      *projection
+	node      *projection
+	skip      bool
+	arena     []Member // the projected members of the current document
+	projected Document // the current document
 }
 
 type state uint8
@@ -192,6 +206,14 @@ func (r *Reader) step() (*Document, error) {
 				return nil, nil
 			}
 		}
+		if r.values == 1 {
+			// A file that is not JSON text at all (gzip, UTF-16, CSV) is
+			// one problem, not one per line of it.
+			if err := r.sniff(); err != nil {
+				r.done = true
+				return nil, err
+			}
+		}
 		switch c {
 		case '[':
 			r.pos++
@@ -277,6 +299,8 @@ func (r *Reader) noteSequenceFormat() {
 func (r *Reader) document() (*Document, error) {
 	r.docs++
 	r.startDoc()
+	clear(r.arena) // the previous document's projected members (Project)
+	r.arena = r.arena[:0]
 	line := r.line
 	start := r.docStart
 	c, _ := r.peek()
@@ -302,6 +326,7 @@ func (r *Reader) startDoc() {
 	r.overLimit = false
 	r.limitMsg = ""
 	r.notes = nil
+	r.node, r.skip = r.proj, false
 }
 
 // topObject reads the first top-level value when it is an object: a single
@@ -309,6 +334,7 @@ func (r *Reader) startDoc() {
 func (r *Reader) topObject() (*Document, error) {
 	r.docs++
 	r.startDoc()
+	r.node = nil // read whole: the first object may be a wrapper
 	line := r.line
 	start := r.docStart
 	r.pos++ // '{'
@@ -558,7 +584,12 @@ func (r *Reader) finishDocument(start int64, line int, v Value, notes []*Error) 
 	if size > MaxDocumentBytes {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
 	}
-	return &Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}, nil
+	d := &Document{}
+	if r.proj != nil {
+		d = &r.projected // reused: see Project
+	}
+	*d = Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}
+	return d, nil
 }
 
 // errorf returns an *Error at the current position.
@@ -703,6 +734,13 @@ func (r *Reader) value() (Value, error) {
 		return r.array()
 	case '"':
 		r.pos++
+		if r.skip {
+			if r.skipPlainString() {
+				return Value{Kind: String}, nil
+			}
+			_, err := r.strBytes()
+			return Value{Kind: String}, err
+		}
 		s, err := r.str()
 		return Value{Kind: String, Str: s}, err
 	case 't':
@@ -712,13 +750,20 @@ func (r *Reader) value() (Value, error) {
 	case 'n':
 		return Value{Kind: Null}, r.literal("null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return r.number()
-	case 'N', 'I':
-		return Value{}, r.errorf(r.docs, "%s is not valid JSON: numbers must be finite", r.word())
+		v, err := r.number()
+		if err != nil && c == '-' {
+			if m := r.valueHint(c); m != "" { // -Infinity
+				err = r.errorf(r.docs, "%s", m)
+			}
+		}
+		return v, err
 	case 0xEF:
 		if r.ensure(3) && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
 			return Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start")
 		}
+	}
+	if m := r.valueHint(c); m != "" {
+		return Value{}, r.errorf(r.docs, "%s", m)
 	}
 	return Value{}, r.errorf(r.docs, "expected a JSON value, found %s", describe(c))
 }
@@ -752,10 +797,21 @@ func (r *Reader) object() (Value, error) {
 	// cost of reading.
 	base := len(r.members)
 	defer r.popMembers(base)
+	node, skip := r.node, r.skip
+	partial := node != nil || skip
+	// Under a projection or in skip mode every name is kept, to find
+	// duplicates, with the value of a $ name, which may make the object
+	// Extended JSON; only projected members are built (project.go).
+	kbase := len(r.names)
+	defer r.popNames(kbase)
+	var dollar Value
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {
 		r.pos++
 		r.depth--
+		if partial {
+			return r.partialObject(node, nil, nil, dollar), nil
+		}
 		return r.finishObject(nil), nil
 	}
 	for {
@@ -764,12 +820,26 @@ func (r *Reader) object() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
+		if partial {
+			r.memberMode(node, key)
+		}
 		v, err := r.value()
+		r.node, r.skip = node, skip
 		if err != nil {
 			return Value{}, err
 		}
 		if build && !r.sizeExceeded() {
-			r.members = append(r.members, Member{Key: key, Value: v})
+			if !partial {
+				r.members = append(r.members, Member{Key: key, Value: v})
+			} else {
+				r.names = append(r.names, key)
+				if len(key) > 1 && key[0] == '$' {
+					dollar = v
+				}
+				if node.child(key) != nil {
+					r.members = append(r.members, Member{Key: key, Value: v})
+				}
+			}
 		}
 		r.skipWS()
 		c, ok := r.peek()
@@ -789,7 +859,15 @@ func (r *Reader) object() (Value, error) {
 	if r.overLimit {
 		return Value{Kind: Object}, nil
 	}
+	if partial {
+		return r.partialObject(node, r.names[kbase:], r.members[base:], dollar), nil
+	}
 	return r.finishObject(slices.Clone(r.members[base:])), nil
+}
+
+func (r *Reader) popNames(base int) {
+	clear(r.names[base:])
+	r.names = r.names[:base]
 }
 
 // popMembers drops the members above base, clearing them so the stack
@@ -811,6 +889,9 @@ func (r *Reader) key() (string, error) {
 		return "", r.errorf(r.docs, "the input ends inside an object: expected a property name")
 	}
 	if c != '"' {
+		if m := r.keyHint(c); m != "" {
+			return "", r.errorf(r.docs, "%s", m)
+		}
 		return "", r.errorf(r.docs, "expected a property name in double quotes, found %s", describe(c))
 	}
 	r.pos++
@@ -824,9 +905,13 @@ func (r *Reader) key() (string, error) {
 		if !ok {
 			return "", r.errorf(r.docs, "the input ends after property name %s: expected ':'", quoteClip(k))
 		}
+		if m := r.colonHint(k, c); m != "" {
+			return "", r.errorf(r.docs, "%s", m)
+		}
 		return "", r.errorf(r.docs, "expected ':' after property name %s, found %s", quoteClip(k), describe(c))
 	}
 	r.pos++
+	r.colonEnd = r.Offset() - r.ws
 	return k, nil
 }
 
@@ -838,6 +923,14 @@ func (r *Reader) array() (Value, error) {
 	}
 	base := len(r.elems)
 	defer r.popElems(base)
+	// Under a projection an array is on no path (paths do not go into
+	// arrays): its elements are read in skip mode.
+	node, skip := r.node, r.skip
+	hollow := node != nil || skip
+	if hollow {
+		r.node, r.skip = nil, true
+		defer func() { r.node, r.skip = node, skip }()
+	}
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == ']' {
 		r.pos++
@@ -849,7 +942,7 @@ func (r *Reader) array() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if build && !r.sizeExceeded() {
+		if build && !r.sizeExceeded() && !hollow {
 			r.elems = append(r.elems, v)
 		}
 		r.skipWS()
@@ -867,6 +960,9 @@ func (r *Reader) array() (Value, error) {
 		}
 	}
 	r.depth--
+	if hollow {
+		return Value{Kind: Array}, nil
+	}
 	return Value{Kind: Array, Elems: append(make([]Value, 0, len(r.elems)-base), r.elems[base:]...)}, nil
 }
 
@@ -902,6 +998,9 @@ func (r *Reader) literal(word string) error {
 	if r.ensure(len(word)) && string(r.buf[r.pos:r.pos+len(word)]) == word {
 		r.pos += len(word)
 		return nil
+	}
+	if m := r.valueHint(word[0]); m != "" {
+		return r.errorf(r.docs, "%s", m)
 	}
 	return r.errorf(r.docs, "%s is not a JSON value (expected %s)", r.word(), word)
 }
@@ -939,6 +1038,9 @@ func (r *Reader) number() (Value, error) {
 		}
 		lit := r.buf[r.pos : r.pos+n]
 		r.pos += n
+		if r.skip && (simple || plainFits(lit)) {
+			return Value{Kind: Number}, nil // no note to give: it fits a double
+		}
 		f, err := strconv.ParseFloat(string(lit), 64) // does not allocate: the string does not escape
 		if err != nil {
 			r.noteAt(start, "number %s is beyond the range of a double, which Cosmos DB uses for every number", clip(string(lit)))
@@ -1049,7 +1151,15 @@ func (r *Reader) strIntern() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A small direct-mapped cache in front of the map: documents repeat
+	// the same few names, and a hash of a short name plus one compare is
+	// a fraction of a map lookup.
+	slot := &r.recent[keySlot(b)]
+	if *slot == string(b) && len(b) > 0 {
+		return *slot, nil
+	}
 	if s, ok := r.keys[string(b)]; ok {
+		*slot = s
 		return s, nil
 	}
 	s := string(b)
@@ -1064,7 +1174,16 @@ func (r *Reader) str() (string, error) {
 	if r.overLimit {
 		return "", err
 	}
-	return string(b), err
+	if err != nil || len(b) == 0 || len(b) > 32 {
+		return string(b), err
+	}
+	// Short values repeat (a status, a region, a tenant): a small cache
+	// saves allocating them again in every document.
+	slot := &r.recentValues[keySlot(b)]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot, nil
 }
 
 // strBytes reads a string after its opening quote. The result aliases a
@@ -1228,30 +1347,22 @@ func (r *Reader) finishObject(members []Member) Value {
 // dedupe keeps the last of duplicate property names, as JavaScript and
 // Cosmos DB do, and notes it.
 func (r *Reader) dedupe(members []Member) []Member {
-	dup := ""
-	if len(members) <= 16 {
-		for i := 1; i < len(members) && dup == ""; i++ {
-			for j := 0; j < i; j++ {
-				if members[i].Key == members[j].Key {
-					dup = members[i].Key
-					break
-				}
-			}
-		}
-	} else {
-		seen := make(map[string]struct{}, len(members))
-		for _, m := range members {
-			if _, ok := seen[m.Key]; ok {
-				dup = m.Key
-				break
-			}
-			seen[m.Key] = struct{}{}
-		}
+	names := r.dupNames[:0]
+	for _, m := range members {
+		names = append(names, m.Key)
 	}
+	dup := firstDuplicate(names)
+	clear(names)
+	r.dupNames = names[:0]
 	if dup == "" {
 		return members
 	}
-	r.note("property %s appears more than once in an object; the last one counts", quoteClip(dup))
+	r.noteDuplicate(dup)
+	return keepLast(members)
+}
+
+// keepLast keeps the last of members with the same name, in place.
+func keepLast(members []Member) []Member {
 	last := make(map[string]int, len(members))
 	for i, m := range members {
 		last[m.Key] = i
@@ -1368,4 +1479,54 @@ func article(k Kind) string {
 
 func sizeText(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// keySlot places a property name in Reader.recent.
+func keySlot(b []byte) uint8 {
+	h := uint32(len(b)) * 0x9E3779B1
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 0x01000193
+	}
+	return uint8(h >> 24)
+}
+
+// plainFits reports whether a valid number literal surely reads as a
+// double without overflow or underflow: no exponent and too few digits to
+// pass 1e308 or fall below the smallest double.
+func plainFits(lit []byte) bool {
+	if len(lit) > 300 {
+		return false
+	}
+	for _, c := range lit {
+		if c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+// firstDuplicate returns the first name that repeats an earlier one, or "".
+func firstDuplicate(names []string) string {
+	if len(names) <= 16 {
+		for i := 1; i < len(names); i++ {
+			for _, earlier := range names[:i] {
+				if names[i] == earlier {
+					return names[i]
+				}
+			}
+		}
+		return ""
+	}
+	seen := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		if _, ok := seen[n]; ok {
+			return n
+		}
+		seen[n] = struct{}{}
+	}
+	return ""
+}
+
+func (r *Reader) noteDuplicate(name string) {
+	r.note("property %s appears more than once in an object; the last one counts", quoteClip(name))
 }

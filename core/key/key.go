@@ -17,7 +17,6 @@ package key
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
@@ -254,39 +253,49 @@ func (s Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) 
 		}
 		return dst, status
 	}
-	var b strings.Builder
+	// The value is assembled on the stack and allocated once: a synthetic
+	// key is extracted from every document.
+	var buf [128]byte
+	b := buf[:0]
 	for i, t := range s.Terms {
 		v := lookup(doc, t.Path)
 		c, st := component(v)
 		if st != OK {
 			return append(dst, epk.UndefinedValue), st
 		}
-		text := scalarText(c)
+		if i > 0 {
+			b = append(b, '-')
+		}
 		switch {
 		case t.Modulus > 0:
-			text = strconv.Itoa(Suffix(text, t.Modulus))
+			var text [64]byte
+			b = strconv.AppendInt(b, int64(suffix(appendScalar(text[:0], c), t.Modulus)), 10)
 		case t.Bucket != "":
 			at, ok := Time(v)
 			if !ok {
 				return append(dst, epk.UndefinedValue), Missing
 			}
-			text = bucketText(at, t.Bucket)
+			b = appendBucket(b, at, t.Bucket)
+		default:
+			b = appendScalar(b, c)
 		}
-		if i > 0 {
-			b.WriteByte('-')
-		}
-		b.WriteString(text)
 	}
-	return append(dst, epk.Str(b.String())), OK
+	return append(dst, epk.Str(string(b))), OK
 }
 
 // Suffix is the computed suffix of a value as a synthetic key computes it:
 // FNV-1a (32-bit) of the value's text, modulo n. It is written out so that
 // application code in any language can compute the same number.
-func Suffix(text string, n int) int {
-	h := fnv.New32a()
-	h.Write([]byte(text))
-	return int(h.Sum32() % uint32(n))
+func Suffix(text string, n int) int { return suffix([]byte(text), n) }
+
+// suffix is FNV-1a written out: hash/fnv's hasher would allocate per
+// document.
+func suffix(text []byte, n int) int {
+	h := uint32(2166136261)
+	for _, c := range text {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return int(h % uint32(n))
 }
 
 func lookup(v *ingest.Value, path []string) *ingest.Value {
@@ -325,19 +334,26 @@ func component(v *ingest.Value) (epk.Value, Status) {
 // scalarText is a component as a synthetic key writes it: strings as they
 // are, numbers in their shortest form, true, false and null as words.
 func scalarText(c epk.Value) string {
+	if c.Kind == epk.String {
+		return c.Str
+	}
+	return string(appendScalar(nil, c))
+}
+
+func appendScalar(dst []byte, c epk.Value) []byte {
 	switch c.Kind {
 	case epk.String:
-		return c.Str
+		return append(dst, c.Str...)
 	case epk.Number:
-		return strconv.FormatFloat(c.Num, 'f', -1, 64)
+		return strconv.AppendFloat(dst, c.Num, 'f', -1, 64)
 	case epk.True:
-		return "true"
+		return append(dst, "true"...)
 	case epk.False:
-		return "false"
+		return append(dst, "false"...)
 	case epk.Null:
-		return "null"
+		return append(dst, "null"...)
 	}
-	return ""
+	return dst
 }
 
 // Time reads a date-time from a value: an ISO 8601 string (a date, or a date
@@ -395,12 +411,12 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func bucketText(t time.Time, b Bucket) string {
+func appendBucket(dst []byte, t time.Time, b Bucket) []byte {
 	switch b {
 	case Hour:
-		return t.Format("2006-01-02T15")
+		return t.AppendFormat(dst, "2006-01-02T15")
 	case Day:
-		return t.Format("2006-01-02")
+		return t.AppendFormat(dst, "2006-01-02")
 	}
-	return t.Format("2006-01")
+	return t.AppendFormat(dst, "2006-01")
 }

@@ -1,6 +1,7 @@
 package key
 
 import (
+	"hash/fnv"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,6 +123,19 @@ func TestTime(t *testing.T) {
 	for _, in := range []string{`"soon"`, `"2025"`, `true`, `null`, `{}`} {
 		if _, ok := Time(Lookup(doc(t, `{"t":`+in+`}`), []string{"t"})); ok {
 			t.Errorf("%s read as a time", in)
+		}
+	}
+}
+
+// TestSuffixIsFNV1a: the suffix is FNV-1a of the value's text modulo n,
+// as the snippets pkcalc writes for applications compute it.
+func TestSuffixIsFNV1a(t *testing.T) {
+	for i, text := range []string{"", "a", "contoso", "customer-000042", "12.5", "true", "ünïcode", strings.Repeat("x", 300)} {
+		n := 2 + i*7
+		h := fnv.New32a()
+		h.Write([]byte(text))
+		if got, want := Suffix(text, n), int(h.Sum32()%uint32(n)); got != want {
+			t.Errorf("Suffix(%q, %d) = %d, want %d", text, n, got, want)
 		}
 	}
 }

@@ -67,6 +67,7 @@ type Accumulator struct {
 	weighted         bool // requests were given (aggregates or a weight field)
 
 	// Past MaxDistinct new values go to sketches instead of groups.
+	known    filter // the exact values' hashes, once they are all known
 	distinct *sketch.HLL
 	heavy    *sketch.TopK[[]epk.Value]
 	overflow overflow
@@ -78,6 +79,8 @@ type Accumulator struct {
 	rng          *rand.Rand
 	buf          []epk.Value
 	enc          []byte
+	pending      []epk.Value                   // the value being added, for copy
+	copy         func([]epk.Value) []epk.Value // copyPending, made once
 }
 
 type group struct {
@@ -93,7 +96,10 @@ type group struct {
 type overflow struct {
 	docs, bytes int64
 	requests    float64
-	buckets     map[uint32]*bucket // by EPK prefix, as a number (a numeric key hashes faster)
+	// By EPK prefix, as a number: V2 and MultiHash prefixes (16 bits, the
+	// top two clear) index dense; V1's 32-bit prefixes go to a map.
+	dense   []bucket
+	buckets map[uint32]*bucket
 }
 
 type bucket struct {
@@ -206,6 +212,15 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	a.checkLength(vals, docs)
 
 	h := hashValues(vals, &a.enc)
+	if a.known != nil && !a.known.has(h) {
+		// Past the exact limit most values are new, and the filter says so
+		// without a cache miss in the large index.
+		a.addOverflow(h, vals, docs, bytes, requests)
+		if sampled {
+			a.sample(order, nil, t)
+		}
+		return
+	}
 	if i, ok := a.index[h]; ok {
 		for ; i >= 0; i = a.groups[i].next {
 			g := &a.groups[i]
@@ -247,25 +262,45 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		a.distinct = sketch.NewHLL(14)
 		a.heavy = sketch.NewTopK[[]epk.Value](64)
 		a.overflow.buckets = make(map[uint32]*bucket)
+		a.overflow.dense = make([]bucket, 1<<14)
+		a.copy = a.copyPending
+		a.known = newFilter(len(a.groups))
 		for i := range a.groups {
-			a.distinct.Add(hashValues(a.groups[i].values, &a.enc))
+			g := hashValues(a.groups[i].values, &a.enc)
+			a.distinct.Add(g)
+			a.known.add(g)
 		}
 	}
 	a.distinct.Add(h)
-	a.heavy.Add(h, docs, bytes, func() []epk.Value { return append([]epk.Value(nil), vals...) })
+	a.pending = vals
+	a.heavy.Add(h, docs, bytes, a.copy)
 	o := &a.overflow
 	o.docs += docs
 	o.bytes += bytes
 	o.requests += requests
-	bk := prefixNumber(a.prefix(a.hash(vals)))
-	b := o.buckets[bk]
-	if b == nil {
-		b = &bucket{}
-		o.buckets[bk] = b
+	var b *bucket
+	if a.opts.Version == epk.V1 && a.spec.Kind != key.MultiHash {
+		p := epk.PrefixV1(vals...)
+		if b = o.buckets[p]; b == nil {
+			b = &bucket{}
+			o.buckets[p] = b
+		}
+	} else {
+		levels := vals
+		if a.spec.Kind == key.MultiHash {
+			levels = vals[:1] // its EPK starts with the first level's hash
+		}
+		b = &o.dense[epk.PrefixV2(levels...)]
 	}
 	b.docs += docs
 	b.bytes += bytes
 	b.requests += requests
+}
+
+// copyPending copies the value being added, for a heavy hitter's new entry;
+// a method value made once costs no allocation per document.
+func (a *Accumulator) copyPending(evicted []epk.Value) []epk.Value {
+	return append(evicted[:0], a.pending...)
 }
 
 // sample keeps a uniform reservoir of documents (Vitter's algorithm R).
@@ -356,22 +391,6 @@ func equal(a, b []epk.Value) bool {
 	return true
 }
 
-// prefixNumber reads a hex prefix of at most 8 digits as a number.
-func prefixNumber(p string) uint32 {
-	var v uint32
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		}
-		v = v<<4 | uint32(c)
-	}
-	return v
-}
-
 // prefix cuts an EPK to a bucket of the key space: 1/16384 of it for V2
 // and MultiHash (four hex digits, the first two bits always clear), and a
 // similar share for V1, whose EPK starts with the binary-encoded hash.
@@ -381,4 +400,35 @@ func (a *Accumulator) prefix(e string) string {
 		n = 8
 	}
 	return e[:min(n, len(e))]
+}
+
+// filter is a Bloom filter of 64-bit hashes, one word per hash so that a
+// test touches one cache line: at 16 bits per hash it answers "maybe" for
+// about 1 % of hashes it was not given, and never "no" for one it was.
+type filter []uint64
+
+func newFilter(n int) filter {
+	words := 1
+	for words*64 < 16*n {
+		words *= 2
+	}
+	return make(filter, words)
+}
+
+// bits are four bit positions in a word from the hash's high bits; the
+// low bits choose the word.
+func (f filter) bits(h uint64) (word int, mask uint64) {
+	word = int(h & uint64(len(f)-1))
+	mask = 1<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63)
+	return word, mask
+}
+
+func (f filter) add(h uint64) {
+	w, m := f.bits(h)
+	f[w] |= m
+}
+
+func (f filter) has(h uint64) bool {
+	w, m := f.bits(h)
+	return f[w]&m == m
 }

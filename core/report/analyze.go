@@ -125,12 +125,16 @@ func (a *analysis) run(r Source) (*Report, error) {
 				a.warnings = append(a.warnings, n)
 			}
 		}
-		a.collector.Add(&d.Root)
 		if a.accs == nil {
+			// The path table and the choice of candidates come from the
+			// window; past it, documents are read only for the paths the
+			// candidates need (see project), which is most of the speed.
+			a.collector.Add(&d.Root)
 			window = append(window, d)
 			windowSize += d.Bytes
 			if len(window) >= opts.Window || windowSize >= windowBytes {
 				a.choose(window)
+				a.project(r)
 				window = nil
 			}
 		} else {
@@ -149,6 +153,31 @@ func (a *analysis) run(r Source) (*Report, error) {
 	}
 	a.format = r.Format()
 	return a.finish(), readErr
+}
+
+// projector is a Source that can read only some paths of each document,
+// as ingest's Reader can.
+type projector interface {
+	Project(paths [][]string)
+}
+
+// project makes r read, from now on, only the paths the candidates, the
+// time field and the weight field read.
+func (a *analysis) project(r Source) {
+	p, ok := r.(projector)
+	if !ok {
+		return
+	}
+	var need [][]string
+	for _, acc := range a.accs {
+		need = append(need, acc.Spec().Paths...)
+	}
+	for _, f := range [][]string{a.timePath, a.opts.WeightPath} {
+		if f != nil {
+			need = append(need, f)
+		}
+	}
+	p.Project(need)
 }
 
 type analysis struct {

@@ -30,7 +30,10 @@ type Report struct {
 	Recommended   string      `json:"recommended,omitempty"`
 	Operations    *Operations `json:"operations,omitempty"`
 	Candidates    []Candidate `json:"candidates"`
-	Paths         []Path      `json:"paths"`
+	// Paths describe the first PathsDocuments documents: all of them, or
+	// the window candidates are chosen from when the input is longer.
+	Paths          []Path `json:"paths"`
+	PathsDocuments int64  `json:"pathsDocuments"`
 }
 
 // Operations summarises the application's workload, when given.
@@ -298,8 +301,9 @@ func (a *analysis) finish() *Report {
 			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
-		Candidates: []Candidate{},
-		Paths:      PathsOf(a.collector.Paths()),
+		Candidates:     []Candidate{},
+		Paths:          PathsOf(a.collector.Paths()),
+		PathsDocuments: int64(a.collector.Documents()),
 	}
 	if a.format == "" {
 		rep.Input.Format = "empty"

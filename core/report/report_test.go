@@ -121,8 +121,12 @@ func TestNoSuggestAndWindow(t *testing.T) {
 	text := sample.OrdersText(3000)
 	opts := Options{Keys: []key.Spec{mustKey(t, "/tenantId"), mustKey(t, "/tenantId,/customerId")}, NoSuggest: true}
 	a, _ := Analyze(strings.NewReader(text), opts)
-	opts.Window = 7 // candidates chosen after 7 documents: the rest streams
+	opts.Window = 7 // candidates chosen after 7 documents: the rest streams, read only for their keys
 	b, _ := Analyze(strings.NewReader(text), opts)
+	if a.PathsDocuments != 3000 || b.PathsDocuments != 7 {
+		t.Errorf("the path tables describe %d and %d documents, want 3000 and 7", a.PathsDocuments, b.PathsDocuments)
+	}
+	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments = nil, nil, 0, 0
 	var ja, jb bytes.Buffer
 	WriteJSON(&ja, a)
 	WriteJSON(&jb, b)

@@ -434,11 +434,14 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 		},
 		{
 			// More distinct values than kept exactly, and than the path
-			// collector keeps: estimates.
-			name:  "estimated",
-			input: schemaLines(10050, func(i int) string { return fmt.Sprintf(`{"id":"%d","g":"%d"}`, i, i%3) }),
-			opts:  Options{Keys: schemaKeys(t, "/id"), MaxDistinct: 100, Window: 200},
-			want:  []string{"/candidates/0/logicalPartitionsRelativeError", "/paths/0/distinctIsLowerBound"},
+			// collector keeps (in the tags of the window's documents):
+			// estimates.
+			name: "estimated",
+			input: schemaLines(5050, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","g":"%d","tags":["a%d","b%d","c%d"]}`, i, i%3, i, i, i)
+			}),
+			opts: Options{Keys: schemaKeys(t, "/id"), MaxDistinct: 100},
+			want: []string{"/candidates/0/logicalPartitionsRelativeError", "/paths/3/distinctIsLowerBound"},
 		},
 		{
 			// The application's operations: queries that route every way, a

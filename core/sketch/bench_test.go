@@ -46,7 +46,7 @@ func BenchmarkTopKAdd(b *testing.B) {
 			i, created := 0, 0
 			for b.Loop() {
 				h := st.keys[i%n]
-				t.Add(h, 1, 512, func() string {
+				t.Add(h, 1, 512, func(string) string {
 					created++
 					return strconv.FormatUint(h, 16) // one allocation
 				})

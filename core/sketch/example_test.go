@@ -44,7 +44,7 @@ func ExampleTopK() {
 	}
 	for _, d := range docs {
 		// The closure builds the value only for keys that get an entry.
-		t.Add(hash(d.tenant), 1, d.size, func() string { return d.tenant })
+		t.Add(hash(d.tenant), 1, d.size, func(string) string { return d.tenant })
 	}
 	for _, it := range t.Items() {
 		fmt.Printf("%-9s docs %d (may overcount by %d), bytes %d\n", it.Value, it.Docs, it.DocsError, it.Bytes)

@@ -70,9 +70,10 @@ func (t *TopK[V]) init() {
 // Add counts docs documents of bytes bytes in all for the key with this hash.
 // Negative weights count as zero, and an Add of no documents counts only
 // toward Total: entries rank keys by documents. value is called only when the
-// key gets a new entry, so that callers pay for building V only then; a nil
-// value leaves the zero V.
-func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func() V) {
+// key gets a new entry, so that callers pay for building V only then; it is
+// given the V of the entry the key takes over (the zero V for a new one),
+// whose memory it may reuse. A nil value leaves the zero V.
+func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func(evicted V) V) {
 	docs, bytes = max(docs, 0), max(bytes, 0)
 	t.docs += docs
 	t.bytes += bytes
@@ -92,11 +93,11 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func() V) {
 		t.down(int(t.pos[s]))
 		return
 	}
-	var v V
-	if value != nil {
-		v = value()
-	}
 	if len(t.items) < t.k {
+		var v V
+		if value != nil {
+			v = value(v)
+		}
 		s := int32(len(t.items))
 		t.items = append(t.items, Item[V]{Hash: hash, Value: v, Docs: docs, Bytes: bytes})
 		t.index[hash] = s
@@ -112,6 +113,10 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func() V) {
 	it := &t.items[s]
 	delete(t.index, it.Hash)
 	t.index[hash] = s
+	var v V
+	if value != nil {
+		v = value(it.Value)
+	}
 	floor := it.Docs
 	*it = Item[V]{Hash: hash, Value: v, Docs: floor + docs, Bytes: bytes, DocsError: floor}
 	t.down(0)

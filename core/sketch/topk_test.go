@@ -27,7 +27,7 @@ func run(k int, events []event) (tk *TopK[string], exact map[uint64]truth, total
 	exact = make(map[uint64]truth)
 	for _, e := range events {
 		h := mix64(e.key)
-		tk.Add(h, e.docs, e.bytes, func() string {
+		tk.Add(h, e.docs, e.bytes, func(string) string {
 			calls++
 			return strconv.FormatUint(e.key, 10)
 		})
@@ -242,7 +242,7 @@ func TestTopKValueCalls(t *testing.T) {
 	tk := NewTopK[string](2)
 	calls := 0
 	add := func(h uint64) {
-		tk.Add(h, 1, 1, func() string { calls++; return strconv.FormatUint(h, 10) })
+		tk.Add(h, 1, 1, func(string) string { calls++; return strconv.FormatUint(h, 10) })
 	}
 	for _, h := range []uint64{1, 1, 2, 2, 1, 2, 3, 3, 3} {
 		add(h)
@@ -258,10 +258,25 @@ func TestTopKValueCalls(t *testing.T) {
 	}
 }
 
+func TestTopKValueReuse(t *testing.T) {
+	tk := NewTopK[string](1)
+	var given []string
+	for _, h := range []uint64{1, 2, 3} {
+		tk.Add(h, 1, 1, func(evicted string) string {
+			given = append(given, evicted)
+			return strconv.FormatUint(h, 10)
+		})
+	}
+	// The first key gets a new entry; each next one takes over the last.
+	if got := fmt.Sprint(given); got != "[ 1 2]" {
+		t.Errorf("value was given %q, want the evicted entries' values", given)
+	}
+}
+
 func TestTopKOddInputs(t *testing.T) {
 	var zero TopK[int]
 	zero.Add(1, 1, 1, nil)
-	zero.Add(2, 2, 2, func() int { return 2 })
+	zero.Add(2, 2, 2, func(int) int { return 2 })
 	if got, want := fmt.Sprint(zero.Items()), "[{2 2 3 2 1}]"; got != want {
 		t.Errorf("zero TopK: Items = %s, want %s", got, want)
 	}

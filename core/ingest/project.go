@@ -1,0 +1,122 @@
+package ingest
+
+// Projection: once a caller knows which paths it needs (the candidate keys,
+// a time field), building every document's whole tree is most of the cost
+// of reading. With a projection the Reader still reads and checks every
+// byte the same way, with the same errors, notes, limits and sizes, but
+// builds only the values on the projected paths. Everything else is read in
+// skip mode: validated, never built.
+
+// projection is a tree of property names; a node marked whole wants its
+// value built entirely.
+type projection struct {
+	names    []string // few: a list beats a map
+	children []*projection
+	whole    bool
+}
+
+// Project makes the documents read from now on hold only the values at
+// paths (each a list of property names from the root) and the objects on
+// the way to them; a value at a path is built whole, whatever it holds.
+// Every other property is read and checked but left out, so a document's
+// Root no longer holds it. Bytes, notes and errors are those of the whole
+// document. A nil or empty list builds nothing but the root object.
+//
+// From then on a Document returned by Next, and what it holds, is valid
+// only until the next call to Next: its memory is reused, so that reading
+// allocates next to nothing.
+func (r *Reader) Project(paths [][]string) {
+	root := &projection{}
+	for _, p := range paths {
+		n := root
+		for _, name := range p {
+			c := n.child(name)
+			if c == nil {
+				c = &projection{}
+				n.names = append(n.names, name)
+				n.children = append(n.children, c)
+			}
+			n = c
+		}
+		n.whole = true
+	}
+	if root.whole {
+		r.proj = nil // the empty path: the whole document
+		return
+	}
+	r.proj = root
+}
+
+// memberMode sets how the value of the member named key is read, in an
+// object read under projection node (nil) or in skip mode.
+func (r *Reader) memberMode(node *projection, key string) {
+	switch c := node.child(key); {
+	case len(key) > 1 && key[0] == '$':
+		// Extended JSON ({"$oid": ...}) is read whole: what it reads as,
+		// and its notes, depend on its value.
+		r.node, r.skip = nil, false
+	case c == nil:
+		r.node, r.skip = nil, true
+	case c.whole:
+		r.node, r.skip = nil, false
+	default:
+		r.node, r.skip = c, false
+	}
+}
+
+func (p *projection) child(key string) *projection {
+	if p == nil {
+		return nil
+	}
+	for i, name := range p.names {
+		if name == key {
+			return p.children[i]
+		}
+	}
+	return nil
+}
+
+// partialObject finishes an object read under projection node, or in skip
+// mode when node is nil, as finishObject would finish the whole object:
+// names are all its property names, dollar the value of its $ name if it
+// has one, members the projected ones.
+func (r *Reader) partialObject(node *projection, names []string, members []Member, dollar Value) Value {
+	if r.depth > 0 && len(names) == 1 && len(names[0]) > 1 && names[0][0] == '$' {
+		if v, ok := r.extended(Member{Key: names[0], Value: dollar}); ok {
+			return v
+		}
+	}
+	if len(names) > 1 {
+		if dup := firstDuplicate(names); dup != "" {
+			r.noteDuplicate(dup)
+			members = keepLast(members)
+		}
+	}
+	if node == nil {
+		return Value{Kind: Object}
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, members...)
+	return Value{Kind: Object, Members: r.arena[start:len(r.arena):len(r.arena)]}
+}
+
+// skipPlainString moves past the rest of a string, after its opening
+// quote, when it is plain: printable ASCII without escapes, already in the
+// buffer, within the item limit. Such a string can have no note or error;
+// any other is left for strBytes.
+func (r *Reader) skipPlainString() bool {
+	buf := r.buf[r.pos:r.end]
+	for i, c := range buf {
+		switch {
+		case c == '"':
+			if i > MaxDocumentBytes {
+				return false
+			}
+			r.pos += i + 1
+			return true
+		case c < 0x20 || c >= 0x80 || c == '\\':
+			return false
+		}
+	}
+	return false
+}

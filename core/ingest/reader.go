@@ -584,9 +584,9 @@ func (r *Reader) finishDocument(start int64, line int, v Value, notes []*Error) 
 	if size > MaxDocumentBytes {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
 	}
-	d := &Document{}
-	if r.proj != nil {
-		d = &r.projected // reused: see Project
+	d := &r.projected // reused under a projection: see Project
+	if r.proj == nil {
+		d = new(Document)
 	}
 	*d = Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}
 	return d, nil

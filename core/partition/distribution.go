@@ -92,7 +92,7 @@ func (a *Accumulator) Finish() *Distribution {
 	for i, g := range a.groups {
 		d.Logical[i] = Logical{Values: g.values, EPK: a.hash(g.values), Documents: g.docs, Bytes: g.bytes, Requests: g.requests, First: g.first, Last: g.last}
 	}
-	sortLogical(d.Logical, func(x, y *Logical) int {
+	sortLogical(d.Logical, func(l *Logical) sortKey { return sortKey{epkPrefix(l.EPK), 0, 0} }, func(x, y *Logical) int {
 		if c := strings.Compare(x.EPK, y.EPK); c != 0 {
 			return c
 		}
@@ -220,7 +220,9 @@ func (d *Distribution) Largest(n int) []Logical {
 		all := make([]Logical, 0, len(d.Logical)+len(d.Heavy))
 		all = append(all, d.Logical...)
 		all = append(all, d.Heavy...)
-		sortLogical(all, func(x, y *Logical) int {
+		sortLogical(all, func(l *Logical) sortKey {
+			return sortKey{descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)}
+		}, func(x, y *Logical) int {
 			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
 				return c
 			}
@@ -301,18 +303,66 @@ func (d *Distribution) Lorenz(n int) [][2]float64 {
 	return out
 }
 
-// sortLogical sorts logical partitions by cmp through an index: tens of
-// thousands of them per key, and moving indices rather than the structs
-// halves the time of the sort.
-func sortLogical(ls []Logical, cmp func(x, y *Logical) int) {
-	idx := make([]int32, len(ls))
-	for i := range idx {
-		idx[i] = int32(i)
+// sortKey orders logical partitions as their comparison does, as far as
+// three numbers can: ties go to the comparison itself.
+type sortKey [3]uint64
+
+// sortLogical sorts logical partitions by cmp. There are tens of thousands
+// per key: sorting compact keys with an index, rather than the structs
+// through a comparison that reads strings, is several times faster. key
+// must agree with cmp: key(x) < key(y) only if cmp(x, y) < 0.
+func sortLogical(ls []Logical, key func(*Logical) sortKey, cmp func(x, y *Logical) int) {
+	type entry struct {
+		k sortKey
+		i int32
 	}
-	slices.SortFunc(idx, func(i, j int32) int { return cmp(&ls[i], &ls[j]) })
+	es := make([]entry, len(ls))
+	for i := range ls {
+		es[i] = entry{key(&ls[i]), int32(i)}
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		for j := range a.k {
+			if a.k[j] != b.k[j] {
+				return cmpUint(a.k[j], b.k[j])
+			}
+		}
+		return cmp(&ls[a.i], &ls[b.i])
+	})
 	sorted := make([]Logical, len(ls))
-	for i, j := range idx {
-		sorted[i] = ls[j]
+	for i, e := range es {
+		sorted[i] = ls[e.i]
 	}
 	copy(ls, sorted)
+}
+
+// descending maps v to a number that sorts the other way round.
+func descending(v int64) uint64 { return ^(uint64(v) ^ 1<<63) }
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// epkPrefix is an EPK's first 16 hex digits as a number, padded with
+// zeros: it orders EPKs as their text does, except where the digits tie.
+func epkPrefix(e string) uint64 {
+	var v uint64
+	for i := range 16 {
+		var c byte = '0'
+		if i < len(e) {
+			c = e[i]
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		}
+		v = v<<4 | uint64(c&0xF)
+	}
+	return v
 }

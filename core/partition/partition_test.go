@@ -333,3 +333,24 @@ func TestDatasets(t *testing.T) {
 		t.Errorf("%d partitions used", used)
 	}
 }
+
+// TestSortKeys: the compact keys order logical partitions as the
+// comparisons they stand in for.
+func TestSortKeys(t *testing.T) {
+	vals := []int64{math.MinInt64, -5, -1, 0, 1, 2, 1 << 40, math.MaxInt64}
+	for _, a := range vals {
+		for _, b := range vals {
+			if (a < b) != (descending(a) > descending(b)) {
+				t.Errorf("descending(%d) vs descending(%d) out of order", a, b)
+			}
+		}
+	}
+	epks := []string{"", "0", "00", "05C1", "05C1D0", "0F", "1", "3FFFFFFFFFFFFFFF", "3FFFFFFFFFFFFFFF00", "3FFFFFFFFFFFFFFF01", "FF"}
+	for _, a := range epks {
+		for _, b := range epks {
+			if pa, pb := epkPrefix(a), epkPrefix(b); pa < pb && a >= b || pa > pb && a <= b {
+				t.Errorf("epkPrefix(%q) = %x, epkPrefix(%q) = %x: out of order", a, pa, b, pb)
+			}
+		}
+	}
+}

@@ -109,7 +109,7 @@ func wholeInput(head []byte, all bool) string {
 			return m.what
 		}
 	}
-	if binary(head) {
+	if isBinary(head) {
 		return "the input is binary data, not JSON text: choose the file that holds the JSON documents"
 	}
 	lower := bytes.ToLower(head[:min(len(head), 64)])
@@ -161,10 +161,10 @@ func bson(h []byte) bool {
 	return true
 }
 
-// binary reports bytes that are not text: a NUL, or control characters
+// isBinary reports bytes that are not text: a NUL, or control characters
 // other than white space in more than 1 of 16 bytes. Bytes that are not
 // UTF-8 do not count: Latin-1 text is text, and it reads with a note.
-func binary(h []byte) bool {
+func isBinary(h []byte) bool {
 	controls := 0
 	for _, c := range h {
 		switch {

@@ -105,18 +105,139 @@ func (r *Reader) partialObject(node *projection, names []string, members []Membe
 // buffer, within the item limit. Such a string can have no note or error;
 // any other is left for strBytes.
 func (r *Reader) skipPlainString() bool {
+	_, ok := r.plainString()
+	return ok
+}
+
+// plainString reads the rest of a plain string as skipPlainString tells
+// it; the bytes alias the buffer, valid until it is next filled.
+func (r *Reader) plainString() ([]byte, bool) {
 	buf := r.buf[r.pos:r.end]
 	for i, c := range buf {
 		switch {
 		case c == '"':
 			if i > MaxDocumentBytes {
-				return false
+				return nil, false
 			}
 			r.pos += i + 1
-			return true
+			return buf[:i], true
 		case c < 0x20 || c >= 0x80 || c == '\\':
-			return false
+			return nil, false
 		}
 	}
-	return false
+	return nil, false
+}
+
+// skipValue reads one value in skip mode (r.skip set): checked exactly as
+// value checks it, with the same errors and notes, but nothing built and no
+// Value passed around. Objects and arrays, most of what is skipped, have
+// their own loops here; everything else goes to value.
+func (r *Reader) skipValue() error {
+	r.skipWS()
+	if r.pos < r.end {
+		switch r.buf[r.pos] {
+		case '{':
+			return r.skipObject()
+		case '[':
+			return r.skipArray()
+		case '"':
+			r.pos++
+			if r.skipPlainString() {
+				return nil
+			}
+			_, err := r.strBytes()
+			return err
+		}
+	}
+	_, err := r.value()
+	return err
+}
+
+// skipObject is object in skip mode: it keeps only the names, to note
+// duplicates, and reads a $ member whole, which may make the object
+// Extended JSON with notes of its own.
+func (r *Reader) skipObject() error {
+	r.pos++ // '{'
+	build := r.enter()
+	if r.depth > 10*MaxDepth {
+		return r.skipNested()
+	}
+	base := len(r.names)
+	defer r.popNames(base)
+	var dollar Value
+	r.skipWS()
+	if c, ok := r.peek(); ok && c == '}' {
+		r.pos++
+		r.depth--
+		return nil
+	}
+	for {
+		r.skipWS()
+		key, err := r.key()
+		if err != nil {
+			return err
+		}
+		isDollar := len(key) > 1 && key[0] == '$'
+		var v Value
+		if isDollar {
+			r.skip = false
+			v, err = r.value()
+			r.skip = true
+		} else {
+			err = r.skipValue()
+		}
+		if err != nil {
+			return err
+		}
+		if build && !r.sizeExceeded() {
+			r.names = append(r.names, key)
+			if isDollar {
+				dollar = v
+			}
+		}
+		closed, err := r.objectNext()
+		if err != nil {
+			return err
+		}
+		if closed {
+			break
+		}
+	}
+	r.depth--
+	if !r.overLimit {
+		r.partialObject(nil, r.names[base:], nil, dollar) // for its notes
+	}
+	return nil
+}
+
+// skipArray is array in skip mode.
+func (r *Reader) skipArray() error {
+	r.pos++ // '['
+	build := r.enter()
+	if r.depth > 10*MaxDepth {
+		return r.skipNested()
+	}
+	r.skipWS()
+	if c, ok := r.peek(); ok && c == ']' {
+		r.pos++
+		r.depth--
+		return nil
+	}
+	for {
+		if err := r.skipValue(); err != nil {
+			return err
+		}
+		if build {
+			r.sizeExceeded()
+		}
+		closed, err := r.arrayNext()
+		if err != nil {
+			return err
+		}
+		if closed {
+			break
+		}
+	}
+	r.depth--
+	return nil
 }

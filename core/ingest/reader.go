@@ -13,10 +13,12 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -820,10 +822,15 @@ func (r *Reader) object() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
+		var v Value
 		if partial {
 			r.memberMode(node, key)
 		}
-		v, err := r.value()
+		if r.skip {
+			err = r.skipValue()
+		} else {
+			v, err = r.value()
+		}
 		r.node, r.skip = node, skip
 		if err != nil {
 			return Value{}, err
@@ -841,18 +848,12 @@ func (r *Reader) object() (Value, error) {
 				}
 			}
 		}
-		r.skipWS()
-		c, ok := r.peek()
-		if !ok {
-			return Value{}, r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'")
+		closed, err := r.objectNext()
+		if err != nil {
+			return Value{}, err
 		}
-		r.pos++
-		if c == '}' {
+		if closed {
 			break
-		}
-		if c != ',' {
-			r.pos--
-			return Value{}, r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c))
 		}
 	}
 	r.depth--
@@ -868,6 +869,42 @@ func (r *Reader) object() (Value, error) {
 func (r *Reader) popNames(base int) {
 	clear(r.names[base:])
 	r.names = r.names[:base]
+}
+
+// objectNext reads what follows a property: ',' or the closing '}'.
+func (r *Reader) objectNext() (closed bool, err error) {
+	r.skipWS()
+	c, ok := r.peek()
+	if !ok {
+		return false, r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'")
+	}
+	r.pos++
+	if c == '}' {
+		return true, nil
+	}
+	if c != ',' {
+		r.pos--
+		return false, r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c))
+	}
+	return false, nil
+}
+
+// arrayNext reads what follows an element: ',' or the closing ']'.
+func (r *Reader) arrayNext() (closed bool, err error) {
+	r.skipWS()
+	c, ok := r.peek()
+	if !ok {
+		return false, r.errorf(r.docs, "the input ends inside an array: expected ',' or ']'")
+	}
+	r.pos++
+	if c == ']' {
+		return true, nil
+	}
+	if c != ',' {
+		r.pos--
+		return false, r.errorf(r.docs, "expected ',' or ']' in an array, found %s", describe(c))
+	}
+	return false, nil
 }
 
 // popMembers drops the members above base, clearing them so the stack
@@ -938,25 +975,28 @@ func (r *Reader) array() (Value, error) {
 		return Value{Kind: Array, Elems: []Value{}}, nil
 	}
 	for {
-		v, err := r.value()
+		if hollow {
+			if err := r.skipValue(); err != nil {
+				return Value{}, err
+			}
+			if build {
+				r.sizeExceeded()
+			}
+		} else {
+			v, err := r.value()
+			if err != nil {
+				return Value{}, err
+			}
+			if build && !r.sizeExceeded() {
+				r.elems = append(r.elems, v)
+			}
+		}
+		closed, err := r.arrayNext()
 		if err != nil {
 			return Value{}, err
 		}
-		if build && !r.sizeExceeded() && !hollow {
-			r.elems = append(r.elems, v)
-		}
-		r.skipWS()
-		c, ok := r.peek()
-		if !ok {
-			return Value{}, r.errorf(r.docs, "the input ends inside an array: expected ',' or ']'")
-		}
-		r.pos++
-		if c == ']' {
+		if closed {
 			break
-		}
-		if c != ',' {
-			r.pos--
-			return Value{}, r.errorf(r.docs, "expected ',' or ']' in an array, found %s", describe(c))
 		}
 	}
 	r.depth--
@@ -1147,9 +1187,12 @@ func scanNumber(b []byte) (n int, simple bool, msg string) {
 // strIntern reads a property name, sharing one string per distinct name so
 // that millions of documents with the same properties do not allocate them.
 func (r *Reader) strIntern() (string, error) {
-	b, err := r.strBytes()
-	if err != nil {
-		return "", err
+	b, plain := r.plainString()
+	if !plain {
+		var err error
+		if b, err = r.strBytes(); err != nil {
+			return "", err
+		}
 	}
 	// A small direct-mapped cache in front of the map: documents repeat
 	// the same few names, and a hash of a short name plus one compare is
@@ -1170,7 +1213,15 @@ func (r *Reader) strIntern() (string, error) {
 }
 
 func (r *Reader) str() (string, error) {
-	b, err := r.strBytes()
+	var b []byte
+	var err error
+	plain := false
+	if !r.overLimit {
+		b, plain = r.plainString()
+	}
+	if !plain {
+		b, err = r.strBytes()
+	}
 	if r.overLimit {
 		return "", err
 	}
@@ -1482,12 +1533,19 @@ func sizeText(n int64) string {
 }
 
 // keySlot places a property name in Reader.recent.
+// It mixes the length with the first and last four bytes: enough to tell
+// apart the names and values a document repeats, at a fixed cost.
 func keySlot(b []byte) uint8 {
-	h := uint32(len(b)) * 0x9E3779B1
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 0x01000193
+	n := len(b)
+	h := uint32(n) * 0x9E3779B1
+	if n >= 4 {
+		h ^= binary.LittleEndian.Uint32(b) ^ bits.RotateLeft32(binary.LittleEndian.Uint32(b[n-4:]), 13)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint32(c)
+		}
 	}
-	return uint8(h >> 24)
+	return uint8((h * 0x85EBCA6B) >> 24)
 }
 
 // plainFits reports whether a valid number literal surely reads as a

@@ -144,7 +144,8 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	for _, l := range d.Logical {
 		i := epk.Locate(ranges, l.EPK)
 		if i >= 0 {
-			parts[i].logical = append(parts[i].logical, placed(l))
+			pl := placed(l)
+			parts[i].logical = append(parts[i].logical, simLogical{EPK: pl.EPK, Documents: pl.Documents, Bytes: pl.Bytes, Requests: pl.Requests})
 		}
 	}
 	bucketGrowth := grow
@@ -196,11 +197,20 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	return p
 }
 
+// simLogical is what the split simulation needs of a logical partition:
+// the part of Logical it reads, so that tens of thousands of them copy
+// cheaply.
+type simLogical struct {
+	EPK              string
+	Documents, Bytes int64
+	Requests         float64
+}
+
 // simRange is a physical partition during the split simulation.
 type simRange struct {
 	min, max                                 string
 	width                                    float64 // share of the key space
-	logical                                  []Logical
+	logical                                  []simLogical
 	overflowDocs, overflowBytes, overflowReq float64
 	stuck                                    bool
 	total                                    float64 // bytes, kept so the loop does not sum again
@@ -251,7 +261,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 	if !ok {
 		return r, r, false
 	}
-	var ll, rl []Logical
+	var ll, rl []simLogical
 	for _, l := range r.logical {
 		if strings.Compare(l.EPK, mid) < 0 {
 			ll = append(ll, l)

@@ -26,7 +26,7 @@ import (
 type TopK[V any] struct {
 	k     int
 	items []Item[V]        // entries, each in a fixed slot
-	index map[uint64]int32 // hash → slot
+	table []int32          // hash → 1 + slot, open addressing with linear probing; 0 is empty
 	heap  []int32          // slots, a min-heap ordered by less
 	pos   []int32          // slot → its position in heap
 	docs  int64            // totals over all Adds
@@ -62,7 +62,7 @@ func (t *TopK[V]) init() {
 	t.k = min(max(t.k, 1), math.MaxInt32) // slots are int32
 	n := min(t.k, maxPrealloc)
 	t.items = make([]Item[V], 0, n)
-	t.index = make(map[uint64]int32, n)
+	t.table = make([]int32, tableSize(n))
 	t.heap = make([]int32, 0, n)
 	t.pos = make([]int32, 0, n)
 }
@@ -83,10 +83,10 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func(evicted V) V) {
 		// error while bytes of its own were lost.
 		return
 	}
-	if t.index == nil {
+	if t.table == nil {
 		t.init()
 	}
-	if s, ok := t.index[hash]; ok {
+	if s, ok := t.lookup(hash); ok {
 		it := &t.items[s]
 		it.Docs += docs
 		it.Bytes += bytes
@@ -100,7 +100,11 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func(evicted V) V) {
 		}
 		s := int32(len(t.items))
 		t.items = append(t.items, Item[V]{Hash: hash, Value: v, Docs: docs, Bytes: bytes})
-		t.index[hash] = s
+		if 2*len(t.items) > len(t.table) {
+			t.rehash(tableSize(len(t.items))) // indexes the new entry too
+		} else {
+			t.insert(hash, s)
+		}
 		t.pos = append(t.pos, int32(len(t.heap)))
 		t.heap = append(t.heap, s)
 		t.up(len(t.heap) - 1)
@@ -111,8 +115,8 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func(evicted V) V) {
 	// this one's, so the inherited count bounds them.
 	s := t.heap[0]
 	it := &t.items[s]
-	delete(t.index, it.Hash)
-	t.index[hash] = s
+	t.remove(it.Hash)
+	t.insert(hash, s)
 	var v V
 	if value != nil {
 		v = value(it.Value)
@@ -186,4 +190,82 @@ func (t *TopK[V]) down(i int) {
 		t.swap(i, c)
 		i = c
 	}
+}
+
+// The index of entries by hash is a table of its own rather than a Go map:
+// in a stream of mostly new keys every Add looks up, removes and inserts,
+// and the table does each in a few instructions (many fewer than a map in
+// WebAssembly).
+
+// tableSize is the table for n entries: a power of two, at most half full.
+func tableSize(n int) int {
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	return size
+}
+
+func (t *TopK[V]) lookup(hash uint64) (int32, bool) {
+	mask := uint64(len(t.table) - 1)
+	for i := hash & mask; ; i = (i + 1) & mask {
+		s := t.table[i]
+		if s == 0 {
+			return 0, false
+		}
+		if t.items[s-1].Hash == hash {
+			return s - 1, true
+		}
+	}
+}
+
+// insert indexes slot s under hash, which is not indexed; items[s] need
+// not hold it yet. The table has room: it is kept at most half full.
+func (t *TopK[V]) insert(hash uint64, s int32) {
+	mask := uint64(len(t.table) - 1)
+	i := hash & mask
+	for t.table[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.table[i] = s + 1
+}
+
+func (t *TopK[V]) rehash(size int) {
+	t.table = make([]int32, size)
+	mask := uint64(size - 1)
+	for s := range t.items {
+		i := t.items[s].Hash & mask
+		for t.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.table[i] = int32(s) + 1
+	}
+}
+
+// remove drops hash from the index, moving back the entries after it that
+// would otherwise no longer be found (backward-shift deletion).
+func (t *TopK[V]) remove(hash uint64) {
+	mask := uint64(len(t.table) - 1)
+	i := hash & mask
+	for {
+		s := t.table[i]
+		if s == 0 {
+			return
+		}
+		if t.items[s-1].Hash == hash {
+			break
+		}
+		i = (i + 1) & mask
+	}
+	for j := (i + 1) & mask; t.table[j] != 0; j = (j + 1) & mask {
+		home := t.items[t.table[j]-1].Hash & mask
+		// The entry at j may move to the hole at i unless its home lies
+		// cyclically in (i, j].
+		if (i < j && i < home && home <= j) || (i > j && (i < home || home <= j)) {
+			continue
+		}
+		t.table[i] = t.table[j]
+		i = j
+	}
+	t.table[i] = 0
 }

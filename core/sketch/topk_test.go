@@ -297,3 +297,35 @@ func TestTopKOddInputs(t *testing.T) {
 		t.Errorf("empty Items = %#v, want empty", items)
 	}
 }
+
+// TestTopKIndex: after any mix of new keys, evictions and hits, with hashes
+// made to crowd the same few buckets of the index, every entry is found by
+// its hash and the index holds nothing else.
+func TestTopKIndex(t *testing.T) {
+	for _, k := range []int{1, 3, 8, 64, 5000} {
+		tk := NewTopK[int](k)
+		rng := rand.New(rand.NewPCG(1, uint64(k)))
+		for range 20000 {
+			// Low bits from a small set: long probe runs and wrap-arounds.
+			h := rng.Uint64()&^0xFFFF | uint64(rng.IntN(24))<<4 | 0xF
+			if rng.IntN(3) == 0 && len(tk.items) > 0 {
+				h = tk.items[rng.IntN(len(tk.items))].Hash // a hit
+			}
+			tk.Add(h, 1+int64(rng.IntN(3)), 10, nil)
+		}
+		indexed := 0
+		for _, s := range tk.table {
+			if s != 0 {
+				indexed++
+			}
+		}
+		if indexed != len(tk.items) || 2*len(tk.items) > len(tk.table) {
+			t.Errorf("k=%d: %d entries, %d indexed in a table of %d", k, len(tk.items), indexed, len(tk.table))
+		}
+		for i, it := range tk.items {
+			if s, ok := tk.lookup(it.Hash); !ok || int(s) != i {
+				t.Errorf("k=%d: entry %d (hash %x) looked up as %d, %v", k, i, it.Hash, s, ok)
+			}
+		}
+	}
+}

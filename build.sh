@@ -72,8 +72,11 @@ build_site() {
   log "building the site in $out/"
   rm -rf "$out"
   mkdir -p "$out"
-  # The engine's glue from github.com/syumai/workers, then our own files over it.
+  # The Go runtime glue of github.com/syumai/workers (its wasm_exec.js hands
+  # the program a context object); public/engine.js runs the one instance,
+  # so the rest of syumai's browser glue (an instance per request) is not used.
   go tool workers-assets-gen -mode=go -runtime=browser -o "$out/engine" >/dev/null
+  rm "$out/engine/worker.mjs" "$out/engine/runtime.mjs"
   cp index.html "$out/"
   cp -R public/. "$out/"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"

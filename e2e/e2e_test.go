@@ -812,3 +812,26 @@ func TestJavaScriptAPI(t *testing.T) {
 		t.Errorf("bad option: %q", msg)
 	}
 }
+
+// TestOneEngine: the engine's worker serves analysis after analysis on its
+// one Go instance (public/engine.js, wasm/engine), a failed one among them
+// and two sent at once, each with the bytes the first gave.
+func TestOneEngine(t *testing.T) {
+	ctx := page(t)
+	got := eval[map[string]any](t, ctx, `(async () => {
+		const lines = Array.from({length: 40000}, (_, i) => JSON.stringify({id: "d" + i, tenantId: "t" + (i % 97), pad: "p".repeat(150)}));
+		const docs = new Blob([lines.join("\n")]);
+		const opts = {keys: ["/tenantId"], as: "text"};
+		const first = await pkcalc.analyze(docs, opts);
+		const failed = await pkcalc.analyze("not json", opts).then(() => "resolved", e => e.status + " " + e.message);
+		const both = await Promise.all([pkcalc.analyze(docs, opts), pkcalc.analyze(docs, opts)]);
+		const again = await pkcalc.analyze(docs, opts);
+		return {bytes: first.length, same: [...both, again].every(r => r === first), failed};
+	})()`)
+	if got["same"] != true || got["bytes"].(float64) < 1000 {
+		t.Errorf("the analyses after the first differ from it (%v bytes)", got["bytes"])
+	}
+	if f, _ := got["failed"].(string); !strings.HasPrefix(f, "400 no document could be read") {
+		t.Errorf("bad input: %q", f)
+	}
+}

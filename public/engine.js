@@ -1,23 +1,62 @@
 // pkcalc's engine in a Web Worker: the Go HTTP handler of core/api, compiled
-// to WebAssembly and run by github.com/syumai/workers, answers
+// to WebAssembly (wasm/engine) and run with github.com/syumai/workers, answers
 // POST /v1/analyze here, off the page's main thread. Nothing leaves the
 // browser: the "request" never touches the network.
 //
 // Messages in:  {id, input: Blob|File|string, type, params: {name: value|[values]}}
 // Messages out: {id, type: "progress", bytes, documents, elapsedSeconds}
 //               {id, type: "report", json} (the report's JSON text) | {id, type: "error", error: {status, message}}
-import engine from "./engine/worker.mjs";
+import "./engine/wasm_exec.js";
+const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));
 
-// github.com/syumai/workers starts a Go instance per request; a callback
-// of an earlier, finished instance can still fire and throw "Go program has
-// already exited". It concerns no running analysis: keep it from stopping
-// this worker.
-function finishedInstance(e) {
-  const msg = String((e && (e.message || (e.reason && e.reason.message) || e.reason)) || "");
-  if (msg.includes("Go program has already exited")) e.preventDefault();
+// One Go instance serves every analysis of this worker, so the tab holds one
+// Go heap, reused: an instance per analysis (what syumai/workers' own
+// worker.mjs does) leaves each finished instance's memory, which never
+// shrinks, for the garbage collector to free some time later. The Go
+// side (wasm/engine) serves through syumai/workers' hono package, which
+// reads each request from context.ctx.req.raw and sets context.ctx.res.
+let ended = ""; // why the Go program ended, once it has
+const engine = (async () => {
+  const go = new Go();
+  const context = { binding: {} };
+  let started;
+  const ready = new Promise((resolve) => { started = resolve; });
+  const instance = await WebAssembly.instantiate(await engineModule, { ...go.importObject, workers: { ready: () => started() } });
+  // The program never returns by itself: it ended with a panic or out of
+  // memory, and every analysis in progress with it. Throwing here makes
+  // the page (pkcalc.js) fail them and start a new worker for the next.
+  const exit = go.exit;
+  go.exit = (code) => {
+    ended = "the engine's Go program ended with exit code " + code + " (the console says why)";
+    exit(code);
+  };
+  const running = go.run(instance, context);
+  running.then(() => setTimeout(() => { throw new Error(ended); }));
+  await Promise.race([ready, running]);
+  if (ended) throw new Error(ended);
+  return context;
+})();
+
+// context.ctx is read by the Go side when a call starts, so calls are
+// handed over one at a time; each resolves once its response has started,
+// and the responses then stream side by side.
+let handover = Promise.resolve();
+function serve(request) {
+  const turn = handover.then(async () => {
+    const context = await engine;
+    const ctx = { req: { raw: request } };
+    context.ctx = ctx;
+    try {
+      await context.binding.runHonoMiddleware(() => Promise.resolve());
+    } finally {
+      context.ctx = undefined; // holds the input until the next analysis otherwise
+    }
+    if (!ctx.res) throw new Error("the engine gave no answer");
+    return ctx.res;
+  });
+  handover = turn.catch(() => {});
+  return turn;
 }
-self.addEventListener("error", finishedInstance);
-self.addEventListener("unhandledrejection", finishedInstance);
 
 self.onmessage = async (event) => {
   const { id, input, type, params } = event.data;
@@ -33,7 +72,7 @@ self.onmessage = async (event) => {
       duplex: "half",
       headers: { "Content-Type": type || "application/json", "Accept": "application/x-ndjson" },
     });
-    const response = await engine.fetch(request, {}, {});
+    const response = await serve(request);
     if (!response.body) throw new Error("the engine gave no answer");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = "";
@@ -50,7 +89,7 @@ self.onmessage = async (event) => {
     }
     if (buffered.trim() !== "") post(id, JSON.parse(buffered));
   } catch (e) {
-    self.postMessage({ id, type: "error", error: { status: 0, message: String(e && e.message || e) } });
+    self.postMessage({ id, type: "error", error: { status: 0, message: ended || String(e && e.message || e) } });
   }
 };
 

@@ -101,8 +101,9 @@ func bundle(dir string) ([]byte, error) {
 }
 
 // bundleWorker is the engine's worker as one classic script: the Go
-// runtime glue of github.com/syumai/workers, the engine's module inlined,
-// and engine.js with its import replaced by the same glue in script form.
+// runtime glue of github.com/syumai/workers, then engine.js with its import
+// of that glue removed and its engine module read from the script itself
+// instead of engine/engine.wasm.
 func bundleWorker(dir string, read func(string) (string, error)) (string, error) {
 	goGlue, err := read("engine/wasm_exec.js")
 	if err != nil {
@@ -116,34 +117,22 @@ func bundleWorker(dir string, read func(string) (string, error)) (string, error)
 	if err != nil {
 		return "", err
 	}
-	const imp = `import engine from "./engine/worker.mjs";`
-	if !strings.Contains(engineJS, imp) {
-		return "", fmt.Errorf("engine.js no longer imports its engine as %q", imp)
+	const (
+		imp = `import "./engine/wasm_exec.js";`
+		mod = `const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));`
+	)
+	for _, line := range []string{imp, mod} {
+		if !strings.Contains(engineJS, line) {
+			return "", fmt.Errorf("engine.js no longer has the line %q", line)
+		}
 	}
 	engineJS = strings.Replace(engineJS, imp, "", 1)
-	return goGlue + "\n" + `
-// As engine/worker.mjs and engine/runtime.mjs do, in a classic script: a Go
-// instance per request, from the module below, compiled once.
-globalThis.tryCatch = (fn) => { try { return { result: fn() }; } catch (e) { return { error: e }; } };
-const modPromise = (async () => {
-  const gz = Uint8Array.from(atob("` + engineWasm + `"), (c) => c.charCodeAt(0));
+	engineJS = strings.Replace(engineJS, mod, `const engineModule = (async () => {
+  const gz = Uint8Array.from(atob("`+engineWasm+`"), (c) => c.charCodeAt(0));
   const bytes = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
   return WebAssembly.compile(bytes);
-})();
-const engine = {
-  async fetch(req) {
-    const mod = await modPromise;
-    const go = new Go();
-    const binding = {};
-    let ready;
-    const readyPromise = new Promise((resolve) => { ready = resolve; });
-    const instance = new WebAssembly.Instance(mod, { ...go.importObject, workers: { ready: () => ready() } });
-    go.run(instance, { binding });
-    await readyPromise;
-    return binding.handleRequest(req);
-  },
-};
-` + engineJS, nil
+})();`, 1)
+	return goGlue + "\n" + engineJS, nil
 }
 
 func gzipBase64(dir, name string) (string, error) {

@@ -256,6 +256,8 @@ case "$cmd" in
     mkdir -p build
     log "benchmarks (go test -bench), results in build/bench.txt"
     go test -run '^$' -bench . -benchmem ./core/... | tee build/bench.txt
+    # The analysis again on one core, as the engine issue's aim is put.
+    go test -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/report | tee -a build/bench.txt
     need_chromium
     build_site build/site
     log "in the browser: 100 MB through window.pkcalc.analyze; writing docs/PERFORMANCE.md"

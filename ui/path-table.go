@@ -62,7 +62,7 @@ func (c *PathTable) Scope() string {
 	if c.Report.PathsDocuments >= c.Report.Documents {
 		return ""
 	}
-	return fmt.Sprintf("From the first %s of %s documents, which candidates are chosen from; every candidate's figures cover all %s.",
+	return fmt.Sprintf("From the first %s of %s documents, which candidates are chosen from; the figures of every candidate cover all %s.",
 		human.Count(c.Report.PathsDocuments), human.Count(c.Report.Documents), human.Count(c.Report.Documents))
 }
 

@@ -240,3 +240,33 @@ func TestStatus(t *testing.T) {
 	}
 	_ = sample.DefaultOrders
 }
+
+// TestPathTableScope: when the path table describes only the window, the
+// page says so and counts presence against the documents it describes.
+func TestPathTableScope(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	rep, err := report.Analyze(strings.NewReader(sample.OrdersText(300)), report.Options{Window: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	report.WriteJSON(&b, rep)
+	c.Finished(c.job, b.String(), "")
+	html := render(t, c)
+	for _, want := range []string{
+		`From the first 100 of 300 documents, which candidates are chosen from; the figures of every candidate cover all 300.`,
+		`<td class="num">100 (100%)</td>`, // /id, present in every document described
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	rep, _ = report.Analyze(strings.NewReader(sample.OrdersText(300)), report.Options{})
+	b.Reset()
+	report.WriteJSON(&b, rep)
+	c.Finished(c.job, b.String(), "")
+	if html := render(t, c); strings.Contains(html, `id="paths-scope"`) {
+		t.Error("a path table of every document says it is not")
+	}
+}

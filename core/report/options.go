@@ -27,6 +27,13 @@ var OptionNames = []string{
 	"weightField", "maxDistinct", "queries",
 }
 
+// Limits of the options, for memory: keys named at once, and distinct
+// values kept exactly per key.
+const (
+	MaxKeys          = 24
+	MaxDistinctLimit = 1_000_000
+)
+
 // ParseOptions reads settings from named string values (query parameters,
 // flags). An unknown name or a bad value is an error that names it.
 func ParseOptions(v url.Values) (Options, error) {
@@ -107,6 +114,14 @@ func ParseOptions(v url.Values) (Options, error) {
 	}
 	if o.NoSuggest && len(o.Keys) == 0 {
 		return o, errors.New("noSuggest needs at least one key")
+	}
+	// Each key keeps up to maxDistinct values and its sketches: bounds
+	// that keep a browser tab's memory in hand.
+	if len(o.Keys) > MaxKeys {
+		return o, fmt.Errorf("keys: %d keys named; pkcalc measures at most %d at once (beside the ones it suggests): name fewer, or run it again for the rest", len(o.Keys), MaxKeys)
+	}
+	if o.MaxDistinct > MaxDistinctLimit {
+		return o, fmt.Errorf("maxDistinct %d is more than pkcalc keeps exactly per key (1,000,000); past it, values are counted by sketches anyway", o.MaxDistinct)
 	}
 	if o.Partitions > 1<<20 {
 		return o, fmt.Errorf("partitions %d is more than pkcalc models (1,048,576)", o.Partitions)

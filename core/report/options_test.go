@@ -49,6 +49,8 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},
 		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
 		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
+		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
+		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
 	} {
 		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)

@@ -25,11 +25,11 @@ import (
 // The zero TopK keeps one entry.
 type TopK[V any] struct {
 	k     int
-	items []Item[V]        // entries, each in a fixed slot
-	table []int32          // hash → 1 + slot, open addressing with linear probing; 0 is empty
-	heap  []int32          // slots, a min-heap ordered by less
-	pos   []int32          // slot → its position in heap
-	docs  int64            // totals over all Adds
+	items []Item[V] // entries, each in a fixed slot
+	table []int32   // hash → 1 + slot, open addressing with linear probing; 0 is empty
+	heap  []int32   // slots, a min-heap ordered by less
+	pos   []int32   // slot → its position in heap
+	docs  int64     // totals over all Adds
 	bytes int64
 }
 

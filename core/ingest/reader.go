@@ -201,8 +201,9 @@ func (r *Reader) step() (*Document, error) {
 			return nil, nil
 		}
 		r.values++
-		if r.values == 1 && c == 0xEF {
-			// A UTF-8 byte order mark at the very start is allowed and ignored.
+		if r.values == 1 && c == 0xEF && r.Offset() == 0 {
+			// A UTF-8 byte order mark at the very start is allowed and
+			// ignored; a second one is in the middle of the input.
 			if r.consumeBOM() {
 				r.values = 0
 				return nil, nil
@@ -654,8 +655,16 @@ func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\
 
 // skipWS skips JSON white space, counting lines. Newlines can only occur
 // here (strings may not hold raw control characters), so this is the one
-// place that tracks lines.
+// place that tracks lines. It is called before every token, mostly where
+// there is no white space: that case is inlined at the caller.
 func (r *Reader) skipWS() {
+	if r.pos < r.end && r.buf[r.pos] > ' ' {
+		return
+	}
+	r.skipSpaces()
+}
+
+func (r *Reader) skipSpaces() {
 	for {
 		for r.pos < r.end {
 			c := r.buf[r.pos]
@@ -1187,7 +1196,13 @@ func scanNumber(b []byte) (n int, simple bool, msg string) {
 // strIntern reads a property name, sharing one string per distinct name so
 // that millions of documents with the same properties do not allocate them.
 func (r *Reader) strIntern() (string, error) {
-	b, plain := r.plainString()
+	// Past the item limits strBytes keeps no text: the fast path may not
+	// either, or messages would differ with how the input arrives.
+	var b []byte
+	plain := false
+	if !r.overLimit {
+		b, plain = r.plainString()
+	}
 	if !plain {
 		var err error
 		if b, err = r.strBytes(); err != nil {

@@ -160,17 +160,22 @@ func HashV1(key ...Value) string {
 	var buf [128]byte
 	b := appendNumber(buf[:0], float64(sumV1(key)))
 	for _, v := range key {
-		switch v.Kind {
-		case Number:
-			b = appendNumber(b, v.Num)
-		case String:
-			head, split := truncateV1(v.Str)
-			b = appendStringV1(b, head, split)
-		default:
-			b = append(b, marker(v.Kind))
-		}
+		b = appendComponentV1(b, v)
 	}
 	return hexString(b)
+}
+
+// appendComponentV1 appends a component's binary encoding as hash V1
+// writes it after the hash.
+func appendComponentV1(b []byte, v Value) []byte {
+	switch v.Kind {
+	case Number:
+		return appendNumber(b, v.Num)
+	case String:
+		head, split := truncateV1(v.Str)
+		return appendStringV1(b, head, split)
+	}
+	return append(b, marker(v.Kind))
 }
 
 // sumV1 returns the MurmurHash3 x86 32-bit hash of key's V1 hashing bytes.
@@ -377,15 +382,7 @@ func PrefixV1(key ...Value) uint32 {
 	var buf [128]byte
 	b := appendNumber(buf[:0], float64(sumV1(key)))
 	if len(b) < 4 {
-		switch v := key[0]; v.Kind {
-		case Number:
-			b = appendNumber(b, v.Num)
-		case String:
-			head, split := truncateV1(v.Str)
-			b = appendStringV1(b, head, split)
-		default:
-			b = append(b, marker(v.Kind))
-		}
+		b = appendComponentV1(b, key[0])
 	}
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }

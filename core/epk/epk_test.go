@@ -281,15 +281,7 @@ func TestBinaryEncoding(t *testing.T) {
 	enc := func(key ...Value) string {
 		var b []byte
 		for _, v := range key {
-			switch v.Kind {
-			case Number:
-				b = appendNumber(b, v.Num)
-			case String:
-				head, split := truncateV1(v.Str)
-				b = appendStringV1(b, head, split)
-			default:
-				b = append(b, marker(v.Kind))
-			}
+			b = appendComponentV1(b, v)
 		}
 		return hexString(b)
 	}

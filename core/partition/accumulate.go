@@ -61,7 +61,6 @@ type Accumulator struct {
 
 	groups []group
 	index  map[uint64]int32 // xxhash of a key value -> first group in its chain
-	recent []int32          // 1 + a group lately seen, by the low bits of its hash; 0 if none
 
 	docs, bytes      int64
 	missing, invalid int64
@@ -86,7 +85,6 @@ type Accumulator struct {
 
 type group struct {
 	values      []epk.Value
-	hash        uint64
 	docs, bytes int64
 	requests    float64
 	first, last int64
@@ -125,10 +123,9 @@ func New(spec key.Spec, opts Options) *Accumulator {
 		opts.Version = epk.V2
 	}
 	return &Accumulator{
-		spec:   spec,
-		opts:   opts,
-		index:  make(map[uint64]int32),
-		recent: make([]int32, 4096),
+		spec:  spec,
+		opts:  opts,
+		index: make(map[uint64]int32),
 		// A fixed seed keeps reports byte-for-byte reproducible.
 		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
 		weighted: opts.WeightPath != nil,
@@ -224,27 +221,10 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		}
 		return
 	}
-	// Most documents repeat a value seen lately: a direct-mapped cache of
-	// groups by hash answers without a map lookup (several times cheaper
-	// in WebAssembly).
-	slot := &a.recent[h&(uint64(len(a.recent))-1)]
-	if c := *slot; c > 0 {
-		if g := &a.groups[c-1]; g.hash == h && equal(g.values, vals) {
-			g.docs += docs
-			g.bytes += bytes
-			g.requests += requests
-			g.last = order
-			if sampled {
-				a.sample(order, g.values, t)
-			}
-			return
-		}
-	}
 	if i, ok := a.index[h]; ok {
 		for ; i >= 0; i = a.groups[i].next {
 			g := &a.groups[i]
 			if equal(g.values, vals) {
-				*slot = i + 1
 				g.docs += docs
 				g.bytes += bytes
 				g.requests += requests
@@ -263,8 +243,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 			next = i
 		}
 		a.index[h] = int32(len(a.groups))
-		*slot = int32(len(a.groups)) + 1
-		a.groups = append(a.groups, group{values: own, hash: h, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
+		a.groups = append(a.groups, group{values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
 		if sampled {
 			a.sample(order, own, t)
 		}

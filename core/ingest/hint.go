@@ -461,3 +461,27 @@ func runeText(b []byte) string {
 	}
 	return strconv.QuoteRune(c) + fmt.Sprintf(" (%U)", c)
 }
+
+// separatorHint names the mistake where a ',' or the closing bracket of an
+// object or array should follow a member (things names its members): a
+// comment, a missing comma, or brackets that do not match.
+func (r *Reader) separatorHint(c, closing byte, things string) string {
+	b := r.lookahead(80)
+	if len(b) == 0 || b[0] != c {
+		return ""
+	}
+	if m := commonHint(b); m != "" {
+		return m
+	}
+	what := "array"
+	if closing == '}' {
+		what = "object"
+	}
+	switch {
+	case c == '}' || c == ']':
+		return fmt.Sprintf("'%c' where '%c' should close the %s: the brackets do not match", c, closing, what)
+	case c == '"' && closing == '}', closing == ']' && strings.IndexByte(`{["-0123456789tfn`, c) >= 0:
+		return "a comma is missing between the " + things + ": put ',' before this one"
+	}
+	return ""
+}

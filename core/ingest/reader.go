@@ -264,7 +264,11 @@ func (r *Reader) step() (*Document, error) {
 			r.state = stTop
 		default:
 			if err == nil {
-				err = r.errorf(r.docs+1, "expected ',' or ']' after document %d, found %s", r.docs, describe(c))
+				msg := r.separatorHint(c, ']', "documents")
+				if msg == "" {
+					msg = fmt.Sprintf("expected ',' or ']' after document %d, found %s", r.docs, describe(c))
+				}
+				err = r.errorf(r.docs+1, "%s", msg)
 			}
 			r.done = true
 		}
@@ -375,18 +379,12 @@ func (r *Reader) topObject() (*Document, error) {
 				return nil, r.recover(err)
 			}
 			members = append(members, Member{Key: key, Value: v})
-			r.skipWS()
-			c, ok := r.peek()
-			if !ok {
-				return nil, r.recover(r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'"))
+			closed, err := r.objectNext()
+			if err != nil {
+				return nil, r.recover(err)
 			}
-			r.pos++
-			if c == '}' {
+			if closed {
 				break
-			}
-			if c != ',' {
-				r.pos--
-				return nil, r.recover(r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c)))
 			}
 		}
 	}
@@ -893,6 +891,9 @@ func (r *Reader) objectNext() (closed bool, err error) {
 	}
 	if c != ',' {
 		r.pos--
+		if m := r.separatorHint(c, '}', "properties"); m != "" {
+			return false, r.errorf(r.docs, "%s", m)
+		}
 		return false, r.errorf(r.docs, "expected ',' or '}' after a property, found %s", describe(c))
 	}
 	return false, nil
@@ -911,6 +912,9 @@ func (r *Reader) arrayNext() (closed bool, err error) {
 	}
 	if c != ',' {
 		r.pos--
+		if m := r.separatorHint(c, ']', "elements"); m != "" {
+			return false, r.errorf(r.docs, "%s", m)
+		}
 		return false, r.errorf(r.docs, "expected ',' or ']' in an array, found %s", describe(c))
 	}
 	return false, nil

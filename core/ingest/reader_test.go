@@ -146,7 +146,7 @@ func TestErrors(t *testing.T) {
 			in:       "[\n  {\"a\": 1},\n  {\"a\": 2}\n  {\"a\": 3}\n]",
 			want:     []string{`{"a":1}`, `{"a":2}`},
 			errs:     []string{"4:3 doc=3"},
-			errParts: []string{"expected ',' or ']' after document 2, found '{'"},
+			errParts: []string{"a comma is missing between the documents: put ',' before this one"},
 		},
 		{
 			name:     "bad value in third document",

@@ -122,7 +122,7 @@ var hostileWant = map[string]struct {
 	"python-literals.jsonl":         {1, 1, 0, "1:16", "True is Python's spelling: JSON writes true"},
 	"mongo-shell.json":              {0, 1, 0, "3:5", "this is MongoDB shell output (_id: ObjectId(...)), not JSON: export with mongoexport instead"},
 	"mongo-legacy-shell.jsonl":      {1, 2, 0, "1:11", "ObjectId(...) is MongoDB shell syntax, not JSON"},
-	"missing-comma.json":            {1, 1, 0, "3:3", "expected ',' or ']' after document 1, found '{'"},
+	"missing-comma.json":            {1, 1, 0, "3:3", "a comma is missing between the documents: put ',' before this one"},
 	"missing-colon.jsonl":           {1, 1, 0, "1:7", `expected ':' after property name "id", found '"'`},
 	"unbalanced-brackets.jsonl":     {2, 2, 0, "1:11", "an extra '}' that closes nothing: remove it"},
 	"garbage-after-array.json":      {1, 1, 0, "1:14", `"trailing" is not a JSON value`},

@@ -25,10 +25,10 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(bw)
 	for _, p := range r.Input.Errors {
-		fmt.Fprintf(bw, "  line %d, column %d (document %d): %s\n", p.Line, p.Column, p.Document, p.Message)
+		fmt.Fprintf(bw, "  %s\n", p)
 	}
 	for _, p := range r.Input.Warnings {
-		fmt.Fprintf(bw, "  note: line %d, column %d (document %d): %s\n", p.Line, p.Column, p.Document, p.Message)
+		fmt.Fprintf(bw, "  note: %s\n", p)
 	}
 	if len(r.Candidates) == 0 {
 		fmt.Fprintln(bw, "\nNo candidate keys: the documents have no path that can be a partition key.")

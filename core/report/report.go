@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -83,6 +84,19 @@ type Problem struct {
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
 	Message  string `json:"message"`
+}
+
+// String is the problem positioned, as people read it: "line 3, column 7
+// (document 2): ...", without the document when it belongs to none.
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Message
+	}
+	doc := ""
+	if p.Document > 0 {
+		doc = fmt.Sprintf(" (document %d)", p.Document)
+	}
+	return fmt.Sprintf("line %d, column %d%s: %s", p.Line, p.Column, doc, p.Message)
 }
 
 // Settings echo the options the report was made with.

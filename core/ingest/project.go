@@ -48,7 +48,7 @@ func (r *Reader) Project(paths [][]string) {
 }
 
 // memberMode sets how the value of the member named key is read, in an
-// object read under projection node (nil) or in skip mode.
+// object read under projection node.
 func (r *Reader) memberMode(node *projection, key string) {
 	switch c := node.child(key); {
 	case len(key) > 1 && key[0] == '$':
@@ -100,17 +100,11 @@ func (r *Reader) partialObject(node *projection, names []string, members []Membe
 	return Value{Kind: Object, Members: r.arena[start:len(r.arena):len(r.arena)]}
 }
 
-// skipPlainString moves past the rest of a string, after its opening
-// quote, when it is plain: printable ASCII without escapes, already in the
-// buffer, within the item limit. Such a string can have no note or error;
-// any other is left for strBytes.
-func (r *Reader) skipPlainString() bool {
-	_, ok := r.plainString()
-	return ok
-}
-
-// plainString reads the rest of a plain string as skipPlainString tells
-// it; the bytes alias the buffer, valid until it is next filled.
+// plainString reads the rest of a string, after its opening quote, when it
+// is plain: printable ASCII without escapes, already in the buffer, within
+// the item limit. Such a string can have no note or error; any other is
+// left for strBytes. The bytes alias the buffer, valid until it is next
+// filled.
 func (r *Reader) plainString() ([]byte, bool) {
 	buf := r.buf[r.pos:r.end]
 	for i, c := range buf {
@@ -128,21 +122,22 @@ func (r *Reader) plainString() ([]byte, bool) {
 	return nil, false
 }
 
-// skipValue reads one value in skip mode (r.skip set): checked exactly as
-// value checks it, with the same errors and notes, but nothing built and no
-// Value passed around. Objects and arrays, most of what is skipped, have
-// their own loops here; everything else goes to value.
+// skipValue reads one value in skip mode (r.skip set, which number reads
+// too): checked exactly as value checks it, with the same errors and
+// notes, but nothing built and no Value passed around. It is skip mode's
+// one entry: objects, arrays and strings, most of what is skipped, are
+// read here; numbers, words and errors go to value.
 func (r *Reader) skipValue() error {
 	r.skipWS()
-	if r.pos < r.end {
-		switch r.buf[r.pos] {
+	if c, ok := r.peek(); ok {
+		switch c {
 		case '{':
 			return r.skipObject()
 		case '[':
 			return r.skipArray()
 		case '"':
 			r.pos++
-			if r.skipPlainString() {
+			if _, ok := r.plainString(); ok {
 				return nil
 			}
 			_, err := r.strBytes()

@@ -6,7 +6,10 @@
 // A Reader never needs the whole input in memory: it holds one document at a
 // time. Bad input yields an *Error with the document number, line and column;
 // the documents before it are kept, and where the input is a sequence of
-// top-level documents the Reader resumes at the next one.
+// top-level documents the Reader resumes at the next one. Messages name the
+// usual mistake (a gzip or UTF-16 file, comments, single quotes: hint.go).
+// Told which property names matter (Project), it builds only those values
+// and checks the rest without building it.
 //
 // Ingest knows JSON and the limits of a Cosmos DB item. It knows nothing of
 // property paths or partition keys: those are the paths package and later.
@@ -743,13 +746,6 @@ func (r *Reader) value() (Value, error) {
 		return r.array()
 	case '"':
 		r.pos++
-		if r.skip {
-			if r.skipPlainString() {
-				return Value{Kind: String}, nil
-			}
-			_, err := r.strBytes()
-			return Value{Kind: String}, err
-		}
 		s, err := r.str()
 		return Value{Kind: String, Str: s}, err
 	case 't':
@@ -806,11 +802,11 @@ func (r *Reader) object() (Value, error) {
 	// cost of reading.
 	base := len(r.members)
 	defer r.popMembers(base)
-	node, skip := r.node, r.skip
-	partial := node != nil || skip
-	// Under a projection or in skip mode every name is kept, to find
-	// duplicates, with the value of a $ name, which may make the object
-	// Extended JSON; only projected members are built (project.go).
+	// Under a projection every name is kept, to find duplicates, with the
+	// value of a $ name, which may make the object Extended JSON; only
+	// projected members are built, the others skipped (project.go).
+	node := r.node
+	partial := node != nil
 	kbase := len(r.names)
 	defer r.popNames(kbase)
 	var dollar Value
@@ -838,7 +834,7 @@ func (r *Reader) object() (Value, error) {
 		} else {
 			v, err = r.value()
 		}
-		r.node, r.skip = node, skip
+		r.node, r.skip = node, false
 		if err != nil {
 			return Value{}, err
 		}
@@ -975,11 +971,11 @@ func (r *Reader) array() (Value, error) {
 	defer r.popElems(base)
 	// Under a projection an array is on no path (paths do not go into
 	// arrays): its elements are read in skip mode.
-	node, skip := r.node, r.skip
-	hollow := node != nil || skip
+	node := r.node
+	hollow := node != nil
 	if hollow {
 		r.node, r.skip = nil, true
-		defer func() { r.node, r.skip = node, skip }()
+		defer func() { r.node, r.skip = node, false }()
 	}
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == ']' {

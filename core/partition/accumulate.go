@@ -7,7 +7,8 @@
 // An Accumulator takes documents (or per-key aggregates) one at a time and
 // keeps one entry per distinct key value up to a limit, after which it keeps
 // bounded sketches and says which figures are estimates. The EPK of each
-// distinct value is computed once, at Finish. Scoring and advice are
+// value kept exactly is computed once, at Finish; past the limit only the
+// first digits, per document. Scoring and advice are
 // package advisor's.
 package partition
 
@@ -255,8 +256,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	}
 }
 
-// addOverflow counts a value past the exact limit. Its EPK is computed per
-// document here (values past the limit are the long tail, seen rarely).
+// addOverflow counts a value past the exact limit: in the sketches, and in
+// the bucket of its EPK's first digits, computed per document (only the
+// prefix: epk.PrefixV1/PrefixV2), so that it can still be placed.
 func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64, requests float64) {
 	if a.distinct == nil {
 		a.distinct = sketch.NewHLL(14)

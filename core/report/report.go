@@ -3,13 +3,13 @@ package report
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"slices"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -92,11 +92,7 @@ func (p Problem) String() string {
 	if p.Line == 0 {
 		return p.Message
 	}
-	doc := ""
-	if p.Document > 0 {
-		doc = fmt.Sprintf(" (document %d)", p.Document)
-	}
-	return fmt.Sprintf("line %d, column %d%s: %s", p.Line, p.Column, doc, p.Message)
+	return (&ingest.Error{Document: p.Document, Line: p.Line, Column: p.Column, Msg: p.Message}).Error()
 }
 
 // Settings echo the options the report was made with.

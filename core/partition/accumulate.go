@@ -78,7 +78,8 @@ type Accumulator struct {
 	samples      []Sample
 	seen         int64 // documents counted, which orders them
 	rng          *rand.Rand
-	buf          []epk.Value
+	batch        []stagedDoc // documents read but not yet counted
+	staged       []epk.Value // their key values, one after another
 	enc          []byte
 	pending      []epk.Value                   // the value being added, for copy
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
@@ -169,25 +170,59 @@ func (a *Accumulator) Add(d *ingest.Document) {
 }
 
 // AddFacts counts one document whose facts are already read.
+//
+// Its key value is only read here and counted with a batch of later ones
+// (see flush): a caller measuring ten keys would otherwise interleave ten
+// keys' tables, and each document would find the previous key's tables in
+// the cache instead of its own.
 func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
-	vals, st := a.spec.Extract(&d.Root, a.buf[:0])
-	a.buf = vals
-	a.docs++
-	a.bytes += int64(d.Bytes)
-	switch st {
-	case key.Invalid:
-		// Cosmos DB rejects such an item: it has no partition.
-		a.invalid++
-		return
-	case key.Missing:
-		a.missing++
+	n := len(a.staged)
+	vals, st := a.spec.Extract(&d.Root, a.staged)
+	a.staged = vals
+	a.batch = append(a.batch, stagedDoc{levels: len(vals) - n, status: st, bytes: int64(d.Bytes), facts: f})
+	if len(a.batch) == batchSize {
+		a.flush()
 	}
-	a.add(vals, 1, int64(d.Bytes), f.Weight, f.Time, true)
+}
+
+// batchSize is the documents a key's batch holds: enough that its tables
+// stay in the cache while it is counted, few enough that the values staged
+// for ten keys stay there too.
+const batchSize = 1024
+
+// stagedDoc is a document of the batch; its key value is in staged.
+type stagedDoc struct {
+	levels int
+	status key.Status
+	bytes  int64
+	facts  Facts
+}
+
+// flush counts the batch, in the order its documents came.
+func (a *Accumulator) flush() {
+	off := 0
+	for _, s := range a.batch {
+		vals := a.staged[off : off+s.levels : off+s.levels]
+		off += s.levels
+		a.docs++
+		a.bytes += s.bytes
+		switch s.status {
+		case key.Invalid:
+			// Cosmos DB rejects such an item: it has no partition.
+			a.invalid++
+			continue
+		case key.Missing:
+			a.missing++
+		}
+		a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, true)
+	}
+	a.batch, a.staged = a.batch[:0], a.staged[:0]
 }
 
 // AddAggregate counts documents given as a per-key aggregate: values (one
 // per level), their documents and bytes, and optionally their requests.
 func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, requests float64) {
+	a.flush()
 	if docs <= 0 {
 		return
 	}
@@ -218,7 +253,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		// without a cache miss in the large index.
 		a.addOverflow(h, vals, docs, bytes, requests)
 		if sampled {
-			a.sample(order, nil, t)
+			a.sample(order, vals, t, true)
 		}
 		return
 	}
@@ -231,7 +266,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 				g.requests += requests
 				g.last = order
 				if sampled {
-					a.sample(order, g.values, t)
+					a.sample(order, g.values, t, false)
 				}
 				return
 			}
@@ -246,13 +281,13 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		a.index[h] = int32(len(a.groups))
 		a.groups = append(a.groups, group{values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
 		if sampled {
-			a.sample(order, own, t)
+			a.sample(order, own, t, false)
 		}
 		return
 	}
 	a.addOverflow(h, vals, docs, bytes, requests)
 	if sampled {
-		a.sample(order, nil, t)
+		a.sample(order, vals, t, true)
 	}
 }
 
@@ -306,16 +341,16 @@ func (a *Accumulator) copyPending(evicted []epk.Value) []epk.Value {
 }
 
 // sample keeps a uniform reservoir of documents (Vitter's algorithm R).
-// values may be nil for an overflow value; it is copied only when kept.
-func (a *Accumulator) sample(order int64, values []epk.Value, t float64) {
+// values are copied, only when kept, if they are not the Accumulator's own.
+func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowed bool) {
 	j := len(a.samples)
 	if j >= a.opts.Samples {
 		if j = int(a.rng.Int64N(order + 1)); j >= a.opts.Samples {
 			return
 		}
 	}
-	if values == nil {
-		values = append([]epk.Value(nil), a.buf...) // copied only when kept
+	if borrowed {
+		values = append([]epk.Value(nil), values...)
 	}
 	s := Sample{Order: order, Values: values, Time: t}
 	if j == len(a.samples) {

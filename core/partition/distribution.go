@@ -76,6 +76,7 @@ type Bucket struct {
 // Finish computes the EPK of every distinct value and returns the
 // distribution. The Accumulator must not be used afterwards.
 func (a *Accumulator) Finish() *Distribution {
+	a.flush()
 	d := &Distribution{
 		Spec:        a.spec,
 		Version:     a.opts.Version,
@@ -134,8 +135,11 @@ func (a *Accumulator) Finish() *Distribution {
 		}
 		i = j
 	}
-	d.Samples = a.samples
-	slices.SortFunc(d.Samples, func(x, y Sample) int { return cmp.Compare(x.Order, y.Order) })
+	// The reservoir replaces samples in place: put them back in input order.
+	d.Samples = make([]Sample, len(a.samples))
+	for i, j := range order(len(a.samples), func(i int) sortKey { return sortKey{uint64(a.samples[i].Order)} }, nil) {
+		d.Samples[i] = a.samples[j]
+	}
 	a.groups, a.index, a.samples = nil, nil, nil
 	return d
 }
@@ -229,7 +233,10 @@ func (d *Distribution) Largest(n int) []Logical {
 			if c := cmp.Compare(y.Documents, x.Documents); c != 0 {
 				return c
 			}
-			return strings.Compare(x.EPK, y.EPK)
+			if c := strings.Compare(x.EPK, y.EPK); c != 0 {
+				return c
+			}
+			return Compare(x.Values, y.Values) // hash V1's cut gives values one EPK
 		})
 		d.bySize = all
 	}
@@ -301,68 +308,4 @@ func (d *Distribution) Lorenz(n int) [][2]float64 {
 		out[k] = [2]float64{x, y}
 	}
 	return out
-}
-
-// sortKey orders logical partitions as their comparison does, as far as
-// three numbers can: ties go to the comparison itself.
-type sortKey [3]uint64
-
-// sortLogical sorts logical partitions by cmp. There are tens of thousands
-// per key: sorting compact keys with an index, rather than the structs
-// through a comparison that reads strings, is several times faster. key
-// must agree with cmp: key(x) < key(y) only if cmp(x, y) < 0.
-func sortLogical(ls []Logical, key func(*Logical) sortKey, cmp func(x, y *Logical) int) {
-	type entry struct {
-		k sortKey
-		i int32
-	}
-	es := make([]entry, len(ls))
-	for i := range ls {
-		es[i] = entry{key(&ls[i]), int32(i)}
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		for j := range a.k {
-			if a.k[j] != b.k[j] {
-				return cmpUint(a.k[j], b.k[j])
-			}
-		}
-		return cmp(&ls[a.i], &ls[b.i])
-	})
-	sorted := make([]Logical, len(ls))
-	for i, e := range es {
-		sorted[i] = ls[e.i]
-	}
-	copy(ls, sorted)
-}
-
-// descending maps v to a number that sorts the other way round.
-func descending(v int64) uint64 { return ^(uint64(v) ^ 1<<63) }
-
-func cmpUint(a, b uint64) int {
-	if a < b {
-		return -1
-	}
-	return 1
-}
-
-// epkPrefix is an EPK's first 16 hex digits as a number, padded with
-// zeros: it orders EPKs as their text does, except where the digits tie.
-func epkPrefix(e string) uint64 {
-	var v uint64
-	for i := range 16 {
-		var c byte = '0'
-		if i < len(e) {
-			c = e[i]
-		}
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		}
-		v = v<<4 | uint64(c&0xF)
-	}
-	return v
 }

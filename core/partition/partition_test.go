@@ -1,11 +1,14 @@
 package partition
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -334,6 +337,38 @@ func TestDatasets(t *testing.T) {
 	}
 }
 
+// TestOrder: the radix sort with ties handed to the comparison gives what
+// a comparison sort gives, for sizes around its cut-over, keys that
+// differ in one byte only, and many ties.
+func TestOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 1000, 20_000} {
+		for _, spread := range []uint64{1, 3, 256, 1 << 40} {
+			keys := make([]sortKey, n)
+			tie := make([]int, n) // what the comparison reads past the key
+			for i := range keys {
+				keys[i] = sortKey{rng.Uint64N(spread) << 56, rng.Uint64N(2) << 17, rng.Uint64N(spread)}
+				tie[i] = rng.IntN(5)
+			}
+			compare := func(i, j int) int { return cmp.Or(cmp.Compare(tie[i], tie[j]), cmp.Compare(i, j)) }
+			got := order(n, func(i int) sortKey { return keys[i] }, compare)
+			want := make([]int32, n)
+			for i := range want {
+				want[i] = int32(i)
+			}
+			slices.SortStableFunc(want, func(a, b int32) int {
+				if c := compareKeys(keys[a], keys[b]); c != 0 {
+					return c
+				}
+				return compare(int(a), int(b))
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d spread=%d: order differs from a stable sort", n, spread)
+			}
+		}
+	}
+}
+
 // TestSortKeys: the compact keys order logical partitions as the
 // comparisons they stand in for.
 func TestSortKeys(t *testing.T) {
@@ -342,6 +377,24 @@ func TestSortKeys(t *testing.T) {
 		for _, b := range vals {
 			if (a < b) != (descending(a) > descending(b)) {
 				t.Errorf("descending(%d) vs descending(%d) out of order", a, b)
+			}
+		}
+	}
+	nums := []float64{math.Inf(-1), -1e300, -2.5, -1, math.Copysign(0, -1), 0, 5e-324, 1, 2.5, 1e300, math.Inf(1)}
+	for _, a := range nums {
+		for _, b := range nums {
+			if (a < b) != (ascending(a) < ascending(b)) || (a == b) != (ascending(a) == ascending(b)) {
+				t.Errorf("ascending(%g) vs ascending(%g) out of order", a, b)
+			}
+		}
+	}
+	values := [][]epk.Value{nil, {epk.UndefinedValue}, {epk.Value{Kind: epk.Null}}, {epk.Value{Kind: epk.False}}, {epk.Value{Kind: epk.True}},
+		{epk.Num(-3)}, {epk.Num(math.Copysign(0, -1))}, {epk.Num(0)}, {epk.Num(7)}, {epk.Num(7), epk.Str("a")},
+		{epk.Str("")}, {epk.Str("a")}, {epk.Str("a\x00")}, {epk.Str("a\x00b")}, {epk.Str("abcdefgh")}, {epk.Str("abcdefghi")}, {epk.Str("abcdefghijklmnop")}, {epk.Str("abcdefghijklmnopq")}, {epk.Str("abcdefghijklmnoq")}, {epk.Str("b")}, {epk.Str("\xff")}}
+	for _, a := range values {
+		for _, b := range values {
+			if ka, kb := valueKey(a), valueKey(b); compareKeys(ka, kb) < 0 && Compare(a, b) >= 0 || compareKeys(ka, kb) > 0 && Compare(a, b) <= 0 {
+				t.Errorf("valueKey(%v) vs valueKey(%v) out of order", a, b)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package partition
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -29,43 +28,44 @@ func (d *Distribution) Monotonicity() Monotonicity {
 	if len(d.Samples) < 3 {
 		return m
 	}
-	keyRank := ranks(len(d.Samples), func(i, j int) int { return Compare(d.Samples[i].Values, d.Samples[j].Values) })
-	orderRank := make([]float64, len(d.Samples))
+	samples := d.Samples
+	keyRank := ranks(len(samples), func(i int) sortKey { return valueKey(samples[i].Values) }, func(i, j int) int { return Compare(samples[i].Values, samples[j].Values) })
+	orderRank := make([]float64, len(samples))
 	for i := range orderRank {
 		orderRank[i] = float64(i) // samples are in input order
 	}
 	m.Order = pearson(keyRank, orderRank)
 
-	var kr, tr []float64
-	var timed []Sample
-	for i, s := range d.Samples {
+	var kr, times []float64
+	for i, s := range samples {
 		if !math.IsNaN(s.Time) {
-			timed = append(timed, s)
+			times = append(times, s.Time)
 			kr = append(kr, keyRank[i])
 		}
 	}
-	if len(timed) >= 3 {
-		tr = ranks(len(timed), func(i, j int) int { return cmp.Compare(timed[i].Time, timed[j].Time) })
+	if len(times) >= 3 {
+		tr := ranks(len(times), func(i int) sortKey { return sortKey{ascending(times[i])} }, nil)
 		m.Time = pearson(kr, tr)
 	}
 	m.Monotonic = math.Abs(m.Order) >= MonotonicThreshold || math.Abs(m.Time) >= MonotonicThreshold
 	return m
 }
 
-// ranks gives each of n items its rank under compare, ties sharing the
-// average of their ranks (as Spearman's coefficient needs).
-func ranks(n int, compare func(i, j int) int) []float64 {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+// ranks gives each of n items its rank in the order of key, then compare
+// (see order), ties under both sharing the average of their ranks, as
+// Spearman's coefficient needs. A nil compare means equal keys tie.
+func ranks(n int, key func(i int) sortKey, compare func(i, j int) int) []float64 {
+	idx := order(n, key, compare)
+	same := func(a, b int32) bool {
+		if compare == nil {
+			return key(int(a)) == key(int(b))
+		}
+		return compare(int(a), int(b)) == 0
 	}
-	// Ties share one rank, so the order among them is free: an unstable
-	// sort is enough, and faster.
-	slices.SortFunc(idx, func(a, b int) int { return compare(a, b) })
 	r := make([]float64, n)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && compare(idx[i], idx[j]) == 0 {
+		for j < n && same(idx[i], idx[j]) {
 			j++
 		}
 		avg := float64(i+j-1) / 2

@@ -1,0 +1,193 @@
+package partition
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+)
+
+// Finishing a key sorts tens of thousands of logical partitions and samples
+// several times over. A comparison sort calls a closure about n·log n times
+// (800,000 for 50,000 partitions) and each call reads strings; here every
+// item gets a compact key of three numbers that orders it as its comparison
+// does, the keys are sorted by radix, and only items whose keys tie are
+// compared. In WebAssembly, where calls are dear, this matters even more.
+
+// sortKey orders items as their comparison does, as far as three numbers
+// can: ties go to the comparison itself.
+type sortKey [3]uint64
+
+// keyed is an item's sort key and its index.
+type keyed struct {
+	k sortKey
+	i int32
+}
+
+// order returns the indexes 0..n-1 sorted by compare. key must agree with
+// compare: key(x) < key(y) only if compare(x, y) < 0. compare may be nil
+// when keys never tie for items compare would tell apart; items with equal
+// keys then keep their input order. Otherwise compare should be a total
+// order, or the order among items it finds equal should not matter.
+func order(n int, key func(i int) sortKey, compare func(i, j int) int) []int32 {
+	es := make([]keyed, n)
+	for i := range es {
+		es[i] = keyed{key(i), int32(i)}
+	}
+	radix(es)
+	idx := make([]int32, n)
+	for i, e := range es {
+		idx[i] = e.i
+	}
+	if compare == nil {
+		return idx
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && es[j].k == es[i].k {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(idx[i:j], func(a, b int32) int { return compare(int(a), int(b)) })
+		}
+		i = j
+	}
+	return idx
+}
+
+// radix sorts es by key, lexicographically, keeping equal keys in input
+// order: a most-significant-digit radix sort by bytes, which skips the bytes
+// in which every key of a bucket agrees (most of them, for counts and sizes)
+// and leaves small buckets to an insertion sort. It returns es, sorted.
+func radix(es []keyed) []keyed {
+	msd(es, make([]keyed, len(es)), 0)
+	return es
+}
+
+// msd sorts es, whose keys agree before byte d (byte 0 is the most
+// significant of word 0), using tmp, as long as es, as scratch.
+func msd(es, tmp []keyed, d int) {
+	for ; len(es) > 32 && d < 24; d++ {
+		w, shift := d/8, 8*(7-d%8)
+		var count [256]int32
+		for _, e := range es {
+			count[byte(e.k[w]>>shift)]++
+		}
+		if count[byte(es[0].k[w]>>shift)] == int32(len(es)) {
+			continue // every key has this byte
+		}
+		var pos [256]int32
+		var sum int32
+		for v := range 256 {
+			pos[v] = sum
+			sum += count[v]
+		}
+		for _, e := range es {
+			v := byte(e.k[w] >> shift)
+			tmp[pos[v]] = e
+			pos[v]++
+		}
+		copy(es, tmp)
+		start := int32(0)
+		for v := range 256 {
+			end := start + count[v]
+			if count[v] > 1 {
+				msd(es[start:end], tmp[start:end], d+1)
+			}
+			start = end
+		}
+		return
+	}
+	// Insertion sort: stable, and quick on the few keys left.
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && compareKeys(es[j].k, es[j-1].k) < 0; j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+func compareKeys(a, b sortKey) int {
+	for j := range a {
+		if a[j] != b[j] {
+			return cmpUint(a[j], b[j])
+		}
+	}
+	return 0
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// sortLogical sorts logical partitions by cmp, which must be a total order
+// on them; key must agree with it.
+func sortLogical(ls []Logical, key func(*Logical) sortKey, cmp func(x, y *Logical) int) {
+	idx := order(len(ls), func(i int) sortKey { return key(&ls[i]) }, func(i, j int) int { return cmp(&ls[i], &ls[j]) })
+	sorted := make([]Logical, len(ls))
+	for i, j := range idx {
+		sorted[i] = ls[j]
+	}
+	copy(ls, sorted)
+}
+
+// descending maps v to a number that sorts the other way round.
+func descending(v int64) uint64 { return ^(uint64(v) ^ 1<<63) }
+
+// ascending maps f to a number that sorts as f does; -0 maps as +0, which
+// compares equal to it. f must not be NaN.
+func ascending(f float64) uint64 {
+	if f == 0 {
+		return 1 << 63
+	}
+	u := math.Float64bits(f)
+	if u>>63 == 1 {
+		return ^u
+	}
+	return u | 1<<63
+}
+
+// valueKey orders key values as Compare does, by their first component:
+// its kind, then its number or its string's first sixteen bytes.
+func valueKey(vals []epk.Value) sortKey {
+	if len(vals) == 0 {
+		return sortKey{}
+	}
+	v := vals[0]
+	k := sortKey{uint64(v.Kind) + 1} // + 1: no value sorts with the empty key
+	switch v.Kind {
+	case epk.Number:
+		k[1] = ascending(v.Num)
+	case epk.String:
+		var b [16]byte
+		copy(b[:], v.Str) // zero padding sorts a prefix first, as Compare does
+		k[1] = binary.BigEndian.Uint64(b[:8])
+		k[2] = binary.BigEndian.Uint64(b[8:])
+	}
+	return k
+}
+
+// epkPrefix is an EPK's first 16 hex digits as a number, padded with
+// zeros: it orders EPKs as their text does, except where the digits tie.
+func epkPrefix(e string) uint64 {
+	var v uint64
+	for i := range 16 {
+		var c byte = '0'
+		if i < len(e) {
+			c = e[i]
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		}
+		v = v<<4 | uint64(c&0xF)
+	}
+	return v
+}

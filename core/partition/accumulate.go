@@ -61,7 +61,7 @@ type Accumulator struct {
 	opts Options
 
 	groups []group
-	index  map[uint64]int32 // xxhash of a key value -> first group in its chain
+	index  index // xxhash of a key value -> first group in its chain
 
 	docs, bytes      int64
 	missing, invalid int64
@@ -86,6 +86,7 @@ type Accumulator struct {
 }
 
 type group struct {
+	hash        uint64 // of values, by hashValues
 	values      []epk.Value
 	docs, bytes int64
 	requests    float64
@@ -127,7 +128,6 @@ func New(spec key.Spec, opts Options) *Accumulator {
 	return &Accumulator{
 		spec:  spec,
 		opts:  opts,
-		index: make(map[uint64]int32),
 		// A fixed seed keeps reports byte-for-byte reproducible.
 		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
 		weighted: opts.WeightPath != nil,
@@ -257,29 +257,24 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		}
 		return
 	}
-	if i, ok := a.index[h]; ok {
-		for ; i >= 0; i = a.groups[i].next {
-			g := &a.groups[i]
-			if equal(g.values, vals) {
-				g.docs += docs
-				g.bytes += bytes
-				g.requests += requests
-				g.last = order
-				if sampled {
-					a.sample(order, g.values, t, false)
-				}
-				return
+	head := a.index.find(a.groups, h)
+	for i := head; i >= 0; i = a.groups[i].next {
+		g := &a.groups[i]
+		if equal(g.values, vals) {
+			g.docs += docs
+			g.bytes += bytes
+			g.requests += requests
+			g.last = order
+			if sampled {
+				a.sample(order, g.values, t, false)
 			}
+			return
 		}
 	}
 	if len(a.groups) < a.opts.MaxDistinct {
 		own := append([]epk.Value(nil), vals...)
-		next := int32(-1)
-		if i, ok := a.index[h]; ok {
-			next = i
-		}
-		a.index[h] = int32(len(a.groups))
-		a.groups = append(a.groups, group{values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: next})
+		a.groups = append(a.groups, group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head})
+		a.index.set(a.groups, h, int32(len(a.groups)-1))
 		if sampled {
 			a.sample(order, own, t, false)
 		}
@@ -303,9 +298,8 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		a.copy = a.copyPending
 		a.known = newFilter(len(a.groups))
 		for i := range a.groups {
-			g := hashValues(a.groups[i].values, &a.enc)
-			a.distinct.Add(g)
-			a.known.add(g)
+			a.distinct.Add(a.groups[i].hash)
+			a.known.add(a.groups[i].hash)
 		}
 	}
 	a.distinct.Add(h)
@@ -437,6 +431,66 @@ func (a *Accumulator) prefix(e string) string {
 		n = 8
 	}
 	return e[:min(n, len(e))]
+}
+
+// index finds the first group of a hash: open addressing with linear
+// probing over the groups' own hashes, at most half full. Every document
+// looks a key value up; a Go map would hash the hash again (in WebAssembly,
+// without AES instructions, slowly) and hold it a second time.
+type index struct {
+	slots []int32 // 1 + a group, 0 for none
+	used  int
+}
+
+// find returns the first group whose hash is h, or -1.
+func (x *index) find(groups []group, h uint64) int32 {
+	if x.slots == nil {
+		return -1
+	}
+	mask := uint64(len(x.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return -1
+		}
+		if groups[s-1].hash == h {
+			return s - 1
+		}
+	}
+}
+
+// set makes g the first group of hash h.
+func (x *index) set(groups []group, h uint64, g int32) {
+	if 2*(x.used+1) > len(x.slots) {
+		x.grow(groups)
+	}
+	mask := uint64(len(x.slots) - 1)
+	i := h & mask
+	for ; x.slots[i] != 0; i = (i + 1) & mask {
+		if groups[x.slots[i]-1].hash == h {
+			x.slots[i] = g + 1
+			return
+		}
+	}
+	x.slots[i] = g + 1
+	x.used++
+}
+
+// grow doubles the table; each hash keeps its one slot.
+func (x *index) grow(groups []group) {
+	old := x.slots
+	x.slots = make([]int32, max(64, 2*len(old)))
+	mask := uint64(len(x.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := groups[s-1].hash & mask
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i] = s
+	}
 }
 
 // filter is a Bloom filter of 64-bit hashes, one word per hash so that a

@@ -140,7 +140,7 @@ func (a *Accumulator) Finish() *Distribution {
 	for i, j := range order(len(a.samples), func(i int) sortKey { return sortKey{uint64(a.samples[i].Order)} }, nil) {
 		d.Samples[i] = a.samples[j]
 	}
-	a.groups, a.index, a.samples = nil, nil, nil
+	a.groups, a.index, a.samples = nil, index{}, nil
 	return d
 }
 

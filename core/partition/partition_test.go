@@ -407,3 +407,31 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex: the groups' index finds the latest group of every hash through
+// growth, hashes that share slots, and hashes that repeat.
+func TestIndex(t *testing.T) {
+	var x index
+	var groups []group
+	latest := map[uint64]int32{}
+	for i := range 5000 {
+		h := uint64(i%1700) << 40 // the low bits, which pick slots, always agree
+		if i%7 == 0 {
+			h |= 1
+		}
+		groups = append(groups, group{hash: h})
+		x.set(groups, h, int32(i))
+		latest[h] = int32(i)
+	}
+	for h, g := range latest {
+		if got := x.find(groups, h); got != g {
+			t.Fatalf("find(%x) = %d, want %d", h, got, g)
+		}
+	}
+	if got := x.find(groups, 12345); got != -1 {
+		t.Errorf("find of an absent hash = %d", got)
+	}
+	if x.used != len(latest) || 2*x.used > len(x.slots) {
+		t.Errorf("%d slots used of %d for %d hashes", x.used, len(x.slots), len(latest))
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -120,6 +121,13 @@ func (a *analysis) run(r Source) (*Report, error) {
 		a.docs++
 		a.bytes += int64(d.Bytes)
 		a.notes += len(d.Notes)
+		if a.docs%256 == 0 {
+			// WebAssembly has one thread and no preemption: unless the
+			// analysis yields, the garbage collector's marking runs only in
+			// small assists, and a cycle can last seconds with every pointer
+			// write paying its barrier.
+			runtime.Gosched()
+		}
 		for _, n := range d.Notes {
 			if len(a.warnings) < 100 {
 				a.warnings = append(a.warnings, n)

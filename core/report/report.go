@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
@@ -333,6 +334,7 @@ func (a *analysis) finish() *Report {
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
 	evals := make([]*advisor.Evaluation, len(a.accs))
 	for i, acc := range a.accs {
+		runtime.Gosched() // for the garbage collector in WebAssembly: see run
 		evals[i] = advisor.Evaluate(acc.Finish(), settings)
 	}
 	recs := advisor.Recommend(evals)

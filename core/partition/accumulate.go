@@ -13,8 +13,8 @@
 package partition
 
 import (
-	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/cespare/xxhash/v2"
@@ -78,9 +78,8 @@ type Accumulator struct {
 	samples      []Sample
 	seen         int64 // documents counted, which orders them
 	rng          *rand.Rand
-	batch        []stagedDoc // documents read but not yet counted
-	staged       []epk.Value // their key values, one after another
-	enc          []byte
+	batch        []stagedDoc                   // documents read but not yet counted
+	staged       []epk.Value                   // their key values, one after another
 	pending      []epk.Value                   // the value being added, for copy
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
 }
@@ -126,8 +125,8 @@ func New(spec key.Spec, opts Options) *Accumulator {
 		opts.Version = epk.V2
 	}
 	return &Accumulator{
-		spec:  spec,
-		opts:  opts,
+		spec: spec,
+		opts: opts,
 		// A fixed seed keeps reports byte-for-byte reproducible.
 		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
 		weighted: opts.WeightPath != nil,
@@ -247,7 +246,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	a.seen += docs
 	a.checkLength(vals, docs)
 
-	h := hashValues(vals, &a.enc)
+	h := hashValues(vals)
 	if a.known != nil && !a.known.has(h) {
 		// Past the exact limit most values are new, and the filter says so
 		// without a cache miss in the large index.
@@ -392,22 +391,38 @@ func epkOf(kind key.Kind, v epk.Version, vals []epk.Value) string {
 	return epk.HashV2(vals...)
 }
 
-// hashValues hashes a key value for grouping: kind, then the value's bits
-// or bytes with their length, so no two different values encode alike.
-func hashValues(vals []epk.Value, enc *[]byte) uint64 {
-	b := (*enc)[:0]
+// hashValues hashes a key value for grouping: each component's kind and
+// its number's bits or its string's xxhash, folded in order and mixed at
+// the end, so that every bit of the result depends on every component.
+// Hashing the strings where they lie, rather than encoding the value into
+// a buffer first, saves a copy and the stall of reading back bytes just
+// written (about 20 ns a document and key).
+func hashValues(vals []epk.Value) uint64 {
+	const prime = 0x9E3779B97F4A7C15
+	h := prime ^ uint64(len(vals))
 	for _, v := range vals {
-		b = append(b, byte(v.Kind))
+		var c uint64
 		switch v.Kind {
 		case epk.Number:
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Num))
+			c = math.Float64bits(v.Num)
 		case epk.String:
-			b = binary.AppendUvarint(b, uint64(len(v.Str)))
-			b = append(b, v.Str...)
+			c = xxhash.Sum64String(v.Str)
 		}
+		h = bits.RotateLeft64((h^(uint64(v.Kind)+1))*prime, 31) ^ c
+		h = bits.RotateLeft64(h*prime, 27)
 	}
-	*enc = b
-	return xxhash.Sum64(b)
+	return mix64(h)
+}
+
+// mix64 is MurmurHash3's finalizer: it spreads every input bit over the
+// output, which the Bloom filter and HyperLogLog read in parts.
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xFF51AFD7ED558CCD
+	h ^= h >> 33
+	h *= 0xC4CEB9FE1A85EC53
+	h ^= h >> 33
+	return h
 }
 
 func equal(a, b []epk.Value) bool {

@@ -15,6 +15,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/sketch"
 )
 
 func accumulate(t testing.TB, spec string, src io.Reader, opts Options) *Distribution {
@@ -433,5 +434,31 @@ func TestIndex(t *testing.T) {
 	}
 	if x.used != len(latest) || 2*x.used > len(x.slots) {
 		t.Errorf("%d slots used of %d for %d hashes", x.used, len(x.slots), len(latest))
+	}
+}
+
+// TestHashValues: values that differ only in kind, in order or in how their
+// text splits into levels hash apart, and the hash spreads sequential ids
+// well enough for the HyperLogLog it feeds.
+func TestHashValues(t *testing.T) {
+	values := [][]epk.Value{nil, {epk.UndefinedValue}, {epk.NullValue}, {epk.Bool(false)}, {epk.Bool(true)},
+		{epk.Num(0)}, {epk.Num(math.Copysign(0, -1))}, {epk.Num(1)}, {epk.Str("")}, {epk.Str("1")}, {epk.Str("ab")},
+		{epk.Str("a"), epk.Str("b")}, {epk.Str("b"), epk.Str("a")}, {epk.Str("ab"), epk.Str("")}, {epk.Str(""), epk.Str("ab")},
+		{epk.Str("a"), epk.UndefinedValue}, {epk.Str("a"), epk.NullValue}, {epk.UndefinedValue, epk.UndefinedValue}}
+	seen := map[uint64]int{}
+	for i, v := range values {
+		h := hashValues(v)
+		if j, ok := seen[h]; ok {
+			t.Errorf("%v and %v hash alike", values[j], v)
+		}
+		seen[h] = i
+	}
+	hll := sketch.NewHLL(14)
+	const n = 1_000_000
+	for i := range n {
+		hll.Add(hashValues([]epk.Value{epk.Str(fmt.Sprintf("ord-%07d", i))}))
+	}
+	if got, bound := float64(hll.Count()), 3*hll.StdError()*n; math.Abs(got-n) > bound {
+		t.Errorf("HyperLogLog counts %.0f of %d sequential ids, more than %.0f off", got, n, bound)
 	}
 }

@@ -143,7 +143,6 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	}
 	scale := float64(d.Documents-d.Invalid) / float64(len(d.Samples))
 	epks := make(map[uint64]string)
-	var enc []byte
 	byStart := map[int64]int{}
 	keys := map[int]map[uint64]bool{}
 	for _, s := range timed {
@@ -155,7 +154,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			sp.Buckets = append(sp.Buckets, TimeBucket{Start: at, Partitions: make([]float64, len(ranges))})
 			keys[bi] = map[uint64]bool{}
 		}
-		h := hashValues(s.Values, &enc)
+		h := hashValues(s.Values)
 		e, ok := epks[h]
 		if !ok {
 			e = d.hash(s.Values)

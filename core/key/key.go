@@ -412,11 +412,26 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 func appendBucket(dst []byte, t time.Time, b Bucket) []byte {
-	switch b {
-	case Hour:
-		return t.AppendFormat(dst, "2006-01-02T15")
-	case Day:
-		return t.AppendFormat(dst, "2006-01-02")
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		switch b {
+		case Hour:
+			return t.AppendFormat(dst, "2006-01-02T15")
+		case Day:
+			return t.AppendFormat(dst, "2006-01-02")
+		}
+		return t.AppendFormat(dst, "2006-01")
 	}
-	return t.AppendFormat(dst, "2006-01")
+	// Written out: a synthetic key formats a bucket for every document, and
+	// AppendFormat interprets its layout each time.
+	two := func(dst []byte, n int) []byte { return append(dst, byte('0'+n/10), byte('0'+n%10)) }
+	dst = two(two(dst, year/100), year%100)
+	dst = two(append(dst, '-'), int(month))
+	if b == Day || b == Hour {
+		dst = two(append(dst, '-'), day)
+	}
+	if b == Hour {
+		dst = two(append(dst, 'T'), t.Hour())
+	}
+	return dst
 }

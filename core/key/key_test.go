@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
@@ -136,6 +137,22 @@ func TestSuffixIsFNV1a(t *testing.T) {
 		h.Write([]byte(text))
 		if got, want := Suffix(text, n), int(h.Sum32()%uint32(n)); got != want {
 			t.Errorf("Suffix(%q, %d) = %d, want %d", text, n, got, want)
+		}
+	}
+}
+
+// TestAppendBucket: buckets written out read as time's own layouts do, in
+// the time's own zone, for years of any width.
+func TestAppendBucket(t *testing.T) {
+	east := time.FixedZone("east", 5*3600+30*60)
+	layouts := map[Bucket]string{Hour: "2006-01-02T15", Day: "2006-01-02", Month: "2006-01"}
+	for _, year := range []int{-1, 0, 7, 999, 1000, 2025, 9999, 10000} {
+		for _, at := range []time.Time{time.Date(year, 3, 4, 10, 5, 0, 0, time.UTC), time.Date(year, 12, 31, 23, 59, 0, 0, east)} {
+			for b, layout := range layouts {
+				if got, want := string(appendBucket([]byte("x-"), at, b)), "x-"+at.Format(layout); got != want {
+					t.Errorf("appendBucket(%v, %s) = %q, want %q", at, b, got, want)
+				}
+			}
 		}
 	}
 }

@@ -106,15 +106,15 @@ func (a *analysis) run(r Source) (*Report, error) {
 	lastProgress := int64(0)
 	for {
 		d, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		var ie *ingest.Error
-		if errors.As(err, &ie) {
-			a.problem(ie)
-			continue
-		}
 		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			var ie *ingest.Error // declared here: errors.As moves it to the heap
+			if errors.As(err, &ie) {
+				a.problem(ie)
+				continue
+			}
 			readErr = err
 			break
 		}

@@ -221,6 +221,7 @@ func TestTopKRandom(t *testing.T) {
 		t.Run(fmt.Sprintf("seed=%d/k=%d/keys=%d", seed, k, keys), func(t *testing.T) {
 			tk, exact, total, _ := run(k, ev)
 			checkGuarantees(t, k, tk, exact, total)
+			checkGroups(t, tk)
 		})
 	}
 }
@@ -247,12 +248,13 @@ func TestTopKValueCalls(t *testing.T) {
 	for _, h := range []uint64{1, 1, 2, 2, 1, 2, 3, 3, 3} {
 		add(h)
 	}
-	// 1 and 2 get entries; 3 takes 2's (fewest docs, then highest hash).
+	// 1 and 2 get entries; 3 takes 1's: both have the fewest documents,
+	// and 1 has had that many longer.
 	if calls != 3 {
 		t.Errorf("value called %d times, want 3", calls)
 	}
 	got := fmt.Sprint(tk.Items())
-	want := "[{3 3 6 3 3} {1 1 3 3 0}]"
+	want := "[{3 3 6 3 3} {2 2 3 3 0}]"
 	if got != want {
 		t.Errorf("Items = %s, want %s", got, want)
 	}
@@ -327,5 +329,34 @@ func TestTopKIndex(t *testing.T) {
 				t.Errorf("k=%d: entry %d (hash %x) looked up as %d, %v", k, i, it.Hash, s, ok)
 			}
 		}
+	}
+}
+
+// checkGroups checks the groups of equal counts: in increasing order of
+// Docs, linked both ways, each entry once and in the group of its Docs.
+func checkGroups[V any](t *testing.T, tk *TopK[V]) {
+	t.Helper()
+	seen := 0
+	prev := int32(-1)
+	last := int64(-1)
+	for g := tk.first; g >= 0; prev, g = g, tk.groups[g].next {
+		gr := tk.groups[g]
+		if gr.prev != prev || gr.docs <= last || gr.head < 0 {
+			t.Fatalf("group %d: prev %d (want %d), docs %d after %d, head %d", g, gr.prev, prev, gr.docs, last, gr.head)
+		}
+		last = gr.docs
+		p := int32(-1)
+		for s := gr.head; s >= 0; p, s = s, tk.slots[s].next {
+			if sl := tk.slots[s]; sl.group != g || sl.prev != p || tk.items[s].Docs != gr.docs {
+				t.Fatalf("entry %d in group %d (docs %d): %+v, Docs %d", s, g, gr.docs, sl, tk.items[s].Docs)
+			}
+			seen++
+		}
+		if tk.slots[gr.tail].next != -1 || gr.tail != p {
+			t.Fatalf("group %d: tail %d, last entry %d", g, gr.tail, p)
+		}
+	}
+	if seen != len(tk.items) {
+		t.Fatalf("%d entries in groups, %d kept", seen, len(tk.items))
 	}
 }

@@ -791,24 +791,32 @@ func (r *Reader) sizeExceeded() bool {
 }
 
 func (r *Reader) object() (Value, error) {
+	// Members gather on a stack shared by all objects and are copied out
+	// once, at their exact size: growing a slice per object was the largest
+	// cost of reading. Under a projection every name is kept, to find
+	// duplicates. Both stacks are popped here rather than by defers in
+	// objectBody: with as many returns as it has, the compiler would not
+	// inline those defers, and every object would pay for a deferred call.
+	base, kbase := len(r.members), len(r.names)
+	v, err := r.objectBody()
+	r.popMembers(base)
+	r.popNames(kbase)
+	return v, err
+}
+
+func (r *Reader) objectBody() (Value, error) {
 	r.pos++ // '{'
 	build := r.enter()
 	if r.depth > 10*MaxDepth {
 		// Far past any real document: stop descending to bound the stack.
 		return Value{}, r.skipNested()
 	}
-	// Members gather on a stack shared by all objects and are copied out
-	// once, at their exact size: growing a slice per object was the largest
-	// cost of reading.
-	base := len(r.members)
-	defer r.popMembers(base)
-	// Under a projection every name is kept, to find duplicates, with the
-	// value of a $ name, which may make the object Extended JSON; only
-	// projected members are built, the others skipped (project.go).
+	base, kbase := len(r.members), len(r.names)
+	// Under a projection the value of a $ name is kept too, which may make
+	// the object Extended JSON; only projected members are built, the
+	// others skipped (project.go).
 	node := r.node
 	partial := node != nil
-	kbase := len(r.names)
-	defer r.popNames(kbase)
 	var dollar Value
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {

@@ -89,16 +89,22 @@ func (a *Accumulator) Finish() *Distribution {
 		OverLimit:   a.over,
 		OverLimitV1: a.overV1,
 	}
-	d.Logical = make([]Logical, len(a.groups))
-	for i, g := range a.groups {
-		d.Logical[i] = Logical{Values: g.values, EPK: a.hash(g.values), Documents: g.docs, Bytes: g.bytes, Requests: g.requests, First: g.first, Last: g.last}
+	// The groups are put in EPK order as they are copied out.
+	epks := make([]string, len(a.groups))
+	for i := range a.groups {
+		epks[i] = a.hash(a.groups[i].values)
 	}
-	sortLogical(d.Logical, func(l *Logical) sortKey { return sortKey{epkPrefix(l.EPK), 0, 0} }, func(x, y *Logical) int {
-		if c := strings.Compare(x.EPK, y.EPK); c != 0 {
+	byEPK := order(len(a.groups), func(i int) sortKey { return sortKey{epkPrefix(epks[i])} }, func(i, j int) int {
+		if c := strings.Compare(epks[i], epks[j]); c != 0 {
 			return c
 		}
-		return Compare(x.Values, y.Values)
+		return Compare(a.groups[i].values, a.groups[j].values)
 	})
+	d.Logical = make([]Logical, len(a.groups))
+	for k, i := range byEPK {
+		g := &a.groups[i]
+		d.Logical[k] = Logical{Values: g.values, EPK: epks[i], Documents: g.docs, Bytes: g.bytes, Requests: g.requests, First: g.first, Last: g.last}
+	}
 	d.Distinct = int64(len(d.Logical))
 	if a.distinct != nil {
 		d.Estimated = true
@@ -221,12 +227,17 @@ func rank(sorted []int64, p float64) int64 {
 // order is sorted once and shared: callers must not modify the result.
 func (d *Distribution) Largest(n int) []Logical {
 	if d.bySize == nil {
-		all := make([]Logical, 0, len(d.Logical)+len(d.Heavy))
-		all = append(all, d.Logical...)
-		all = append(all, d.Heavy...)
-		sortLogical(all, func(l *Logical) sortKey {
+		at := func(i int) *Logical {
+			if i < len(d.Logical) {
+				return &d.Logical[i]
+			}
+			return &d.Heavy[i-len(d.Logical)]
+		}
+		idx := order(len(d.Logical)+len(d.Heavy), func(i int) sortKey {
+			l := at(i)
 			return sortKey{descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)}
-		}, func(x, y *Logical) int {
+		}, func(i, j int) int {
+			x, y := at(i), at(j)
 			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
 				return c
 			}
@@ -238,7 +249,10 @@ func (d *Distribution) Largest(n int) []Logical {
 			}
 			return Compare(x.Values, y.Values) // hash V1's cut gives values one EPK
 		})
-		d.bySize = all
+		d.bySize = make([]Logical, len(idx))
+		for k, i := range idx {
+			d.bySize[k] = *at(int(i))
+		}
 	}
 	return d.bySize[:min(n, len(d.bySize))]
 }

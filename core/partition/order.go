@@ -123,17 +123,6 @@ func cmpUint(a, b uint64) int {
 	return 1
 }
 
-// sortLogical sorts logical partitions by cmp, which must be a total order
-// on them; key must agree with it.
-func sortLogical(ls []Logical, key func(*Logical) sortKey, cmp func(x, y *Logical) int) {
-	idx := order(len(ls), func(i int) sortKey { return key(&ls[i]) }, func(i, j int) int { return cmp(&ls[i], &ls[j]) })
-	sorted := make([]Logical, len(ls))
-	for i, j := range idx {
-		sorted[i] = ls[j]
-	}
-	copy(ls, sorted)
-}
-
 // descending maps v to a number that sorts the other way round.
 func descending(v int64) uint64 { return ^(uint64(v) ^ 1<<63) }
 

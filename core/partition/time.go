@@ -142,9 +142,15 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		sp.Unit = key.Day
 	}
 	scale := float64(d.Documents-d.Invalid) / float64(len(d.Samples))
-	epks := make(map[uint64]string)
+	epks := make(map[uint64]string, len(timed))
 	byStart := map[int64]int{}
-	keys := map[int]map[uint64]bool{}
+	// One set of (bucket, key value) pairs rather than a set per bucket:
+	// the distinct values of every bucket, counted as they first appear.
+	type pair struct {
+		bucket int
+		h      uint64
+	}
+	keys := make(map[pair]struct{}, len(timed))
 	for _, s := range timed {
 		at := truncate(time.Unix(0, int64(s.Time*1e9)).UTC(), sp.Unit)
 		bi, ok := byStart[at.Unix()]
@@ -152,7 +158,6 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			bi = len(sp.Buckets)
 			byStart[at.Unix()] = bi
 			sp.Buckets = append(sp.Buckets, TimeBucket{Start: at, Partitions: make([]float64, len(ranges))})
-			keys[bi] = map[uint64]bool{}
 		}
 		h := hashValues(s.Values)
 		e, ok := epks[h]
@@ -165,13 +170,15 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		if p := epk.Locate(ranges, e); p >= 0 {
 			b.Partitions[p] += scale
 		}
-		keys[bi][h] = true
+		if _, ok := keys[pair{bi, h}]; !ok {
+			keys[pair{bi, h}] = struct{}{}
+			b.Keys++
+		}
 	}
 	shares := make([]float64, 0, len(sp.Buckets))
 	counts := make([]float64, 0, len(sp.Buckets))
 	for i := range sp.Buckets {
 		b := &sp.Buckets[i]
-		b.Keys = len(keys[i])
 		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
 		counts = append(counts, float64(b.Keys))
 	}

@@ -68,38 +68,55 @@ func radix(es []keyed) []keyed {
 // msd sorts es, whose keys agree before byte d (byte 0 is the most
 // significant of word 0), using tmp, as long as es, as scratch.
 func msd(es, tmp []keyed, d int) {
-	for ; len(es) > 32 && d < 24; d++ {
-		w, shift := d/8, 8*(7-d%8)
-		var count [256]int32
-		for _, e := range es {
-			count[byte(e.k[w]>>shift)]++
-		}
-		if count[byte(es[0].k[w]>>shift)] == int32(len(es)) {
-			continue // every key has this byte
-		}
-		var pos [256]int32
-		var sum int32
-		for v := range 256 {
-			pos[v] = sum
-			sum += count[v]
-		}
-		for _, e := range es {
-			v := byte(e.k[w] >> shift)
-			tmp[pos[v]] = e
-			pos[v]++
-		}
-		copy(es, tmp)
-		start := int32(0)
-		for v := range 256 {
-			end := start + count[v]
-			if count[v] > 1 {
-				msd(es[start:end], tmp[start:end], d+1)
-			}
-			start = end
-		}
+	if len(es) <= 32 {
+		insertion(es)
 		return
 	}
-	// Insertion sort: stable, and quick on the few keys left.
+	// Skip the bytes in which every key agrees, found in one pass: sizes
+	// and counts share most of their high bytes.
+	and := sortKey{^uint64(0), ^uint64(0), ^uint64(0)}
+	var or sortKey
+	for _, e := range es {
+		for w := range e.k {
+			and[w] &= e.k[w]
+			or[w] |= e.k[w]
+		}
+	}
+	for d < 24 && byte((and[d/8]^or[d/8])>>(8*(7-d%8))) == 0 {
+		d++
+	}
+	if d == 24 {
+		return // all keys are equal
+	}
+	w, shift := d/8, 8*(7-d%8)
+	var count [256]int32
+	for _, e := range es {
+		count[byte(e.k[w]>>shift)]++
+	}
+	var pos [256]int32
+	var sum int32
+	for v := range 256 {
+		pos[v] = sum
+		sum += count[v]
+	}
+	for _, e := range es {
+		v := byte(e.k[w] >> shift)
+		tmp[pos[v]] = e
+		pos[v]++
+	}
+	copy(es, tmp)
+	start := int32(0)
+	for v := range 256 {
+		end := start + count[v]
+		if count[v] > 1 {
+			msd(es[start:end], tmp[start:end], d+1)
+		}
+		start = end
+	}
+}
+
+// insertion sorts a few keys: stable, and quick for so few.
+func insertion(es []keyed) {
 	for i := 1; i < len(es); i++ {
 		for j := i; j > 0 && compareKeys(es[j].k, es[j-1].k) < 0; j-- {
 			es[j], es[j-1] = es[j-1], es[j]

@@ -403,12 +403,69 @@ func parseTime(s string) (time.Time, bool) {
 	if len(s) < 10 || len(s) > 40 || s[4] != '-' {
 		return time.Time{}, false
 	}
+	if t, ok := parseUTC(s); ok {
+		return t, true
+	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC(), true
 		}
 	}
 	return time.Time{}, false
+}
+
+// parseUTC reads the form most documents use, 2025-01-02T15:04:05Z with
+// up to nine digits of fraction, as time.Parse would read it with
+// time.RFC3339Nano; any other text, or a field out of range, is left to
+// time.Parse. Every document of a time field or time bucket is parsed, and
+// this is several times faster.
+func parseUTC(s string) (time.Time, bool) {
+	n := len(s)
+	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	num := func(i, w int) (int, bool) {
+		v := 0
+		for _, c := range []byte(s[i : i+w]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 2)
+	day, ok3 := num(8, 2)
+	hour, ok4 := num(11, 2)
+	minute, ok5 := num(14, 2)
+	sec, ok6 := num(17, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if n > 20 {
+		if s[19] != '.' {
+			return time.Time{}, false
+		}
+		frac, ok := num(20, n-21)
+		if !ok {
+			return time.Time{}, false
+		}
+		for range 9 - (n - 21) {
+			frac *= 10
+		}
+		nsec = frac
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+func daysIn(m time.Month, year int) int {
+	if m == time.February && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		return 29
+	}
+	return [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
 }
 
 func appendBucket(dst []byte, t time.Time, b Bucket) []byte {

@@ -156,3 +156,30 @@ func TestAppendBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestParseUTC: what the fast path reads, time.Parse reads as the same
+// instant; the rest (time.Parse's other forms, values out of range) it
+// leaves to time.Parse.
+func TestParseUTC(t *testing.T) {
+	texts := []string{
+		"2025-01-02T15:04:05Z", "2025-01-02T15:04:05.1Z", "2025-01-02T15:04:05.123456789Z", "2025-01-02T15:04:05.1234567891Z",
+		"2025-01-02T15:04:05.Z", "2025-01-02T15:04:05,5Z", "2024-02-29T00:00:00Z", "2025-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2025-04-31T00:00:00Z",
+		"2025-12-31T23:59:59Z", "2025-12-31T24:00:00Z", "2025-12-31T23:60:00Z", "2025-12-31T23:59:60Z", "2025-00-10T00:00:00Z",
+		"2025-13-10T00:00:00Z", "2025-01-00T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
+		"2025-01-02t15:04:05Z", "2025-01-02T15:04:05z", "2025-01-02 15:04:05Z", "2025-01-02T15:04:05+00:00", "2025-1-02T15:04:05Z",
+		"2025-01-02T15:04:0aZ", "+025-01-02T15:04:05Z", "2025-01-02T15:04Z", "2025-01-02T15:04:05.12345Z", "2025-01-02T-5:04:05Z",
+	}
+	for _, s := range texts {
+		want, err := time.Parse(time.RFC3339Nano, s)
+		got, ok := parseUTC(s)
+		if ok && (err != nil || !got.Equal(want) || got.Location() != time.UTC) {
+			t.Errorf("parseUTC(%q) = %v; time.Parse gives %v, %v", s, got, want, err)
+		}
+	}
+	// The forms it is for.
+	for _, s := range []string{"2025-01-02T15:04:05Z", "2025-01-02T15:04:05.1Z", "2025-01-02T15:04:05.123456789Z", "2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z"} {
+		if _, ok := parseUTC(s); !ok {
+			t.Errorf("parseUTC(%q) left it to time.Parse", s)
+		}
+	}
+}

@@ -123,15 +123,15 @@ type TimeBucket struct {
 // WriteSpread measures writes per time bucket on the reservoir sample,
 // placing each on ranges. It returns nil when no sampled document has a time.
 func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
-	var timed []Sample
+	timed := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Samples {
 		if !math.IsNaN(s.Time) {
-			timed = append(timed, s)
+			timed++
 			lo, hi = min(lo, s.Time), max(hi, s.Time)
 		}
 	}
-	if len(timed) < 2 || len(ranges) == 0 {
+	if timed < 2 || len(ranges) == 0 {
 		return nil
 	}
 	sp := &Spread{Unit: key.Month, Estimated: len(d.Samples) < int(d.Documents)}
@@ -141,17 +141,21 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	case span <= 180*86400:
 		sp.Unit = key.Day
 	}
+	// Each timed sample's bucket and key value; then, in the order of the
+	// key values, each value's EPK is computed once and each (value, bucket)
+	// pair counted once.
 	scale := float64(d.Documents-d.Invalid) / float64(len(d.Samples))
-	epks := make(map[uint64]string, len(timed))
 	byStart := map[int64]int{}
-	// One set of (bucket, key value) pairs rather than a set per bucket:
-	// the distinct values of every bucket, counted as they first appear.
-	type pair struct {
+	type write struct {
 		bucket int
 		h      uint64
+		values []epk.Value
 	}
-	keys := make(map[pair]struct{}, len(timed))
-	for _, s := range timed {
+	writes := make([]write, 0, timed)
+	for _, s := range d.Samples {
+		if math.IsNaN(s.Time) {
+			continue
+		}
 		at := truncate(time.Unix(0, int64(s.Time*1e9)).UTC(), sp.Unit)
 		bi, ok := byStart[at.Unix()]
 		if !ok {
@@ -159,19 +163,22 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			byStart[at.Unix()] = bi
 			sp.Buckets = append(sp.Buckets, TimeBucket{Start: at, Partitions: make([]float64, len(ranges))})
 		}
-		h := hashValues(s.Values)
-		e, ok := epks[h]
-		if !ok {
-			e = d.hash(s.Values)
-			epks[h] = e
+		sp.Buckets[bi].Writes += scale
+		writes = append(writes, write{bi, hashValues(s.Values), s.Values})
+	}
+	byValue := order(len(writes), func(i int) sortKey { return sortKey{writes[i].h, uint64(writes[i].bucket)} }, nil)
+	p := -1
+	for k, i := range byValue {
+		w := &writes[i]
+		first := k == 0 || writes[byValue[k-1]].h != w.h
+		if first {
+			p = epk.Locate(ranges, d.hash(w.values))
 		}
-		b := &sp.Buckets[bi]
-		b.Writes += scale
-		if p := epk.Locate(ranges, e); p >= 0 {
+		b := &sp.Buckets[w.bucket]
+		if p >= 0 {
 			b.Partitions[p] += scale
 		}
-		if _, ok := keys[pair{bi, h}]; !ok {
-			keys[pair{bi, h}] = struct{}{}
+		if first || writes[byValue[k-1]].bucket != w.bucket {
 			b.Keys++
 		}
 	}

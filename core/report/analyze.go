@@ -191,6 +191,7 @@ func (a *analysis) project(r Source) {
 type analysis struct {
 	opts      Options
 	collector *paths.Collector
+	paths     []paths.Path // the collector's table, once the window is read
 	docs      int
 	bytes     int64
 	notes     int
@@ -212,12 +213,23 @@ func (a *analysis) problem(e *ingest.Error) {
 	}
 }
 
+// pathTable is the path table: the window's, or for aggregates (no
+// window) the empty collector's.
+func (a *analysis) pathTable() []paths.Path {
+	if a.paths == nil {
+		return a.collector.Paths()
+	}
+	return a.paths
+}
+
 // choose picks the time field and candidate keys from the window and feeds
 // the window to them.
 func (a *analysis) choose(window []*ingest.Document) {
+	// The path table describes the window, which is complete now.
+	a.paths = a.collector.Paths()
 	a.timePath = a.opts.TimePath
 	if a.timePath == nil {
-		a.timePath = detectTime(a.collector.Paths(), window)
+		a.timePath = detectTime(a.paths, window)
 	}
 	specs := slices.Clone(a.opts.Keys)
 	a.named = len(specs)
@@ -226,7 +238,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 		if target == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
 			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
 		}
-		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.collector.Paths(), Documents: a.collector.Documents(),
+		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
 			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target, Operations: a.ops}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)

@@ -313,7 +313,7 @@ func (a *analysis) finish() *Report {
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
 		Candidates:     []Candidate{},
-		Paths:          PathsOf(a.collector.Paths()),
+		Paths:          PathsOf(a.pathTable()),
 		PathsDocuments: int64(a.collector.Documents()),
 	}
 	if a.format == "" {

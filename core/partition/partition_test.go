@@ -399,6 +399,11 @@ func TestSortKeys(t *testing.T) {
 			}
 		}
 	}
+	for e, want := range map[string]uint64{"": 0, "05C1": 0x05C1 << 48, "3fFf": 0x3FFF << 48, "0123456789ABCDEF01": 0x0123456789ABCDEF} {
+		if got := epkPrefix(e); got != want {
+			t.Errorf("epkPrefix(%q) = %x, want %x", e, got, want)
+		}
+	}
 	epks := []string{"", "0", "00", "05C1", "05C1D0", "0F", "1", "3FFFFFFFFFFFFFFF", "3FFFFFFFFFFFFFFF00", "3FFFFFFFFFFFFFFF01", "FF"}
 	for _, a := range epks {
 		for _, b := range epks {

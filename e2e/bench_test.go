@@ -198,21 +198,31 @@ const analysisNotes = `
 Past the first 10,000 documents (the window candidates are chosen from, read whole for the path
 table), the reader builds only the values the candidate keys, the time field and the weight field
 need and checks the rest without building it (` + "`ingest.Reader.Project`" + `: same errors, notes and sizes).
-In a CPU profile of BenchmarkAnalyze on one core, about 45 % of the time is the ten candidate keys'
-accumulators, of which half is the keys with a new value in nearly every document (/id and the like:
-past the 50,000 values kept exactly, each such document costs a Bloom filter test, a HyperLogLog and a
-Space-Saving update, an EPK prefix and a bucket, each a likely cache miss); a quarter is reading; a
-fifth is finishing (sorting each key's 50,000 values by EPK and by size, projection, monotonicity, write
-spread), a cost bounded by the values kept rather than by the input; the rest is the window and garbage
-collection. What would close the gap to 150 MB/s: share the work keys have in common (several read the
-same paths: on this set four of the ten read /id), and keep the per-key state for near-unique keys in cache.
+In a CPU profile of BenchmarkAnalyze on one core (1.8 s for the 100 MB set), about 45 % of the time is
+the ten candidate keys' accumulators, a third is reading, a fifth is finishing, and the rest is the
+window and the garbage collector. The accumulators count each key's documents in batches of 1,024 so that
+a key's tables stay in the cache while it counts. Their largest part is the five keys with a new value in
+nearly every document (/id and the like): past the 50,000 values kept exactly, each such document costs a
+Bloom filter test, a HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the
+first digits of its EPK and a bucket that is usually a cache miss. Finishing (each key's values sorted by
+EPK and by size, by radix on compact keys; the EPK of every kept value; projection with splits;
+monotonicity; write spread) is bounded by the values kept, not by the input.
 
-In WebAssembly every part is about three and a half times slower than natively (measured under Node on
-this machine: a HyperLogLog add 14 to 19 ns against 4, a Space-Saving update 322 ns against 121, an EPK 312 ns
-against 96, projected reading 44 MB/s against 180). A V8 profile of the analysis (` + "`node --prof`" + `, which reads
-Go's function names) is flat: about an eighth in the C library V8 calls (memory copies among it), a twentieth in the garbage
-collector, the rest spread over the same functions as natively, so speeding up the engine moves both
-figures and their ratio stays near a third.
+What 150 MB/s on one core would take: reading alone, projected, runs at about 200 MB/s, so the ten keys
+and finishing would have to fit in about a fifth of a second per 100 MB, against 1.2 s now. That needs
+more than tuning: reading only the candidates' paths without tokenizing the rest of each document,
+sharing the work of keys that read the same paths (four of the ten read /id), and fewer per-value
+steps at finish.
+
+In WebAssembly the same work is about three times slower than natively (measured under Node on this
+machine: projected reading 47 MB/s against 205, a HyperLogLog add 14 to 19 ns against 4, an EPK 312 ns
+against 96). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes (a
+document value, a key value, a sort entry) becomes a memory.copy call that V8 hands to the C library,
+zeroing of more than 32 bytes a memory.fill, and strings are compared a byte at a time; together about a
+tenth of a V8 profile. WebAssembly also has one thread and no preemption: the analysis yields every 256
+documents, without which the collector's marking ran in small assists for seconds at a time with every
+pointer write behind its barrier (GODEBUG=gctrace=1 showed a 7-second cycle), which cost a sixth of the
+time under Node. Speeding up the engine moves both figures, so their ratio stays near a third.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
 sketches), not with the input: natively the 100 MB analysis peaks at about 250 MB of RSS, and in the

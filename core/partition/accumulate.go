@@ -39,6 +39,11 @@ type Options struct {
 	TimePath    []string    // a field holding each document's time, for monotonicity and write spread; nil if none
 	WeightPath  []string    // a numeric field weighting each document's requests; nil to weigh documents equally
 	Samples     int         // documents kept in the reservoir sample; default 20,000
+	// Background counts the documents on a goroutine of the Accumulator's
+	// own, a batch at a time, while the caller reads on: on a machine with
+	// several cores, reading and the keys' counting overlap. Finish must
+	// then be called, to end the goroutine.
+	Background bool
 }
 
 func (o *Options) defaults() {
@@ -78,8 +83,10 @@ type Accumulator struct {
 	samples      []Sample
 	seen         int64 // documents counted, which orders them
 	rng          *rand.Rand
-	batch        []stagedDoc                   // documents read but not yet counted
-	staged       []epk.Value                   // their key values, one after another
+	cur          batch                         // documents read but not yet counted
+	work         chan batch                    // to the background goroutine, if any
+	spare        chan batch                    // from it, counted batches to fill again
+	done         chan struct{}                 // closed when it has counted its last batch
 	pending      []epk.Value                   // the value being added, for copy
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
 }
@@ -124,13 +131,21 @@ func New(spec key.Spec, opts Options) *Accumulator {
 	if spec.Kind == key.MultiHash {
 		opts.Version = epk.V2
 	}
-	return &Accumulator{
+	a := &Accumulator{
 		spec: spec,
 		opts: opts,
 		// A fixed seed keeps reports byte-for-byte reproducible.
 		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
 		weighted: opts.WeightPath != nil,
 	}
+	if opts.Background {
+		a.work = make(chan batch, 1)
+		a.spare = make(chan batch, 2)
+		a.spare <- batch{}
+		a.done = make(chan struct{})
+		go a.background()
+	}
+	return a
 }
 
 // Spec returns the key being measured.
@@ -171,16 +186,16 @@ func (a *Accumulator) Add(d *ingest.Document) {
 // AddFacts counts one document whose facts are already read.
 //
 // Its key value is only read here and counted with a batch of later ones
-// (see flush): a caller measuring ten keys would otherwise interleave ten
+// (see count): a caller measuring ten keys would otherwise interleave ten
 // keys' tables, and each document would find the previous key's tables in
 // the cache instead of its own.
 func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
-	n := len(a.staged)
-	vals, st := a.spec.Extract(&d.Root, a.staged)
-	a.staged = vals
-	a.batch = append(a.batch, stagedDoc{levels: len(vals) - n, status: st, bytes: int64(d.Bytes), facts: f})
-	if len(a.batch) == batchSize {
-		a.flush()
+	n := len(a.cur.values)
+	vals, st := a.spec.Extract(&d.Root, a.cur.values)
+	a.cur.values = vals
+	a.cur.docs = append(a.cur.docs, stagedDoc{levels: len(vals) - n, status: st, bytes: int64(d.Bytes), facts: f})
+	if len(a.cur.docs) == batchSize {
+		a.dispatch()
 	}
 }
 
@@ -189,19 +204,57 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 // for ten keys stay there too.
 const batchSize = 1024
 
-// stagedDoc is a document of the batch; its key value is in staged.
+// batch is documents read but not yet counted.
+type batch struct {
+	docs   []stagedDoc
+	values []epk.Value // their key values, one after another
+}
+
+// stagedDoc is a document of a batch.
 type stagedDoc struct {
-	levels int
+	levels int // of the batch's values, in order
 	status key.Status
 	bytes  int64
 	facts  Facts
 }
 
-// flush counts the batch, in the order its documents came.
-func (a *Accumulator) flush() {
+// dispatch counts the current batch, or hands it to the background
+// goroutine and takes a spare one.
+func (a *Accumulator) dispatch() {
+	if a.work == nil {
+		a.count(a.cur)
+		a.cur = batch{a.cur.docs[:0], a.cur.values[:0]}
+		return
+	}
+	a.work <- a.cur
+	a.cur = <-a.spare
+}
+
+// background counts batches until work is closed. Three batches go round:
+// one being read, one waiting, one being counted.
+func (a *Accumulator) background() {
+	defer close(a.done)
+	for b := range a.work {
+		a.count(b)
+		a.spare <- batch{b.docs[:0], b.values[:0]}
+	}
+}
+
+// stop waits for the background goroutine to count what it was given, and
+// ends it; from then on batches are counted on the caller's goroutine.
+func (a *Accumulator) stop() {
+	if a.work != nil {
+		close(a.work)
+		<-a.done
+		a.work = nil
+	}
+}
+
+// count counts a batch, in the order its documents came.
+func (a *Accumulator) count(b batch) {
 	off := 0
-	for _, s := range a.batch {
-		vals := a.staged[off : off+s.levels : off+s.levels]
+	for _, s := range b.docs {
+		vals := b.values[off : off+s.levels : off+s.levels]
 		off += s.levels
 		a.docs++
 		a.bytes += s.bytes
@@ -215,13 +268,14 @@ func (a *Accumulator) flush() {
 		}
 		a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, true)
 	}
-	a.batch, a.staged = a.batch[:0], a.staged[:0]
 }
 
 // AddAggregate counts documents given as a per-key aggregate: values (one
 // per level), their documents and bytes, and optionally their requests.
 func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, requests float64) {
-	a.flush()
+	a.stop()
+	a.count(a.cur)
+	a.cur = batch{a.cur.docs[:0], a.cur.values[:0]}
 	if docs <= 0 {
 		return
 	}

@@ -76,7 +76,9 @@ type Bucket struct {
 // Finish computes the EPK of every distinct value and returns the
 // distribution. The Accumulator must not be used afterwards.
 func (a *Accumulator) Finish() *Distribution {
-	a.flush()
+	a.stop()
+	a.count(a.cur)
+	a.cur = batch{}
 	d := &Distribution{
 		Spec:        a.spec,
 		Version:     a.opts.Version,

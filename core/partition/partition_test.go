@@ -296,6 +296,54 @@ func TestAggregates(t *testing.T) {
 	}
 }
 
+// TestBackground: counting on a goroutine of the Accumulator's own gives
+// what counting on the caller's does, past the exact limit, with documents
+// missing or holding an invalid key, a last batch that is not full, and
+// aggregates after documents.
+func TestBackground(t *testing.T) {
+	src := func() io.Reader {
+		return lines(5*batchSize+77, func(i int) string {
+			switch i % 97 {
+			case 0:
+				return `{"ts":1735689600}`
+			case 1:
+				return fmt.Sprintf(`{"c":{"o":1},"ts":%d}`, 1735689600+i)
+			}
+			return fmt.Sprintf(`{"c":"c%d","ts":%d}`, i*i%3001, 1735689600+60*i)
+		})
+	}
+	for _, spec := range []string{"/c", "/c+/ts:hour"} {
+		opts := Options{TimePath: []string{"ts"}, MaxDistinct: 700, Samples: 900}
+		want := accumulate(t, spec, src(), opts)
+		opts.Background = true
+		got := accumulate(t, spec, src(), opts)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: counted in the background, the distribution differs", spec)
+		}
+		if !got.Estimated || got.Invalid == 0 || got.Missing == 0 {
+			t.Errorf("%s: the test should cover the sketches, invalid and missing values: %+v", spec, got.Overflow)
+		}
+	}
+	s, _ := key.Parse("/c")
+	// With a time field: reflect.DeepEqual finds NaN times unequal.
+	a, b := New(s, Options{TimePath: []string{"ts"}}), New(s, Options{TimePath: []string{"ts"}, Background: true})
+	r := ingest.NewReader(src())
+	for {
+		d, err := r.Next()
+		if err != nil {
+			break
+		}
+		a.Add(d)
+		b.Add(d)
+	}
+	for _, acc := range []*Accumulator{a, b} {
+		acc.AddAggregate([]epk.Value{epk.Str("agg")}, 10, 1000, 0)
+	}
+	if da, db := a.Finish(), b.Finish(); !reflect.DeepEqual(da, db) {
+		t.Error("aggregates after documents counted in the background differ")
+	}
+}
+
 func TestDeterministic(t *testing.T) {
 	data, err := os.ReadFile("../../../shared/datasets/iot-env-sensor-telemetry.json")
 	if err != nil {

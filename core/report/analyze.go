@@ -252,6 +252,8 @@ func (a *analysis) choose(window []*ingest.Document) {
 			MaxDistinct: a.opts.MaxDistinct,
 			TimePath:    a.timePath,
 			WeightPath:  a.opts.WeightPath,
+			// With more than one core, keys count while the reader reads.
+			Background: runtime.GOMAXPROCS(0) > 1,
 		})
 	}
 	for _, d := range window {

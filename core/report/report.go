@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/epk"
@@ -333,10 +334,25 @@ func (a *analysis) finish() *Report {
 	}
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
 	evals := make([]*advisor.Evaluation, len(a.accs))
-	for i, acc := range a.accs {
-		runtime.Gosched() // for the garbage collector in WebAssembly: see run
-		evals[i] = advisor.Evaluate(acc.Finish(), settings)
+	// Keys finish independently: on as many goroutines as there are cores,
+	// so that no more keys' working memory is held at once than can use it.
+	// With one (WebAssembly), in order, yielding between keys for the
+	// garbage collector (see run).
+	var wg sync.WaitGroup
+	next := make(chan int, len(a.accs))
+	for i := range a.accs {
+		next <- i
 	}
+	close(next)
+	for range min(runtime.GOMAXPROCS(0), len(a.accs)) {
+		wg.Go(func() {
+			for i := range next {
+				runtime.Gosched()
+				evals[i] = advisor.Evaluate(a.accs[i].Finish(), settings)
+			}
+		})
+	}
+	wg.Wait()
 	recs := advisor.Recommend(evals)
 	order := make([]int, len(evals))
 	for i := range order {

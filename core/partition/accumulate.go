@@ -140,7 +140,7 @@ func New(spec key.Spec, opts Options) *Accumulator {
 	}
 	if opts.Background {
 		a.work = make(chan batch, 1)
-		a.spare = make(chan batch, 2)
+		a.spare = make(chan batch, 1)
 		a.spare <- batch{}
 		a.done = make(chan struct{})
 		go a.background()
@@ -230,8 +230,8 @@ func (a *Accumulator) dispatch() {
 	a.cur = <-a.spare
 }
 
-// background counts batches until work is closed. Three batches go round:
-// one being read, one waiting, one being counted.
+// background counts batches until work is closed. Two batches go round:
+// one being read while the other is counted.
 func (a *Accumulator) background() {
 	defer close(a.done)
 	for b := range a.work {

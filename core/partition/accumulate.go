@@ -6,7 +6,9 @@
 //
 // An Accumulator takes documents (or per-key aggregates) one at a time and
 // keeps one entry per distinct key value up to a limit, after which it keeps
-// bounded sketches and says which figures are estimates. The EPK of each
+// bounded sketches and says which figures are estimates. It counts documents
+// in batches, in order, optionally on a goroutine of its own
+// (Options.Background). The EPK of each
 // value kept exactly is computed once, at Finish; past the limit only the
 // first digits, per document. Scoring and advice are
 // package advisor's.

@@ -110,7 +110,7 @@ func (a *analysis) run(r Source) (*Report, error) {
 			if err == io.EOF {
 				break
 			}
-			var ie *ingest.Error // declared here: errors.As moves it to the heap
+			var ie *ingest.Error // only on errors: errors.As makes it escape to the heap
 			if errors.As(err, &ie) {
 				a.problem(ie)
 				continue

@@ -146,7 +146,7 @@ func TestBrowserBenchmark(t *testing.T) {
 	host, _ := os.Hostname()
 	cpu := cpuModel()
 	rows := []struct{ what, figure, target string }{
-		{fmt.Sprintf("native analysis (`report.Analyze`, default candidates, all %d cores)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
+		{fmt.Sprintf("native analysis (`report.Analyze`, default candidates, %d cores)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
 		{"the same on one core (GOMAXPROCS=1)", fmt.Sprintf("%.1f s, %.1f MB/s", oneCore, mb/oneCore), "150 MB/s (engine issue)"},
 		{"in the browser (`window.pkcalc.analyze`, Web Worker)", fmt.Sprintf("%.1f s, %.1f MB/s", browser, mb/browser), "≥ 40 % of native"},
 		{"browser / native throughput", fmt.Sprintf("%.0f %%", 100*native/browser), "≥ 40 %"},

@@ -225,8 +225,7 @@ type stagedDoc struct {
 // goroutine and takes a spare one.
 func (a *Accumulator) dispatch() {
 	if a.work == nil {
-		a.count(a.cur)
-		a.cur = batch{a.cur.docs[:0], a.cur.values[:0]}
+		a.drain()
 		return
 	}
 	a.work <- a.cur
@@ -243,14 +242,18 @@ func (a *Accumulator) background() {
 	}
 }
 
-// stop waits for the background goroutine to count what it was given, and
-// ends it; from then on batches are counted on the caller's goroutine.
-func (a *Accumulator) stop() {
+// drain counts every document read so far: it waits for the background
+// goroutine, if any, to count what it was given and ends it (from then on
+// batches are counted on the caller's goroutine), then counts the current
+// batch.
+func (a *Accumulator) drain() {
 	if a.work != nil {
 		close(a.work)
 		<-a.done
 		a.work = nil
 	}
+	a.count(a.cur)
+	a.cur = batch{a.cur.docs[:0], a.cur.values[:0]}
 }
 
 // count counts a batch, in the order its documents came.
@@ -276,9 +279,7 @@ func (a *Accumulator) count(b batch) {
 // AddAggregate counts documents given as a per-key aggregate: values (one
 // per level), their documents and bytes, and optionally their requests.
 func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, requests float64) {
-	a.stop()
-	a.count(a.cur)
-	a.cur = batch{a.cur.docs[:0], a.cur.values[:0]}
+	a.drain() // documents counted earlier come first
 	if docs <= 0 {
 		return
 	}
@@ -453,8 +454,8 @@ func epkOf(kind key.Kind, v epk.Version, vals []epk.Value) string {
 // through xxhash again, so that every bit of the result depends on every
 // component (the Bloom filter and HyperLogLog read it in parts). Hashing
 // the strings where they lie, rather than encoding the value into a buffer
-// first, saves a copy and the stall of reading back bytes just written
-// (about 20 ns a document and key).
+// first, saves a copy and the stall of reading back bytes just written (for
+// a two-level value, 19 ns against 28).
 func hashValues(vals []epk.Value) uint64 {
 	const prime = 0x9E3779B97F4A7C15
 	h := prime ^ uint64(len(vals))

@@ -76,8 +76,7 @@ type Bucket struct {
 // Finish computes the EPK of every distinct value and returns the
 // distribution. The Accumulator must not be used afterwards.
 func (a *Accumulator) Finish() *Distribution {
-	a.stop()
-	a.count(a.cur)
+	a.drain()
 	a.cur = batch{}
 	d := &Distribution{
 		Spec:        a.spec,

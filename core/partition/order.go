@@ -35,7 +35,7 @@ func order(n int, key func(i int) sortKey, compare func(i, j int) int) []int32 {
 	for i := range es {
 		es[i] = keyed{key(i), int32(i)}
 	}
-	radix(es)
+	msd(es, make([]keyed, len(es)), 0)
 	idx := make([]int32, n)
 	for i, e := range es {
 		idx[i] = e.i
@@ -56,17 +56,12 @@ func order(n int, key func(i int) sortKey, compare func(i, j int) int) []int32 {
 	return idx
 }
 
-// radix sorts es by key, lexicographically, keeping equal keys in input
+// msd sorts es by key, lexicographically, keeping equal keys in input
 // order: a most-significant-digit radix sort by bytes, which skips the bytes
 // in which every key of a bucket agrees (most of them, for counts and sizes)
-// and leaves small buckets to an insertion sort. It returns es, sorted.
-func radix(es []keyed) []keyed {
-	msd(es, make([]keyed, len(es)), 0)
-	return es
-}
-
-// msd sorts es, whose keys agree before byte d (byte 0 is the most
-// significant of word 0), using tmp, as long as es, as scratch.
+// and leaves small buckets to an insertion sort. The keys of es agree before
+// byte d (byte 0 is the most significant of word 0); tmp, as long as es, is
+// scratch.
 func msd(es, tmp []keyed, d int) {
 	if len(es) <= 32 {
 		insertion(es)

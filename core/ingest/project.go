@@ -10,10 +10,16 @@ package ingest
 // projection is a tree of property names; a node marked whole wants its
 // value built entirely.
 type projection struct {
+	name     string   // of the property it is the value of ("" for the root)
 	names    []string // few: a list beats a map
 	children []*projection
 	whole    bool
+	// bySlot finds a child from a name's keySlot, as quick reading has it:
+	// 1 + its index, 0 for none, manySlot when several share the slot.
+	bySlot [256]uint8
 }
+
+const manySlot = 255
 
 // Project makes the documents read from now on hold only the values at
 // paths (each a list of property names from the root) and the objects on
@@ -32,9 +38,15 @@ func (r *Reader) Project(paths [][]string) {
 		for _, name := range p {
 			c := n.child(name)
 			if c == nil {
-				c = &projection{}
+				c = &projection{name: name}
 				n.names = append(n.names, name)
 				n.children = append(n.children, c)
+				slot := &n.bySlot[keySlot([]byte(name))]
+				if *slot == 0 && len(n.children) < manySlot {
+					*slot = uint8(len(n.children))
+				} else {
+					*slot = manySlot
+				}
 			}
 			n = c
 		}
@@ -74,6 +86,21 @@ func (p *projection) child(key string) *projection {
 		}
 	}
 	return nil
+}
+
+// childAt is child for a name given as bytes with their keySlot.
+func (p *projection) childAt(name []byte, slot uint8) *projection {
+	switch i := p.bySlot[slot]; i {
+	case 0:
+		return nil
+	case manySlot:
+		return p.child(string(name))
+	default:
+		if c := p.children[i-1]; c.name == string(name) {
+			return c
+		}
+		return nil
+	}
 }
 
 // partialObject finishes an object read under projection node, or in skip

@@ -25,7 +25,11 @@ type projectedRead struct {
 // Document is valid only until the next Next.
 func readProjected(t *testing.T, src io.Reader, paths [][]string, each func(i int, d *Document)) projectedRead {
 	t.Helper()
-	r := NewReader(src)
+	return readProjectedBy(t, NewReader(src), paths, each)
+}
+
+func readProjectedBy(t *testing.T, r *Reader, paths [][]string, each func(i int, d *Document)) projectedRead {
+	t.Helper()
 	if paths != nil {
 		r.Project(paths)
 	}
@@ -126,6 +130,32 @@ func checkProjection(t *testing.T, in []byte) {
 				t.Fatalf("projection %q changes the read:\nwhole:\n%s\nprojected:\n%s", paths, a, b)
 			}
 		}
+		checkQuick(t, in, paths)
+	}
+}
+
+// checkQuick reads in under a projection with quick reading and without,
+// and checks that every document, with all it holds, and every problem is
+// the same.
+func checkQuick(t *testing.T, in []byte, paths [][]string) {
+	t.Helper()
+	var quick, careful []string
+	record := func(out *[]string) func(int, *Document) {
+		return func(_ int, d *Document) {
+			*out = append(*out, fmt.Sprintf("%d %d %d %d %d %#v", d.Index, d.Line, d.Offset, d.Bytes, len(d.Notes), d.Root))
+		}
+	}
+	q := readProjectedBy(t, NewReader(bytes.NewReader(in)), paths, record(&quick))
+	slow := NewReader(bytes.NewReader(in))
+	slow.careful = true
+	c := readProjectedBy(t, slow, paths, record(&careful))
+	if a, b := strings.Join(c.events, "\n"), strings.Join(q.events, "\n"); a != b {
+		t.Fatalf("quick reading under %q changes the read:\ncareful:\n%s\nquick:\n%s", paths, a, b)
+	}
+	for i := range careful {
+		if careful[i] != quick[i] {
+			t.Fatalf("quick reading under %q changes document %d:\ncareful: %s\n  quick: %s", paths, i+1, careful[i], quick[i])
+		}
 	}
 }
 
@@ -173,4 +203,54 @@ func FuzzProject(f *testing.F) {
 		}
 		checkProjection(t, in)
 	})
+}
+
+// TestQuick: plain documents are read quickly, others carefully, and both
+// ways read the same.
+func TestQuick(t *testing.T) {
+	paths := [][]string{{"id"}, {"n"}, {"c", "id"}, {"t"}}
+	for _, c := range []struct {
+		doc   string
+		quick bool
+	}{
+		{`{"id":"1","n":2,"x":[{"a":1},{"b":[true,false,null]}],"t":"2025-01-01T00:00:00Z"}`, true},
+		{`{ "id" : "1" ,	"n" : 1.50 , "c" : { "id" : -0 , "z" : {} } , "e" : [ ] , "o" : { } }`, true},
+		{`{"id":"naïve ☃","n":123456789012345678901,"x":"日本"}`, true},
+		{`{"id":null,"n":true,"c":"not an object","x":1e5,"y":-12.5E-3}`, true},
+		{`{}`, true},
+		{`{"id":"1","x":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}}`, true},
+		{`{"id":"1","n":2,"id":"3"}`, false}, // duplicate name
+		{`{"x":[{"a":1,"a":2}]}`, false},     // duplicate in a skipped object
+		{`{"id":"a\"b"}`, false},             // escape
+		{`{"x":"a\nb"}`, false},              // escape, skipped
+		{`{"id":"` + "\xff" + `"}`, false},   // invalid UTF-8
+		{`{"x":1e999}`, false},               // beyond a double
+		{`{"n":1e-999}`, false},              // too small
+		{`{"_id":{"$oid":"5f1b"}}`, false},   // Extended JSON
+		{`{"x":{"$date":1}}`, false},         // Extended JSON, skipped
+		{`{"c":{"id":"1"},"n":[1]}`, false},  // a projected array
+		{`{"id":{"a":1}}`, false},            // a projected object: built whole
+		{"{\"id\":\"1\",\n\"n\":2}", false},  // lines are counted carefully
+		{`{"id":"1","n":2,}`, false},         // a syntax error
+		{`{"id":"1","n":tru}`, false},        // a syntax error
+		{`{"id":"1","n":2`, false},           // the input ends
+		{`{"id":"1","n":12`, false},          // a number at the end
+		{`{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, false}, // deep
+		{`{"x":"` + strings.Repeat("y", 1<<17) + `"}`, false},                      // past the buffer
+	} {
+		r := NewReader(strings.NewReader(c.doc))
+		r.Project(paths)
+		r.docs = 1
+		r.startDoc()
+		d := r.quickDocument(r.docStart, r.line)
+		if (d != nil) != c.quick {
+			t.Errorf("%.60s: read quickly %v, want %v", c.doc, d != nil, c.quick)
+		}
+		if d == nil && (r.pos != 0 || len(r.arena) != 0 || len(r.members) != 0) {
+			t.Errorf("%.60s: a document not read quickly left position %d, %d members", c.doc, r.pos, len(r.arena)+len(r.members))
+		}
+		in := []byte(c.doc + "\n" + c.doc)
+		checkQuick(t, in, paths)
+		checkQuick(t, append([]byte("["), append(bytes.ReplaceAll(in, []byte("\n"), []byte(",")), ']')...), paths)
+	}
 }

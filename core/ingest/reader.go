@@ -114,6 +114,11 @@ type Reader struct {
 	skip      bool
 	arena     []Member // the projected members of the current document
 	projected Document // the current document
+
+	// Quick reading (quick.go): its scratch, and whether it is off.
+	quickNames  []quickName
+	quickFrames []quickFrame
+	careful     bool
 }
 
 type state uint8
@@ -314,6 +319,11 @@ func (r *Reader) document() (*Document, error) {
 	line := r.line
 	start := r.docStart
 	c, _ := r.peek()
+	if c == '{' && r.proj != nil && !r.careful {
+		if d := r.quickDocument(start, line); d != nil {
+			return d, nil
+		}
+	}
 	v, err := r.value()
 	if err != nil {
 		return nil, r.recover(err)

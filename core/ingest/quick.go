@@ -1,0 +1,370 @@
+package ingest
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Quick reading: under a projection most documents are plain (property
+// names without escapes or $, strings without escapes, numbers that fit a
+// double, no duplicate names, on one line) and need none of the Reader's
+// care for what can go wrong. quickDocument reads such a document in one
+// loop over the buffer, with no call per token; at the first thing that is
+// not plain it gives up, having changed nothing, and the document is read
+// the careful way. So every error, note and limit still comes from the one
+// careful reader, and a plain document reads the same either way
+// (TestQuick and FuzzProject check both ways against each other).
+
+const (
+	quickLook  = 16 << 10 // buffered ahead before trying; a longer document is read carefully
+	quickDepth = 32       // nesting past this is read carefully
+)
+
+// stringByte marks the bytes a plain string runs over: all but the quote,
+// the backslash and control characters (bytes from 0x80 are checked as
+// UTF-8 when the string closes).
+var stringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// quickFrame is an object or array being skipped.
+type quickFrame struct {
+	object bool
+	names  int       // first of its names in quickRead.names
+	seen   [4]uint64 // which nameSlots its names took, to find duplicates cheaply
+}
+
+// quickName is a property name of an object being read: where it lies in
+// the buffer, and its slot.
+type quickName struct {
+	start, end int
+	slot       uint8
+}
+
+// quickDocument reads the object at r.pos if it is plain, as document
+// would, and returns it; or returns nil with nothing read.
+func (r *Reader) quickDocument(start int64, line int) *Document {
+	r.ensure(quickLook)
+	q := quickRead{r: r, b: r.buf[r.pos:r.end], arena: len(r.arena), members: len(r.members),
+		names: r.quickNames[:0], frames: r.quickFrames[:0]}
+	v, ok := q.object(r.proj, 1)
+	r.quickNames, r.quickFrames = q.names[:0], q.frames[:0] // kept for the next document
+	if ok {
+		r.pos += q.i
+		r.ws = int64(q.ws)
+		d, err := r.finishDocument(start, line, v, nil)
+		if err == nil {
+			return d
+		}
+		r.pos -= q.i // over the size limit: the careful reader says so
+		r.ws = 0
+	}
+	clear(r.arena[q.arena:])
+	r.arena = r.arena[:q.arena]
+	r.popMembers(q.members)
+	return nil
+}
+
+// quickRead is the state of one quickDocument.
+type quickRead struct {
+	r       *Reader
+	b       []byte // the buffered input from the document's start
+	i       int    // next byte of b
+	ws      int    // white space read between tokens
+	arena   int    // len(r.arena) and len(r.members) before, to undo
+	members int
+	names   []quickName  // of the objects being read, innermost last
+	frames  []quickFrame // of the objects and arrays being skipped
+}
+
+// space skips white space on the line; false at a newline (lines are the
+// careful reader's to count) or the end of the buffer.
+func (q *quickRead) space() bool {
+	for q.i < len(q.b) {
+		switch q.b[q.i] {
+		case ' ', '\t', '\r':
+			q.i++
+			q.ws++
+		case '\n':
+			return false
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a plain string whose opening quote is at q.i and returns where
+// its text lies; ok is false if it is not plain.
+func (q *quickRead) str() (start, end int, ok bool) {
+	b := q.b
+	i := q.i + 1
+	start = i
+	high := false
+	for i < len(b) && stringByte[b[i]] {
+		high = high || b[i] >= 0x80
+		i++
+	}
+	if i >= len(b) || b[i] != '"' {
+		return 0, 0, false // an escape, a control character or the end of the buffer
+	}
+	if high && !utf8.Valid(b[start:i]) {
+		return 0, 0, false // noted by the careful reader
+	}
+	q.i = i + 1
+	return start, i, true
+}
+
+// name reads a property name and its colon; false if the name is not plain
+// or starts with $ (Extended JSON).
+func (q *quickRead) name() (quickName, bool) {
+	if !q.space() || q.b[q.i] != '"' {
+		return quickName{}, false
+	}
+	start, end, ok := q.str()
+	if !ok || (end > start && q.b[start] == '$') {
+		return quickName{}, false
+	}
+	if !q.space() || q.b[q.i] != ':' {
+		return quickName{}, false
+	}
+	q.i++
+	return quickName{start: start, end: end, slot: keySlot(q.b[start:end])}, true
+}
+
+// unique adds a name to the object of frame f unless one of its names is
+// the same: duplicates are noted by the careful reader.
+func (q *quickRead) unique(f *quickFrame, n quickName) bool {
+	bit := uint64(1) << (n.slot & 63)
+	w := &f.seen[n.slot>>6]
+	names := q.names
+	if *w&bit != 0 {
+		text := string(q.b[n.start:n.end])
+		for _, m := range names[f.names:] {
+			if m.slot == n.slot && string(q.b[m.start:m.end]) == text {
+				return false
+			}
+		}
+	}
+	*w |= bit
+	q.names = append(names, n)
+	return true
+}
+
+// object reads an object under projection node at depth (1 for the
+// document), building its projected members as objectBody does.
+func (q *quickRead) object(node *projection, depth int) (Value, bool) {
+	r := q.r
+	q.i++ // '{'
+	base := len(r.members)
+	frame := quickFrame{object: true, names: len(q.names)}
+	if !q.space() {
+		return Value{}, false
+	}
+	if q.b[q.i] == '}' {
+		q.i++
+		return r.partialObject(node, nil, nil, Value{}), true
+	}
+	for {
+		n, ok := q.name()
+		if !ok || !q.unique(&frame, n) || !q.space() {
+			return Value{}, false
+		}
+		child := node.childAt(q.b[n.start:n.end], n.slot)
+		if child == nil {
+			if !q.skip(depth) {
+				return Value{}, false
+			}
+		} else {
+			var v Value
+			if c := q.b[q.i]; c == '{' && !child.whole {
+				if depth >= quickDepth {
+					return Value{}, false
+				}
+				v, ok = q.object(child, depth+1)
+			} else {
+				v, ok = q.scalar()
+			}
+			if !ok {
+				return Value{}, false
+			}
+			// The projection's own name: the same text as the one read.
+			r.members = append(r.members, Member{Key: child.name, Value: v})
+		}
+		if !q.space() {
+			return Value{}, false
+		}
+		switch q.b[q.i] {
+		case ',':
+			q.i++
+		case '}':
+			q.i++
+			v := r.partialObject(node, nil, r.members[base:], Value{})
+			r.popMembers(base)
+			q.names = q.names[:frame.names]
+			return v, true
+		default:
+			return Value{}, false
+		}
+	}
+}
+
+// scalar reads a string, number, true, false or null to build, as value
+// does; false for anything else or anything not plain.
+func (q *quickRead) scalar() (Value, bool) {
+	r, b := q.r, q.b
+	switch c := b[q.i]; c {
+	case '"':
+		start, end, ok := q.str()
+		if !ok {
+			return Value{}, false
+		}
+		return Value{Kind: String, Str: r.shortString(b[start:end])}, true
+	case 't', 'f', 'n':
+		return q.word()
+	default:
+		if c != '-' && (c < '0' || c > '9') {
+			return Value{}, false
+		}
+		return q.number(true)
+	}
+}
+
+// number reads a number, as number does, built or only checked; false if
+// it is invalid, may go on past the buffer, or would be noted (beyond a
+// double, or too small).
+func (q *quickRead) number(build bool) (Value, bool) {
+	b := q.b[q.i:]
+	n, simple, msg := scanNumber(b)
+	if msg != "" || n == len(b) {
+		return Value{}, false
+	}
+	lit := b[:n]
+	if !build && (simple || plainFits(lit)) {
+		q.i += n
+		return Value{}, true // it fits a double: nothing to note
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil || (f == 0 && !zero(lit)) {
+		return Value{}, false
+	}
+	q.i += n
+	v := Value{Kind: Number, Num: f}
+	if build && !simple {
+		v.Str = string(lit)
+	}
+	return v, true
+}
+
+// word reads true, false or null.
+func (q *quickRead) word() (Value, bool) {
+	rest := q.b[q.i:]
+	switch {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
+		q.i += 4
+		return Value{Kind: Bool, Bool: true}, true
+	case len(rest) >= 5 && string(rest[:5]) == "false":
+		q.i += 5
+		return Value{Kind: Bool}, true
+	case len(rest) >= 4 && string(rest[:4]) == "null":
+		q.i += 4
+		return Value{Kind: Null}, true
+	}
+	return Value{}, false
+}
+
+// skip passes over the value at q.i, in an object at depth, without
+// building it, as skipValue does. Nested objects and arrays are followed
+// on a stack of frames rather than by recursion: most of what is skipped
+// is small arrays of small objects.
+func (q *quickRead) skip(depth int) bool {
+	b := q.b
+	q.frames = q.frames[:0]
+	for {
+		// A value.
+		switch c := b[q.i]; {
+		case c == '"':
+			if _, _, ok := q.str(); !ok {
+				return false
+			}
+		case c == '{' || c == '[':
+			if depth+len(q.frames) >= quickDepth {
+				return false
+			}
+			q.i++
+			q.frames = append(q.frames, quickFrame{object: c == '{', names: len(q.names)})
+			if !q.space() {
+				return false
+			}
+			if end := byte(']'); q.b[q.i] == end || (c == '{' && q.b[q.i] == '}') {
+				q.i++
+				q.frames = q.frames[:len(q.frames)-1]
+				break
+			}
+			if c == '{' {
+				f := &q.frames[len(q.frames)-1]
+				n, ok := q.name()
+				if !ok || !q.unique(f, n) || !q.space() {
+					return false
+				}
+			}
+			continue // its first member or element
+		case c == 't' || c == 'f' || c == 'n':
+			if _, ok := q.word(); !ok {
+				return false
+			}
+		default:
+			if _, ok := q.number(false); !ok {
+				return false
+			}
+		}
+		// What follows it: the next member or element, or the ends of
+		// the frames it closes.
+		for {
+			if len(q.frames) == 0 {
+				return true
+			}
+			if !q.space() {
+				return false
+			}
+			f := &q.frames[len(q.frames)-1]
+			c := b[q.i]
+			q.i++
+			switch {
+			case c == ',':
+				if f.object {
+					n, ok := q.name()
+					if !ok || !q.unique(f, n) {
+						return false
+					}
+				}
+				if !q.space() {
+					return false
+				}
+			case f.object && c == '}', !f.object && c == ']':
+				q.names = q.names[:f.names]
+				q.frames = q.frames[:len(q.frames)-1]
+				continue
+			default:
+				return false
+			}
+			break
+		}
+	}
+}
+
+// shortString is a string value's text: short ones, which repeat (a
+// status, a region, a tenant), from a small cache, as str keeps them.
+func (r *Reader) shortString(b []byte) string {
+	if len(b) == 0 || len(b) > 32 {
+		return string(b)
+	}
+	slot := &r.recentValues[keySlot(b)]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
+}

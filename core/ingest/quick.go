@@ -21,13 +21,14 @@ const (
 )
 
 // stringByte marks the bytes a plain string runs over: all but the quote,
-// the backslash and control characters (bytes from 0x80 are checked as
-// UTF-8 when the string closes).
-var stringByte = func() (t [256]bool) {
+// the backslash and control characters. asciiByte is the same less the
+// bytes from 0x80, which are checked as UTF-8 when the string closes.
+var stringByte, asciiByte = func() (t, a [256]bool) {
 	for c := 0x20; c < 256; c++ {
 		t[c] = c != '"' && c != '\\'
+		a[c] = t[c] && c < 0x80
 	}
-	return t
+	return t, a
 }()
 
 // quickFrame is an object or array being skipped.
@@ -103,16 +104,19 @@ func (q *quickRead) str() (start, end int, ok bool) {
 	b := q.b
 	i := q.i + 1
 	start = i
-	high := false
-	for i < len(b) && stringByte[b[i]] {
-		high = high || b[i] >= 0x80
+	for i < len(b) && asciiByte[b[i]] {
 		i++
+	}
+	if i < len(b) && b[i] >= 0x80 {
+		for i < len(b) && stringByte[b[i]] {
+			i++
+		}
+		if i < len(b) && !utf8.Valid(b[start:i]) {
+			return 0, 0, false // noted by the careful reader
+		}
 	}
 	if i >= len(b) || b[i] != '"' {
 		return 0, 0, false // an escape, a control character or the end of the buffer
-	}
-	if high && !utf8.Valid(b[start:i]) {
-		return 0, 0, false // noted by the careful reader
 	}
 	q.i = i + 1
 	return start, i, true

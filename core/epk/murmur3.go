@@ -128,43 +128,44 @@ func (m *murmur128) write(p []byte) { write128(m, p) }
 
 func write128[T string | []byte](m *murmur128, p T) {
 	m.n += uint64(len(p))
-	i := 0
 	if m.nt != 0 {
-		for ; m.nt < 16 && i < len(p); i++ {
-			m.tail[m.nt] = p[i]
-			m.nt++
-		}
-		if m.nt < 16 {
+		// Key values are short and follow a type marker: most of them end
+		// here, copied into the tail at once rather than byte by byte.
+		k := copy(m.tail[m.nt:], p)
+		if m.nt += k; m.nt < 16 {
 			return
 		}
 		m.block(le64(m.tail[:8]), le64(m.tail[8:]))
 		m.nt = 0
+		p = p[k:]
 	}
-	for ; i+16 <= len(p); i += 16 {
-		m.block(le64(p[i:i+8]), le64(p[i+8:i+16]))
+	for len(p) >= 16 {
+		m.block(le64(p[:8]), le64(p[8:16]))
+		p = p[16:]
 	}
-	m.nt = copy(m.tail[:], p[i:])
+	m.nt = copy(m.tail[:], p)
 }
 
 // sum returns the two 64-bit halves; the reference writes h1 then h2, each
 // little-endian, as the 16-byte digest.
 func (m *murmur128) sum() (h1, h2 uint64) {
 	h1, h2 = m.h1, m.h2
-	var k1, k2 uint64
-	t := m.tail[:m.nt]
-	for i := len(t) - 1; i >= 8; i-- {
-		k2 = k2<<8 | uint64(t[i])
+	// The tail's words, with the bytes past its end (left from earlier
+	// blocks) masked off.
+	k1, k2 := le64(m.tail[:8]), le64(m.tail[8:])
+	if m.nt < 8 {
+		k1 &= 1<<(8*m.nt) - 1
+		k2 = 0
+	} else {
+		k2 &= 1<<(8*(m.nt-8)) - 1
 	}
-	for i := min(len(t), 8) - 1; i >= 0; i-- {
-		k1 = k1<<8 | uint64(t[i])
-	}
-	if len(t) > 8 {
+	if m.nt > 8 {
 		k2 *= c2x64
 		k2 = bits.RotateLeft64(k2, 33)
 		k2 *= c1x64
 		h2 ^= k2
 	}
-	if len(t) > 0 {
+	if m.nt > 0 {
 		k1 *= c1x64
 		k1 = bits.RotateLeft64(k1, 31)
 		k1 *= c2x64

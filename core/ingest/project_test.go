@@ -240,6 +240,7 @@ func TestQuick(t *testing.T) {
 	} {
 		r := NewReader(strings.NewReader(c.doc))
 		r.Project(paths)
+		r.peek() // as step does: the buffer holds what there is, up to its size
 		r.docs = 1
 		r.startDoc()
 		d := r.quickDocument(r.docStart, r.line)
@@ -253,4 +254,11 @@ func TestQuick(t *testing.T) {
 		checkQuick(t, in, paths)
 		checkQuick(t, append([]byte("["), append(bytes.ReplaceAll(in, []byte("\n"), []byte(",")), ']')...), paths)
 	}
+	// Many bufferfuls: documents that run past the buffer's end are read
+	// carefully, and the ones after them quickly again.
+	var many bytes.Buffer
+	for i := range 5000 {
+		fmt.Fprintf(&many, `{"id":"doc-%d","n":%d.5,"x":[{"a":%d}],"c":{"id":%d,"pad":"%s"}}`+"\n", i, i, i, i%7, strings.Repeat("p", i%97))
+	}
+	checkQuick(t, many.Bytes(), paths)
 }

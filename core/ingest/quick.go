@@ -15,10 +15,8 @@ import (
 // careful reader, and a plain document reads the same either way
 // (TestQuick and FuzzProject check both ways against each other).
 
-const (
-	quickLook  = 16 << 10 // buffered ahead before trying; a longer document is read carefully
-	quickDepth = 32       // nesting past this is read carefully
-)
+// quickDepth is the nesting past which a document is read carefully.
+const quickDepth = 32
 
 // stringByte marks the bytes a plain string runs over: all but the quote,
 // the backslash and control characters. asciiByte is the same less the
@@ -45,10 +43,11 @@ type quickName struct {
 	slot       uint8
 }
 
-// quickDocument reads the object at r.pos if it is plain, as document
-// would, and returns it; or returns nil with nothing read.
+// quickDocument reads the object at r.pos if it is plain and already in
+// the buffer, as document would, and returns it; or returns nil with
+// nothing read. It never reads input: one document in a bufferful runs
+// past its end and is read carefully, which fills the buffer again.
 func (r *Reader) quickDocument(start int64, line int) *Document {
-	r.ensure(quickLook)
 	q := quickRead{r: r, b: r.buf[r.pos:r.end], arena: len(r.arena), members: len(r.members),
 		names: r.quickNames[:0], frames: r.quickFrames[:0]}
 	v, ok := q.object(r.proj, 1)

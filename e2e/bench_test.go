@@ -200,36 +200,43 @@ const analysisNotes = `
 Past the first 10,000 documents (the window candidates are chosen from, read whole for the path
 table), the reader builds only the values the candidate keys, the time field and the weight field
 need and checks the rest without building it (` + "`ingest.Reader.Project`" + `: same errors, notes and sizes).
-With more than one core, each key counts its documents on a goroutine of its own while the reader reads
-on, and the keys finish in parallel: the report is the same, sooner. On one core, as the engine issue
-puts its aim, everything runs in turn. In a CPU profile of BenchmarkAnalyze on one core (1.8 s for the
-100 MB set), about 45 % of the time is
-the ten candidate keys' accumulators, a third is reading, a fifth is finishing, and the rest is the
-window and the garbage collector. The accumulators count each key's documents in batches of 1,024 so that
-a key's tables stay in the cache while it counts. Their largest part is the five keys with a new value in
-nearly every document (/id and the like): past the 50,000 values kept exactly, each such document costs a
-Bloom filter test, a HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the
-first digits of its EPK and a bucket that is usually a cache miss. Finishing (each key's values sorted by
-EPK and by size, by radix on compact keys; the EPK of every kept value; projection with splits;
-monotonicity; write spread) is bounded by the values kept, not by the input.
+A plain document (on one line, no escapes, no duplicate or $ names, numbers that fit a double) is read
+in one loop over the buffer; at anything else the reader falls back to its careful path, so problems
+are reported exactly as before. With more than one core, each key counts its documents on a goroutine
+of its own while the reader reads on, and the keys finish in parallel: the report is the same, sooner.
+On one core, as the engine issue puts its aim, everything runs in turn. In a CPU profile of
+BenchmarkAnalyze on one core (1.6 s for the 100 MB set), about 45 % of the time is the ten candidate
+keys' accumulators (taking each key's value from the document and counting it), a quarter is reading,
+a fifth is finishing, and the rest is the window and the garbage collector. The accumulators count each
+key's documents in batches of 1,024 so that a key's tables stay in the cache while it counts. Their
+largest part is the five keys with a new value in nearly every document (/id and the like): past the
+50,000 values kept exactly, each such document costs a Bloom filter test, a HyperLogLog add, a
+Space-Saving update (a few steps, in groups of equal counts), the first digits of its EPK, a bucket that
+is usually a cache miss and a reservoir draw. Finishing (each key's values sorted by EPK and by size, by
+radix on compact keys; the EPK of every kept value; projection with splits; monotonicity; write spread)
+is bounded by the values kept, not by the input.
 
-What 150 MB/s on one core would take: reading alone, projected, runs at about 200 MB/s, so the ten keys
-and finishing would have to fit in about a fifth of a second per 100 MB, against 1.2 s now. That needs
-more than tuning: reading only the candidates' paths without tokenizing the rest of each document,
-sharing the work of keys that read the same paths (four of the ten read /id), and fewer per-value
-steps at finish.
+What 150 MB/s on one core would take: reading alone, projected, runs at about 300 MB/s (a third of a
+second per 100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
+1.2 s now. Measured a key at a time, /status alone takes 0.40 s for the 100 MB set and each near-unique
+key adds 0.09 to 0.15 s, with no one step of it dominant. That needs more than tuning: keys sharing the
+work on the paths they have in common (four of the ten read /id, five /customerId), and fewer steps per
+document past the exact limit and per value at finish.
 
-In WebAssembly the same work is about three times slower than natively (measured under Node on this
-machine: projected reading 47 MB/s against 205, a HyperLogLog add 14 to 19 ns against 4, an EPK 312 ns
-against 96). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes (a
-document value, a key value, a sort entry) becomes a memory.copy call that V8 hands to the C library,
+In WebAssembly the same work is three to four times slower than natively (measured under Node on this
+machine: projected reading 67 to 73 MB/s against 300, a HyperLogLog add 14 to 19 ns against 4, an EPK
+260 ns against 72). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes
+(a document value, a key value, a sort entry) becomes a memory.copy call that V8 hands to the C library,
 zeroing of more than 32 bytes a memory.fill, and strings are compared a byte at a time; together about a
-tenth of a V8 profile. WebAssembly also has one thread and no preemption: the analysis yields every 256
+tenth of a V8 profile. Binaryen's wasm-opt -O2 (version 132) over the benchmark's WebAssembly changed
+nothing measurable. WebAssembly also has one thread and no preemption: the analysis yields every 256
 documents, without which the collector's marking ran in small assists for seconds at a time with every
 pointer write behind its barrier (GODEBUG=gctrace=1 showed a 7-second cycle), which cost a sixth of the
-time under Node. Speeding up the engine moves both figures, so the ratio to one native core stays near
-a third; the ratio to all cores is lower, since Go's WebAssembly has one thread (a second Web Worker
-could take half the keys, but the report's ranking and advice need every key's evaluation in one place).
+time under Node. Speeding up the engine moves both figures, so the ratio to one native core stays under
+a third; the ratio to all cores is lower, since Go's WebAssembly has one thread. Two engines each taking
+half of the keys (each reading the whole file) would be the browser's way to use a second core: as two
+Node processes running the WebAssembly command line on the 100 MB set they took 7.6 s together against
+9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
 sketches), not with the input: natively the 100 MB analysis peaks at about 250 MB of RSS, and in the

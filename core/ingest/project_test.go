@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -197,6 +198,10 @@ func FuzzProject(f *testing.F) {
 	f.Add([]byte(`{"id":"1","customer":{"id":"c1","name":"x"},"tags":["a","b"],"n":1.50}`))
 	f.Add([]byte(`{"a":1,"b":2,"a":3}` + "\n" + `{"x":{"y":1,"y":2},"a":0}`))
 	f.Add([]byte(`{"_id":{"$oid":"5f1b"},"x":{"$numberLong":"NaN"},"y":{"a":{"$date":1}}}`))
+	// Plain documents, read quickly: mutations explore where quick reading
+	// must give up.
+	f.Add([]byte(`{"id":"1","n":2.50,"x":[{"a":1,"b":[true,null]},{}],"c":{"id":"c1","z":[]}}` + "\n" +
+		`{"id":"2","n":-0,"x":[],"c":{"id":"ü"},"e":{}}` + "\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if len(in) > 1<<16 {
 			return
@@ -232,6 +237,11 @@ func TestQuick(t *testing.T) {
 		{`{"id":{"a":1}}`, false},            // a projected object: built whole
 		{"{\"id\":\"1\",\n\"n\":2}", false},  // lines are counted carefully
 		{`{"id":"1","n":2,}`, false},         // a syntax error
+		{`{"x":{]}`, false},                  // a syntax error, skipped
+		{`{"x":[}]}`, false},                 // a syntax error, skipped
+		{`{"x":[1,]}`, false},                // a syntax error, skipped
+		{`{"x":{"a":1,}}`, false},            // a syntax error, skipped
+		{`{"x":{"a" 1}}`, false},             // a syntax error, skipped
 		{`{"id":"1","n":tru}`, false},        // a syntax error
 		{`{"id":"1","n":2`, false},           // the input ends
 		{`{"id":"1","n":12`, false},          // a number at the end
@@ -261,4 +271,65 @@ func TestQuick(t *testing.T) {
 		fmt.Fprintf(&many, `{"id":"doc-%d","n":%d.5,"x":[{"a":%d}],"c":{"id":%d,"pad":"%s"}}`+"\n", i, i, i, i%7, strings.Repeat("p", i%97))
 	}
 	checkQuick(t, many.Bytes(), paths)
+}
+
+// TestQuickRandom reads random documents, some plain and some damaged a
+// byte at a time, both ways.
+func TestQuickRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	atoms := []string{`"id"`, `"n"`, `"c"`, `"t"`, `"x"`, `"y"`, `"$d"`, `"a\"b"`, `"é"`, `1`, `-0`, `2.50`, `1e5`, `1e999`,
+		`true`, `false`, `null`, `""`, `"v"`, `"\u0041"`, `"` + "\xff" + `"`, `[]`, `{}`}
+	var value func(depth int) string
+	value = func(depth int) string {
+		switch k := rng.IntN(8); {
+		case k < 5 || depth > 4:
+			return atoms[9+rng.IntN(len(atoms)-9)]
+		case k < 7:
+			var b strings.Builder
+			b.WriteByte('{')
+			for i := range rng.IntN(4) {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(atoms[rng.IntN(9)] + ":" + value(depth+1))
+			}
+			b.WriteByte('}')
+			return b.String()
+		default:
+			parts := make([]string, rng.IntN(4))
+			for i := range parts {
+				parts[i] = value(depth + 1)
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		}
+	}
+	damage := []byte{'{', '}', '[', ']', ',', ':', '"', '\\', ' ', '\n', '1', 'e', 0}
+	// In inputs of 50 documents: a Reader stops after 100 errors.
+	for range 400 {
+		quickRandomInput(t, rng, value, damage)
+	}
+}
+
+func quickRandomInput(t *testing.T, rng *rand.Rand, value func(int) string, damage []byte) {
+	t.Helper()
+	var in []byte
+	for range 50 {
+		doc := []byte(`{"x":` + value(1) + `,"id":` + value(3) + "}")
+		if rng.IntN(2) == 0 {
+			// Mostly where it breaks the structure: a bracket, comma,
+			// colon or quote.
+			at := rng.IntN(len(doc))
+			for range 8 {
+				if strings.IndexByte(`{}[],:"`, doc[at]) >= 0 {
+					break
+				}
+				at = rng.IntN(len(doc))
+			}
+			doc[at] = damage[rng.IntN(len(damage))]
+		}
+		in = append(append(in, doc...), '\n')
+	}
+	for _, paths := range [][][]string{{{"id"}, {"n"}, {"c", "id"}, {"t"}}, {{"x"}, {"y", "x"}}, {{"é"}, {"id"}}} {
+		checkQuick(t, in, paths)
+	}
 }

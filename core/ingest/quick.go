@@ -302,7 +302,7 @@ func (q *quickRead) skip(depth int) bool {
 			if !q.space() {
 				return false
 			}
-			if end := byte(']'); q.b[q.i] == end || (c == '{' && q.b[q.i] == '}') {
+			if q.b[q.i] == c+2 { // '{'+2 is '}', '['+2 is ']'
 				q.i++
 				q.frames = q.frames[:len(q.frames)-1]
 				break

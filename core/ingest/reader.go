@@ -115,7 +115,8 @@ type Reader struct {
 	arena     []Member // the projected members of the current document
 	projected Document // the current document
 
-	// Quick reading (quick.go): its scratch, and whether it is off.
+	// Quick reading (quick.go): its scratch; careful turns it off, for
+	// tests that read both ways.
 	quickNames  []quickName
 	quickFrames []quickFrame
 	careful     bool

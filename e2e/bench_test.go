@@ -200,9 +200,9 @@ const analysisNotes = `
 Past the first 10,000 documents (the window candidates are chosen from, read whole for the path
 table), the reader builds only the values the candidate keys, the time field and the weight field
 need and checks the rest without building it (` + "`ingest.Reader.Project`" + `: same errors, notes and sizes).
-A plain document (on one line, no escapes, no duplicate or $ names, numbers that fit a double) is read
-in one loop over the buffer; at anything else the reader falls back to its careful path, so problems
-are reported exactly as before. With more than one core, each key counts its documents on a goroutine
+A plain document (no duplicate or $ names, no escapes in names or built strings, nothing the careful
+reader would note) is read in one loop over the buffer; at anything else the reader falls back to its
+careful path, so problems are reported exactly as before. With more than one core, each key counts its documents on a goroutine
 of its own while the reader reads on, and the keys finish in parallel: the report is the same, sooner.
 On one core, as the engine issue puts its aim, everything runs in turn. In a CPU profile of
 BenchmarkAnalyze on one core (1.6 s for the 100 MB set), about 45 % of the time is the ten candidate

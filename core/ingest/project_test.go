@@ -224,27 +224,40 @@ func TestQuick(t *testing.T) {
 		{`{"id":null,"n":true,"c":"not an object","x":1e5,"y":-12.5E-3}`, true},
 		{`{}`, true},
 		{`{"id":"1","x":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}}`, true},
-		{`{"id":"1","n":2,"id":"3"}`, false}, // duplicate name
-		{`{"x":[{"a":1,"a":2}]}`, false},     // duplicate in a skipped object
-		{`{"id":"a\"b"}`, false},             // escape
-		{`{"x":"a\nb"}`, false},              // escape, skipped
-		{`{"id":"` + "\xff" + `"}`, false},   // invalid UTF-8
-		{`{"x":1e999}`, false},               // beyond a double
-		{`{"n":1e-999}`, false},              // too small
-		{`{"_id":{"$oid":"5f1b"}}`, false},   // Extended JSON
-		{`{"x":{"$date":1}}`, false},         // Extended JSON, skipped
-		{`{"c":{"id":"1"},"n":[1]}`, false},  // a projected array
-		{`{"id":{"a":1}}`, false},            // a projected object: built whole
-		{"{\"id\":\"1\",\n\"n\":2}", false},  // lines are counted carefully
-		{`{"id":"1","n":2,}`, false},         // a syntax error
-		{`{"x":{]}`, false},                  // a syntax error, skipped
-		{`{"x":[}]}`, false},                 // a syntax error, skipped
-		{`{"x":[1,]}`, false},                // a syntax error, skipped
-		{`{"x":{"a":1,}}`, false},            // a syntax error, skipped
-		{`{"x":{"a" 1}}`, false},             // a syntax error, skipped
-		{`{"id":"1","n":tru}`, false},        // a syntax error
-		{`{"id":"1","n":2`, false},           // the input ends
-		{`{"id":"1","n":12`, false},          // a number at the end
+		{`{"id":"1","n":2,"id":"3"}`, false},                      // duplicate name
+		{`{"x":[{"a":1,"a":2}]}`, false},                          // duplicate in a skipped object
+		{`{"id":"a\"b"}`, false},                                  // escape
+		{`{"x":"a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00é"}`, true}, // escapes, skipped
+		{`{"x":["\ud800"]}`, false},                               // unpaired surrogate, skipped
+		{`{"x":"\udc00"}`, false},                                 // unpaired surrogate, skipped
+		{`{"x":"\udc00\udc00"}`, false},                           // unpaired surrogate, skipped
+		{`{"x":"\ud800`, false},                                   // the input ends in an escape
+		{`{"x":"\ud800\u`, false},                                 // the input ends in an escape
+		{`{"x":"\ud800\u0041"}`, false},                           // unpaired surrogate, skipped
+		{`{"x":"\ud800\ud800\udc00"}`, false},                     // unpaired surrogate, skipped
+		{`{"x":"\q"}`, false},                                     // invalid escape, skipped
+		{`{"x":"\u12"}`, false},                                   // invalid escape, skipped
+		{`{"x":"\u12G4"}`, false},                                 // invalid escape, skipped
+		{"{\"x\":\"\xc3\\u00a9\"}", false},                        // invalid UTF-8 before an escape
+		{"{\"x\":\"a\tb\"}", false},                               // control character, skipped
+		{`{"id":"` + "\xff" + `"}`, false},                        // invalid UTF-8
+		{`{"x":1e999}`, false},                                    // beyond a double
+		{`{"n":1e-999}`, false},                                   // too small
+		{`{"_id":{"$oid":"5f1b"}}`, false},                        // Extended JSON
+		{`{"x":{"$date":1}}`, false},                              // Extended JSON, skipped
+		{`{"c":{"id":"1"},"n":[1]}`, false},                       // a projected array
+		{`{"id":{"a":1}}`, false},                                 // a projected object: built whole
+		{"{\"id\":\"1\",\n\"n\":2}", true},                        // lines are counted
+		{"{\r\n  \"id\": \"1\",\r\n  \"x\": [\r\n    1\r\n  ]\r\n}", true},
+		{`{"id":"1","n":2,}`, false},  // a syntax error
+		{`{"x":{]}`, false},           // a syntax error, skipped
+		{`{"x":[}]}`, false},          // a syntax error, skipped
+		{`{"x":[1,]}`, false},         // a syntax error, skipped
+		{`{"x":{"a":1,}}`, false},     // a syntax error, skipped
+		{`{"x":{"a" 1}}`, false},      // a syntax error, skipped
+		{`{"id":"1","n":tru}`, false}, // a syntax error
+		{`{"id":"1","n":2`, false},    // the input ends
+		{`{"id":"1","n":12`, false},   // a number at the end
 		{`{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, false}, // deep
 		{`{"x":"` + strings.Repeat("y", 1<<17) + `"}`, false},                      // past the buffer
 	} {
@@ -278,7 +291,7 @@ func TestQuick(t *testing.T) {
 func TestQuickRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	atoms := []string{`"id"`, `"n"`, `"c"`, `"t"`, `"x"`, `"y"`, `"$d"`, `"a\"b"`, `"é"`, `1`, `-0`, `2.50`, `1e5`, `1e999`,
-		`true`, `false`, `null`, `""`, `"v"`, `"\u0041"`, `"` + "\xff" + `"`, `[]`, `{}`}
+		`true`, `false`, `null`, `""`, `"v"`, `"\u0041"`, `"` + "\xff" + `"`, `[]`, `{}`, `"\ud83d\ude00"`, `"\ud800"`, `"x\ny"`, `"\u00e9"`, `"\/"`}
 	var value func(depth int) string
 	value = func(depth int) string {
 		switch k := rng.IntN(8); {

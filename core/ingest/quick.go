@@ -2,12 +2,13 @@ package ingest
 
 import (
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // Quick reading: under a projection most documents are plain (property
-// names without escapes or $, strings without escapes, numbers that fit a
-// double, no duplicate names, on one line) and need none of the Reader's
+// names and the strings built without escapes, no $ names, numbers that
+// fit a double, no duplicate names) and need none of the Reader's
 // care for what can go wrong. quickDocument reads such a document in one
 // loop over the buffer, with no call per token; at the first thing that is
 // not plain it gives up, having changed nothing, and the document is read
@@ -53,13 +54,18 @@ func (r *Reader) quickDocument(start int64, line int) *Document {
 	v, ok := q.object(r.proj, 1)
 	r.quickNames, r.quickFrames = q.names[:0], q.frames[:0] // kept for the next document
 	if ok {
+		from := r.pos
 		r.pos += q.i
 		r.ws = int64(q.ws)
 		d, err := r.finishDocument(start, line, v, nil)
 		if err == nil {
+			if q.lines > 0 {
+				r.line += q.lines
+				r.lineStart = r.base + int64(from+q.lineStart)
+			}
 			return d
 		}
-		r.pos -= q.i // over the size limit: the careful reader says so
+		r.pos = from // over the size limit: the careful reader says so
 		r.ws = 0
 	}
 	clear(r.arena[q.arena:])
@@ -70,18 +76,20 @@ func (r *Reader) quickDocument(start int64, line int) *Document {
 
 // quickRead is the state of one quickDocument.
 type quickRead struct {
-	r       *Reader
-	b       []byte // the buffered input from the document's start
-	i       int    // next byte of b
-	ws      int    // white space read between tokens
-	arena   int    // len(r.arena) and len(r.members) before, to undo
-	members int
-	names   []quickName  // of the objects being read, innermost last
-	frames  []quickFrame // of the objects and arrays being skipped
+	r         *Reader
+	b         []byte // the buffered input from the document's start
+	i         int    // next byte of b
+	ws        int    // white space read between tokens
+	lines     int    // newlines among it, the last one ending at lineStart
+	lineStart int
+	arena     int // len(r.arena) and len(r.members) before, to undo
+	members   int
+	names     []quickName  // of the objects being read, innermost last
+	frames    []quickFrame // of the objects and arrays being skipped
 }
 
-// space skips white space on the line; false at a newline (lines are the
-// careful reader's to count) or the end of the buffer.
+// space skips white space, counting lines as skipSpaces does; false at
+// the end of the buffer.
 func (q *quickRead) space() bool {
 	for q.i < len(q.b) {
 		switch q.b[q.i] {
@@ -89,7 +97,10 @@ func (q *quickRead) space() bool {
 			q.i++
 			q.ws++
 		case '\n':
-			return false
+			q.i++
+			q.ws++
+			q.lines++
+			q.lineStart = q.i
 		default:
 			return true
 		}
@@ -119,6 +130,95 @@ func (q *quickRead) str() (start, end int, ok bool) {
 	}
 	q.i = i + 1
 	return start, i, true
+}
+
+// skipString passes over a string in skip mode, its escapes checked but
+// not decoded; false if it is not plain but for escapes the careful reader
+// takes without a note.
+func (q *quickRead) skipString() bool {
+	b := q.b
+	i := q.i + 1
+	start, high := i, false
+	for {
+		for i < len(b) && asciiByte[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			// Escapes decode to whole characters, so the text is valid
+			// UTF-8 exactly when its bytes as written are.
+			if high && !utf8.Valid(b[start:i]) {
+				return false
+			}
+			q.i = i + 1
+			return true
+		case c == '\\':
+			n := escapeLen(b[i:])
+			if n == 0 {
+				return false
+			}
+			i += n
+		case c >= 0x80:
+			high = true
+			i++
+		default:
+			return false // a control character
+		}
+	}
+}
+
+// escapeLen is the length of the escape at the start of b, or 0 if the
+// careful reader would stop or note there: an invalid escape, one cut by
+// the end of the buffer, or a \u escape of an unpaired surrogate.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		r1, ok := hexRune(b[2:])
+		if !ok {
+			return 0
+		}
+		if !utf16.IsSurrogate(r1) {
+			return 6
+		}
+		if r1 >= 0xDC00 || len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+			return 0
+		}
+		if r2, ok := hexRune(b[8:]); !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+			return 0
+		}
+		return 12
+	}
+	return 0
+}
+
+// hexRune reads the four hex digits of a \u escape.
+func hexRune(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var v rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | rune(c)
+	}
+	return v, true
 }
 
 // name reads a property name and its colon; false if the name is not plain
@@ -290,7 +390,7 @@ func (q *quickRead) skip(depth int) bool {
 		// A value.
 		switch c := b[q.i]; {
 		case c == '"':
-			if _, _, ok := q.str(); !ok {
+			if !q.skipString() {
 				return false
 			}
 		case c == '{' || c == '[':

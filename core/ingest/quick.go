@@ -281,21 +281,23 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			if !q.skip(depth) {
 				return Value{}, false
 			}
-		} else {
-			var v Value
-			if c := q.b[q.i]; c == '{' && !child.whole {
-				if depth >= quickDepth {
-					return Value{}, false
-				}
-				v, ok = q.object(child, depth+1)
-			} else {
-				v, ok = q.scalar()
+		} else if c := q.b[q.i]; c == '{' && !child.whole {
+			if depth >= quickDepth {
+				return Value{}, false
 			}
+			v, ok := q.object(child, depth+1)
 			if !ok {
 				return Value{}, false
 			}
 			// The projection's own name: the same text as the one read.
 			r.members = append(r.members, Member{Key: child.name, Value: v})
+		} else {
+			// Built in place: in WebAssembly every copy of a Value is a
+			// call to copy memory.
+			r.members = append(r.members, Member{Key: child.name})
+			if !q.scalar(&r.members[len(r.members)-1].Value) {
+				return Value{}, false
+			}
 		}
 		if !q.space() {
 			return Value{}, false
@@ -315,68 +317,73 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 	}
 }
 
-// scalar reads a string, number, true, false or null to build, as value
-// does; false for anything else or anything not plain.
-func (q *quickRead) scalar() (Value, bool) {
-	r, b := q.r, q.b
+// scalar reads a string, number, true, false or null into the zero v, as
+// value would build it; false for anything else or anything not plain.
+func (q *quickRead) scalar(v *Value) bool {
+	b := q.b
 	switch c := b[q.i]; c {
 	case '"':
 		start, end, ok := q.str()
-		if !ok {
-			return Value{}, false
+		if ok {
+			v.Kind, v.Str = String, q.r.shortString(b[start:end])
 		}
-		return Value{Kind: String, Str: r.shortString(b[start:end])}, true
+		return ok
 	case 't', 'f', 'n':
-		return q.word()
+		return q.word(v)
 	default:
-		if c != '-' && (c < '0' || c > '9') {
-			return Value{}, false
-		}
-		return q.number(true)
+		return (c == '-' || c >= '0' && c <= '9') && q.number(v)
 	}
 }
 
-// number reads a number, as number does, built or only checked; false if
-// it is invalid, may go on past the buffer, or would be noted (beyond a
-// double, or too small).
-func (q *quickRead) number(build bool) (Value, bool) {
+// number reads a number into v, as number does, or only checks it when v
+// is nil; false if it is invalid, may go on past the buffer, or would be
+// noted (beyond a double, or too small).
+func (q *quickRead) number(v *Value) bool {
 	b := q.b[q.i:]
 	n, simple, msg := scanNumber(b)
 	if msg != "" || n == len(b) {
-		return Value{}, false
+		return false
 	}
 	lit := b[:n]
-	if !build && (simple || plainFits(lit)) {
+	if v == nil && (simple || plainFits(lit)) {
 		q.i += n
-		return Value{}, true // it fits a double: nothing to note
+		return true // it fits a double: nothing to note
 	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil || (f == 0 && !zero(lit)) {
-		return Value{}, false
+		return false
 	}
 	q.i += n
-	v := Value{Kind: Number, Num: f}
-	if build && !simple {
-		v.Str = string(lit)
+	if v != nil {
+		v.Kind, v.Num = Number, f
+		if !simple {
+			v.Str = string(lit)
+		}
 	}
-	return v, true
+	return true
 }
 
-// word reads true, false or null.
-func (q *quickRead) word() (Value, bool) {
+// word reads true, false or null into v, or only checks it when v is nil.
+func (q *quickRead) word(v *Value) bool {
+	var w Value
 	rest := q.b[q.i:]
 	switch {
 	case len(rest) >= 4 && string(rest[:4]) == "true":
 		q.i += 4
-		return Value{Kind: Bool, Bool: true}, true
+		w = Value{Kind: Bool, Bool: true}
 	case len(rest) >= 5 && string(rest[:5]) == "false":
 		q.i += 5
-		return Value{Kind: Bool}, true
+		w = Value{Kind: Bool}
 	case len(rest) >= 4 && string(rest[:4]) == "null":
 		q.i += 4
-		return Value{Kind: Null}, true
+		w = Value{Kind: Null}
+	default:
+		return false
 	}
-	return Value{}, false
+	if v != nil {
+		v.Kind, v.Bool = w.Kind, w.Bool
+	}
+	return true
 }
 
 // skip passes over the value at q.i, in an object at depth, without
@@ -416,11 +423,11 @@ func (q *quickRead) skip(depth int) bool {
 			}
 			continue // its first member or element
 		case c == 't' || c == 'f' || c == 'n':
-			if _, ok := q.word(); !ok {
+			if !q.word(nil) {
 				return false
 			}
 		default:
-			if _, ok := q.number(false); !ok {
+			if !q.number(nil) {
 				return false
 			}
 		}

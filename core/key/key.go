@@ -239,8 +239,10 @@ const (
 // Extract appends the document's key value to dst, one component per level,
 // and says whether the value is complete. A missing path gives an Undefined
 // component; for a synthetic key it makes the whole value Undefined, since
-// the application could not compute it.
-func (s Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
+// the application could not compute it. (It takes the Spec by pointer:
+// every key calls it for every document, and in WebAssembly copying a
+// struct of this size is a call.)
+func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
 	if s.Kind != Synthetic {
 		status := OK
 		for _, p := range s.Paths {

@@ -15,7 +15,6 @@
 package partition
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -259,7 +258,8 @@ func (a *Accumulator) drain() {
 // count counts a batch, in the order its documents came.
 func (a *Accumulator) count(b batch) {
 	off := 0
-	for _, s := range b.docs {
+	for k := range b.docs {
+		s := &b.docs[k] // not a copy: in WebAssembly that is a call
 		vals := b.values[off : off+s.levels : off+s.levels]
 		off += s.levels
 		a.docs++
@@ -470,9 +470,29 @@ func hashValues(vals []epk.Value) uint64 {
 		h = bits.RotateLeft64((h^(uint64(v.Kind)+1))*prime, 31) ^ c
 		h = bits.RotateLeft64(h*prime, 27)
 	}
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], h)
-	return xxhash.Sum64(b[:])
+	return xxhash8(h)
+}
+
+// xxhash8 is xxhash.Sum64 of x's eight little-endian bytes, written out:
+// in WebAssembly, where the xxhash package has no assembly, the call and
+// its loops cost more than the arithmetic (TestXXHash8 compares the two).
+func xxhash8(x uint64) uint64 {
+	const (
+		prime1 = 11400714785074694791
+		prime2 = 14029467366897019727
+		prime3 = 1609587929392839161
+		prime4 = 9650029242287828579
+		prime5 = 2870177450012600261
+	)
+	h := uint64(prime5 + 8)
+	h ^= bits.RotateLeft64(x*prime2, 31) * prime1
+	h = bits.RotateLeft64(h, 27)*prime1 + prime4
+	h ^= h >> 33
+	h *= prime2
+	h ^= h >> 29
+	h *= prime3
+	h ^= h >> 32
+	return h
 }
 
 func equal(a, b []epk.Value) bool {

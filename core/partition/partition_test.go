@@ -2,6 +2,7 @@ package partition
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
@@ -493,6 +496,21 @@ func TestIndex(t *testing.T) {
 // TestHashValues: values that differ only in kind, in order or in how their
 // text splits into levels hash apart, and the hash spreads sequential ids
 // well enough for the HyperLogLog it feeds.
+func TestXXHash8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 10000 {
+		x := rng.Uint64()
+		if i < 3 {
+			x = []uint64{0, 1, math.MaxUint64}[i]
+		}
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], x)
+		if got, want := xxhash8(x), xxhash.Sum64(b[:]); got != want {
+			t.Fatalf("xxhash8(%#x) = %#x, xxhash.Sum64 gives %#x", x, got, want)
+		}
+	}
+}
+
 func TestHashValues(t *testing.T) {
 	values := [][]epk.Value{nil, {epk.UndefinedValue}, {epk.NullValue}, {epk.Bool(false)}, {epk.Bool(true)},
 		{epk.Num(0)}, {epk.Num(math.Copysign(0, -1))}, {epk.Num(1)}, {epk.Str("")}, {epk.Str("1")}, {epk.Str("ab")},

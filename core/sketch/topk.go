@@ -142,8 +142,10 @@ func (t *TopK[V]) Add(hash uint64, docs, bytes int64, value func(evicted V) V) {
 	if value != nil {
 		v = value(it.Value)
 	}
+	// Field by field: a whole Item written at once is built aside and
+	// copied with its pointers' write barriers.
 	floor := it.Docs
-	*it = Item[V]{Hash: hash, Value: v, Docs: floor + docs, Bytes: bytes, DocsError: floor}
+	it.Hash, it.Value, it.Docs, it.Bytes, it.DocsError = hash, v, floor+docs, bytes, floor
 	t.moveUp(s)
 }
 

@@ -18,6 +18,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -195,8 +196,14 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.Extract(&d.Root, a.cur.values)
 	a.cur.values = vals
-	a.cur.docs = append(a.cur.docs, stagedDoc{levels: len(vals) - n, status: st, bytes: int64(d.Bytes), facts: f})
-	if len(a.cur.docs) == batchSize {
+	// Written in place, field by field: a stagedDoc built aside and copied
+	// in was read back in wider words than it was written, which stalls.
+	docs := slices.Grow(a.cur.docs, 1)
+	docs = docs[:len(docs)+1]
+	s := &docs[len(docs)-1]
+	s.levels, s.status, s.bytes, s.facts = len(vals)-n, st, int64(d.Bytes), f
+	a.cur.docs = docs
+	if len(docs) == batchSize {
 		a.dispatch()
 	}
 }

@@ -112,6 +112,13 @@ type overflow struct {
 	// top two clear) index dense; V1's 32-bit prefixes go to a map.
 	dense   []bucket
 	buckets map[uint32]*bucket
+	pending []pendingBucket // to add to dense (countBuckets)
+}
+
+type pendingBucket struct {
+	prefix      uint16
+	docs, bytes int64
+	requests    float64
 }
 
 type bucket struct {
@@ -281,6 +288,7 @@ func (a *Accumulator) count(b batch) {
 		}
 		a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, true)
 	}
+	a.countBuckets()
 }
 
 // AddAggregate counts documents given as a per-key aggregate: values (one
@@ -302,6 +310,7 @@ func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, reques
 		a.weighted = true
 	}
 	a.add(values, docs, bytes, requests, math.NaN(), false)
+	a.countBuckets()
 }
 
 // add counts docs documents of one key value. Aggregates are not sampled:
@@ -385,11 +394,30 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		if a.spec.Kind == key.MultiHash {
 			levels = vals[:1] // its EPK starts with the first level's hash
 		}
-		b = &o.dense[epk.PrefixV2(levels...)]
+		// Counted at the end of the batch (see countBuckets).
+		o.pending = append(o.pending, pendingBucket{epk.PrefixV2(levels...), docs, bytes, requests})
+		return
 	}
 	b.docs += docs
 	b.bytes += bytes
 	b.requests += requests
+}
+
+// countBuckets adds the batch's overflow documents to their dense buckets.
+// The buckets of a key take a few hundred kilobytes and a document's is
+// usually not in the cache: counted one after another, with nothing
+// between them, their misses overlap instead of stalling the work on each
+// document in turn. Each bucket still adds its documents in order, so its
+// sums, floating-point ones included, do not change.
+func (a *Accumulator) countBuckets() {
+	o := &a.overflow
+	for _, p := range o.pending {
+		b := &o.dense[p.prefix]
+		b.docs += p.docs
+		b.bytes += p.bytes
+		b.requests += p.requests
+	}
+	o.pending = o.pending[:0]
 }
 
 // copyPending copies the value being added, for a heavy hitter's new entry;

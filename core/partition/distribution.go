@@ -95,7 +95,7 @@ func (a *Accumulator) Finish() *Distribution {
 	for i := range a.groups {
 		epks[i] = a.hash(a.groups[i].values)
 	}
-	byEPK := order(len(a.groups), func(i int) sortKey { return sortKey{epkPrefix(epks[i])} }, func(i, j int) int {
+	byEPK := order(len(a.groups), func(i int, k *sortKey) { k[0] = epkPrefix(epks[i]) }, func(i, j int) int {
 		if c := strings.Compare(epks[i], epks[j]); c != 0 {
 			return c
 		}
@@ -144,7 +144,7 @@ func (a *Accumulator) Finish() *Distribution {
 	}
 	// The reservoir replaces samples in place: put them back in input order.
 	d.Samples = make([]Sample, len(a.samples))
-	for i, j := range order(len(a.samples), func(i int) sortKey { return sortKey{uint64(a.samples[i].Order)} }, nil) {
+	for i, j := range order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
 		d.Samples[i] = a.samples[j]
 	}
 	a.groups, a.index, a.samples = nil, index{}, nil
@@ -234,9 +234,9 @@ func (d *Distribution) Largest(n int) []Logical {
 			}
 			return &d.Heavy[i-len(d.Logical)]
 		}
-		idx := order(len(d.Logical)+len(d.Heavy), func(i int) sortKey {
+		idx := order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
 			l := at(i)
-			return sortKey{descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)}
+			k[0], k[1], k[2] = descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)
 		}, func(i, j int) int {
 			x, y := at(i), at(j)
 			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {

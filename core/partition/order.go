@@ -25,17 +25,14 @@ type keyed struct {
 	i int32
 }
 
-// order returns the indexes 0..n-1 sorted by compare. key must agree with
-// compare: key(x) < key(y) only if compare(x, y) < 0. compare may be nil
+// order returns the indexes 0..n-1 sorted by compare. key sets the key of
+// item i in k, which is zero, and must agree with compare: the key of x is
+// below that of y only if compare(x, y) < 0. compare may be nil
 // when keys never tie for items compare would tell apart; items with equal
 // keys then keep their input order. Otherwise compare should be a total
 // order, or the order among items it finds equal should not matter.
-func order(n int, key func(i int) sortKey, compare func(i, j int) int) []int32 {
-	es := make([]keyed, n)
-	for i := range es {
-		es[i] = keyed{key(i), int32(i)}
-	}
-	msd(es, make([]keyed, len(es)), 0)
+func order(n int, key func(i int, k *sortKey), compare func(i, j int) int) []int32 {
+	es := sortedKeys(n, key)
 	idx := make([]int32, n)
 	for i, e := range es {
 		idx[i] = e.i
@@ -54,6 +51,21 @@ func order(n int, key func(i int) sortKey, compare func(i, j int) int) []int32 {
 		i = j
 	}
 	return idx
+}
+
+// sortedKeys returns the items' keys and indexes sorted by key, equal keys
+// in input order.
+func sortedKeys(n int, key func(i int, k *sortKey)) []keyed {
+	es := make([]keyed, n)
+	for i := range es {
+		// key fills the entry's key in place: a key returned and copied in
+		// went through the stack and was read back in wider words than it
+		// was written, which stalls, for every item.
+		key(i, &es[i].k)
+		es[i].i = int32(i)
+	}
+	msd(es, make([]keyed, len(es)), 0)
+	return es
 }
 
 // msd sorts es by key, lexicographically, keeping equal keys in input
@@ -151,14 +163,15 @@ func ascending(f float64) uint64 {
 	return u | 1<<63
 }
 
-// valueKey orders key values as Compare does, by their first component:
-// its kind, then its number or its string's first sixteen bytes.
-func valueKey(vals []epk.Value) sortKey {
+// valueKey sets k, which is zero, to order key values as Compare does, by
+// their first component: its kind, then its number or its string's first
+// sixteen bytes.
+func valueKey(vals []epk.Value, k *sortKey) {
 	if len(vals) == 0 {
-		return sortKey{}
+		return
 	}
-	v := vals[0]
-	k := sortKey{uint64(v.Kind) + 1} // + 1: no value sorts with the empty key
+	v := &vals[0]
+	k[0] = uint64(v.Kind) + 1 // + 1: no value sorts with the empty key
 	switch v.Kind {
 	case epk.Number:
 		k[1] = ascending(v.Num)
@@ -168,7 +181,6 @@ func valueKey(vals []epk.Value) sortKey {
 		k[1] = binary.BigEndian.Uint64(b[:8])
 		k[2] = binary.BigEndian.Uint64(b[8:])
 	}
-	return k
 }
 
 // epkPrefix is an EPK's first 16 hex digits as a number, padded with

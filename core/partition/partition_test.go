@@ -403,7 +403,7 @@ func TestOrder(t *testing.T) {
 				tie[i] = rng.IntN(5)
 			}
 			compare := func(i, j int) int { return cmp.Or(cmp.Compare(tie[i], tie[j]), cmp.Compare(i, j)) }
-			got := order(n, func(i int) sortKey { return keys[i] }, compare)
+			got := order(n, func(i int, k *sortKey) { *k = keys[i] }, compare)
 			want := make([]int32, n)
 			for i := range want {
 				want[i] = int32(i)
@@ -445,7 +445,10 @@ func TestSortKeys(t *testing.T) {
 		{epk.Str("")}, {epk.Str("a")}, {epk.Str("a\x00")}, {epk.Str("a\x00b")}, {epk.Str("abcdefgh")}, {epk.Str("abcdefghi")}, {epk.Str("abcdefghijklmnop")}, {epk.Str("abcdefghijklmnopq")}, {epk.Str("abcdefghijklmnoq")}, {epk.Str("b")}, {epk.Str("\xff")}}
 	for _, a := range values {
 		for _, b := range values {
-			if ka, kb := valueKey(a), valueKey(b); compareKeys(ka, kb) < 0 && Compare(a, b) >= 0 || compareKeys(ka, kb) > 0 && Compare(a, b) <= 0 {
+			var ka, kb sortKey
+			valueKey(a, &ka)
+			valueKey(b, &kb)
+			if compareKeys(ka, kb) < 0 && Compare(a, b) >= 0 || compareKeys(ka, kb) > 0 && Compare(a, b) <= 0 {
 				t.Errorf("valueKey(%v) vs valueKey(%v) out of order", a, b)
 			}
 		}
@@ -531,5 +534,21 @@ func TestHashValues(t *testing.T) {
 	}
 	if got, bound := float64(hll.Count()), 3*hll.StdError()*n; math.Abs(got-n) > bound {
 		t.Errorf("HyperLogLog counts %.0f of %d sequential ids, more than %.0f off", got, n, bound)
+	}
+}
+
+// TestRanks: ties share the average of their ranks, by key alone or, with
+// a comparison, by key then comparison.
+func TestRanks(t *testing.T) {
+	keys := []uint64{30, 10, 20, 10, 30, 30}
+	byKey := func(i int, k *sortKey) { k[0] = keys[i] }
+	if got, want := ranks(len(keys), byKey, nil), []float64{4, 0.5, 2, 0.5, 4, 4}; !slices.Equal(got, want) {
+		t.Errorf("ranks by key = %v, want %v", got, want)
+	}
+	// Equal keys told apart by a second field, except the last two.
+	second := []int{0, 1, 0, 2, 1, 1}
+	compare := func(i, j int) int { return cmp.Or(cmp.Compare(keys[i], keys[j]), cmp.Compare(second[i], second[j])) }
+	if got, want := ranks(len(keys), byKey, compare), []float64{3, 0, 2, 1, 4.5, 4.5}; !slices.Equal(got, want) {
+		t.Errorf("ranks by key and comparison = %v, want %v", got, want)
 	}
 }

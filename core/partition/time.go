@@ -29,7 +29,7 @@ func (d *Distribution) Monotonicity() Monotonicity {
 		return m
 	}
 	samples := d.Samples
-	keyRank := ranks(len(samples), func(i int) sortKey { return valueKey(samples[i].Values) }, func(i, j int) int { return Compare(samples[i].Values, samples[j].Values) })
+	keyRank := ranks(len(samples), func(i int, k *sortKey) { valueKey(samples[i].Values, k) }, func(i, j int) int { return Compare(samples[i].Values, samples[j].Values) })
 	orderRank := make([]float64, len(samples))
 	for i := range orderRank {
 		orderRank[i] = float64(i) // samples are in input order
@@ -44,7 +44,7 @@ func (d *Distribution) Monotonicity() Monotonicity {
 		}
 	}
 	if len(times) >= 3 {
-		tr := ranks(len(times), func(i int) sortKey { return sortKey{ascending(times[i])} }, nil)
+		tr := ranks(len(times), func(i int, k *sortKey) { k[0] = ascending(times[i]) }, nil)
 		m.Time = pearson(kr, tr)
 	}
 	m.Monotonic = math.Abs(m.Order) >= MonotonicThreshold || math.Abs(m.Time) >= MonotonicThreshold
@@ -54,18 +54,25 @@ func (d *Distribution) Monotonicity() Monotonicity {
 // ranks gives each of n items its rank in the order of key, then compare
 // (see order), ties under both sharing the average of their ranks, as
 // Spearman's coefficient needs. A nil compare means equal keys tie.
-func ranks(n int, key func(i int) sortKey, compare func(i, j int) int) []float64 {
-	idx := order(n, key, compare)
-	same := func(a, b int32) bool {
-		if compare == nil {
-			return key(int(a)) == key(int(b))
+func ranks(n int, key func(i int, k *sortKey), compare func(i, j int) int) []float64 {
+	// same tells whether the items at two places of the order tie.
+	var idx []int32
+	var same func(x, y int) bool
+	if compare == nil {
+		es := sortedKeys(n, key)
+		idx = make([]int32, n)
+		for i, e := range es {
+			idx[i] = e.i
 		}
-		return compare(int(a), int(b)) == 0
+		same = func(x, y int) bool { return es[x].k == es[y].k }
+	} else {
+		idx = order(n, key, compare)
+		same = func(x, y int) bool { return compare(int(idx[x]), int(idx[y])) == 0 }
 	}
 	r := make([]float64, n)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && same(idx[i], idx[j]) {
+		for j < n && same(i, j) {
 			j++
 		}
 		avg := float64(i+j-1) / 2
@@ -166,7 +173,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		sp.Buckets[bi].Writes += scale
 		writes = append(writes, write{bi, hashValues(s.Values), s.Values})
 	}
-	byValue := order(len(writes), func(i int) sortKey { return sortKey{writes[i].h, uint64(writes[i].bucket)} }, nil)
+	byValue := order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1
 	for k, i := range byValue {
 		w := &writes[i]

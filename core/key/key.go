@@ -18,6 +18,7 @@ package key
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -251,7 +252,11 @@ func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status)
 			if st > status {
 				status = st
 			}
-			dst = append(dst, c)
+			// Field by field: a Value appended whole is built aside and
+			// read back in wider words than it was written, which stalls.
+			dst = slices.Grow(dst, 1)[:len(dst)+1]
+			e := &dst[len(dst)-1]
+			e.Kind, e.Num, e.Str = c.Kind, c.Num, c.Str
 		}
 		return dst, status
 	}

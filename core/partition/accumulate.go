@@ -438,12 +438,11 @@ func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowe
 	if borrowed {
 		values = append([]epk.Value(nil), values...)
 	}
-	s := Sample{Order: order, Values: values, Time: t}
 	if j == len(a.samples) {
-		a.samples = append(a.samples, s)
-	} else {
-		a.samples[j] = s
+		a.samples = append(a.samples, Sample{})
 	}
+	s := &a.samples[j] // field by field, as for a staged document
+	s.Order, s.Values, s.Time = order, values, t
 }
 
 func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -292,10 +293,18 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			// The projection's own name: the same text as the one read.
 			r.members = append(r.members, Member{Key: child.name, Value: v})
 		} else {
-			// Built in place: in WebAssembly every copy of a Value is a
-			// call to copy memory.
-			r.members = append(r.members, Member{Key: child.name})
-			if !q.scalar(&r.members[len(r.members)-1].Value) {
+			// Built in place, field by field: in WebAssembly every copy
+			// of a Value is a call to copy memory, and natively a Member
+			// built aside is read back in wider words than it was
+			// written, which stalls.
+			// The slot past the stack's top is zero: popMembers
+			// clears what it pops.
+			ms := slices.Grow(r.members, 1)
+			ms = ms[:len(ms)+1]
+			m := &ms[len(ms)-1]
+			m.Key = child.name
+			r.members = ms
+			if !q.scalar(&m.Value) {
 				return Value{}, false
 			}
 		}

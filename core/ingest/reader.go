@@ -936,7 +936,8 @@ func (r *Reader) arrayNext() (closed bool, err error) {
 }
 
 // popMembers drops the members above base, clearing them so the stack
-// does not keep old documents' strings alive.
+// does not keep old documents' strings alive (and quick reading may build
+// a member in the zero slot past the top).
 func (r *Reader) popMembers(base int) {
 	clear(r.members[base:])
 	r.members = r.members[:base]

@@ -95,7 +95,12 @@ func (a *Accumulator) Finish() *Distribution {
 	for i := range a.groups {
 		epks[i] = a.hash(a.groups[i].values)
 	}
-	byEPK := order(len(a.groups), func(i int, k *sortKey) { k[0] = epkPrefix(epks[i]) }, func(i, j int) int {
+	// The key holds the first 48 digits: a hierarchical key's EPKs share
+	// their first level's 32 whenever they share its value.
+	byEPK := order(len(a.groups), func(i int, k *sortKey) {
+		e := epks[i]
+		k[0], k[1], k[2] = epkPrefix(e), epkPrefix(e[min(16, len(e)):]), epkPrefix(e[min(32, len(e)):])
+	}, func(i, j int) int {
 		if c := strings.Compare(epks[i], epks[j]); c != 0 {
 			return c
 		}

@@ -205,27 +205,29 @@ reader would note) is read in one loop over the buffer; at anything else the rea
 careful path, so problems are reported exactly as before. With more than one core, each key counts its documents on a goroutine
 of its own while the reader reads on, and the keys finish in parallel: the report is the same, sooner.
 On one core, as the engine issue puts its aim, everything runs in turn. In a CPU profile of
-BenchmarkAnalyze on one core (1.6 s for the 100 MB set), about 45 % of the time is the ten candidate
-keys' accumulators (taking each key's value from the document and counting it), a quarter is reading,
-a fifth is finishing, and the rest is the window and the garbage collector. The accumulators count each
-key's documents in batches of 1,024 so that a key's tables stay in the cache while it counts. Their
-largest part is the five keys with a new value in nearly every document (/id and the like): past the
-50,000 values kept exactly, each such document costs a Bloom filter test, a HyperLogLog add, a
-Space-Saving update (a few steps, in groups of equal counts), the first digits of its EPK, a bucket that
-is usually a cache miss and a reservoir draw. Finishing (each key's values sorted by EPK and by size, by
-radix on compact keys; the EPK of every kept value; projection with splits; monotonicity; write spread)
-is bounded by the values kept, not by the input.
+BenchmarkAnalyze on one core (1.4 s for the 100 MB set), about 40 % of the time is the ten candidate
+keys' accumulators (taking each key's value from the document and counting it), 30 % is reading (the
+window's documents whole, the rest projected), a fifth is finishing, and the rest is choosing the
+candidates and the garbage collector. The accumulators count each key's documents in batches of 1,024
+so that a key's tables stay in the cache while it counts (BenchmarkAddFacts: 50 ns a document for a key
+of five values). Their largest part is the five keys with a new value in nearly every document (/id and
+the like): past the 50,000 values kept exactly, each such document costs a Bloom filter test, a
+HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the first digits of its
+EPK, a bucket that is usually a cache miss (counted together at the end of the batch, so that the misses
+overlap) and a reservoir draw: 185 ns a document, the making of the value's string included. Finishing
+(each key's values sorted by EPK and by size, by radix on compact keys; the EPK of every kept value;
+projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
 
-What 150 MB/s on one core would take: reading alone, projected, runs at about 300 MB/s (a third of a
+What 150 MB/s on one core would take: reading alone, projected, runs at about 320 MB/s (a third of a
 second per 100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
-1.2 s now. Measured a key at a time, /status alone takes 0.40 s for the 100 MB set and each near-unique
-key adds 0.09 to 0.15 s, with no one step of it dominant. That needs more than tuning: keys sharing the
-work on the paths they have in common (four of the ten read /id, five /customerId), and fewer steps per
-document past the exact limit and per value at finish.
+1 s now. Five keys of each kind at the rates above are 1.2 µs a document, 0.4 s for the set, before
+finishing (0.3 s), with no one step dominant. That needs more than tuning: keys sharing the work on the
+paths they have in common (four of the ten read /id, five /customerId), and fewer steps per document
+past the exact limit and per value at finish.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
-machine: projected reading 67 to 73 MB/s against 300, a HyperLogLog add 14 to 19 ns against 4, an EPK
-260 ns against 72). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes
+machine: projected reading 72 to 75 MB/s against 320, a five-value key 206 ns a document against 50, a
+HyperLogLog add 14 to 19 ns against 4, an EPK 260 ns against 72). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes
 (a document value, a key value, a sort entry) becomes a memory.copy call that V8 hands to the C library,
 zeroing of more than 32 bytes a memory.fill, and strings are compared a byte at a time; together about a
 tenth of a V8 profile. Binaryen's wasm-opt -O2 (version 132) over the benchmark's WebAssembly changed

@@ -214,13 +214,13 @@ of five values). Their largest part is the five keys with a new value in nearly 
 the like): past the 50,000 values kept exactly, each such document costs a Bloom filter test, a
 HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the first digits of its
 EPK, a bucket that is usually a cache miss (counted together at the end of the batch, so that the misses
-overlap) and a reservoir draw: 185 ns a document, the making of the value's string included. Finishing
+overlap) and a reservoir draw: 160 ns a document, the making of the value's string included. Finishing
 (each key's values sorted by EPK and by size, by radix on compact keys; the EPK of every kept value;
 projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
 
 What 150 MB/s on one core would take: reading alone, projected, runs at about 320 MB/s (a third of a
 second per 100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
-1 s now. Five keys of each kind at the rates above are 1.2 µs a document, 0.4 s for the set, before
+1 s now. Five keys of each kind at the rates above are 1.05 µs a document, 0.35 s for the set, before
 finishing (0.3 s), with no one step dominant. That needs more than tuning: keys sharing the work on the
 paths they have in common (four of the ten read /id, five /customerId), and fewer steps per document
 past the exact limit and per value at finish.

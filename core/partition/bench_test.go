@@ -30,7 +30,7 @@ func BenchmarkAddFacts(b *testing.B) {
 			}
 			a := New(spec, Options{})
 			f := Facts{Time: 1, Weight: 1}
-			buf := []byte("value-")
+			buf := append(make([]byte, 0, 32), "value-"...)
 			n := 0
 			for b.Loop() {
 				d := &docs[n%len(docs)]

@@ -203,8 +203,9 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.Extract(&d.Root, a.cur.values)
 	a.cur.values = vals
-	// Written in place, field by field: a stagedDoc built aside and copied
-	// in was read back in wider words than it was written, which stalls.
+	// Written in place, field by field: a struct built aside and copied in
+	// is read back in wider words than it was written, which stalls (here
+	// and for other structs written per document in this package).
 	docs := slices.Grow(a.cur.docs, 1)
 	docs = docs[:len(docs)+1]
 	s := &docs[len(docs)-1]
@@ -394,8 +395,11 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		if a.spec.Kind == key.MultiHash {
 			levels = vals[:1] // its EPK starts with the first level's hash
 		}
-		// Counted at the end of the batch (see countBuckets).
-		o.pending = append(o.pending, pendingBucket{epk.PrefixV2(levels...), docs, bytes, requests})
+		// Counted at the end of the batch (see countBuckets); written in
+		// place, field by field (see AddFacts).
+		o.pending = slices.Grow(o.pending, 1)[:len(o.pending)+1]
+		p := &o.pending[len(o.pending)-1]
+		p.prefix, p.docs, p.bytes, p.requests = epk.PrefixV2(levels...), docs, bytes, requests
 		return
 	}
 	b.docs += docs
@@ -441,7 +445,7 @@ func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowe
 	if j == len(a.samples) {
 		a.samples = append(a.samples, Sample{})
 	}
-	s := &a.samples[j] // field by field, as for a staged document
+	s := &a.samples[j] // field by field (see AddFacts)
 	s.Order, s.Values, s.Time = order, values, t
 }
 

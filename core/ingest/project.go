@@ -32,6 +32,7 @@ const manySlot = 255
 // only until the next call to Next: its memory is reused, so that reading
 // allocates next to nothing.
 func (r *Reader) Project(paths [][]string) {
+	r.quickShape = r.quickShape[:0] // its names point into the old projection
 	root := &projection{}
 	for _, p := range paths {
 		n := root

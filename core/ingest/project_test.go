@@ -277,6 +277,24 @@ func TestQuick(t *testing.T) {
 		checkQuick(t, in, paths)
 		checkQuick(t, append([]byte("["), append(bytes.ReplaceAll(in, []byte("\n"), []byte(",")), ']')...), paths)
 	}
+	// Documents that repeat the names of the one before, or most of them.
+	checkQuick(t, []byte(`{"id":"1","n":2,"x":3}
+{"id":"2","n":3,"x":4}
+{"id":"3","n":4,"x":5,"id":6}
+{"id":"4","n":5,"x":6}
+{"id":"5","x":6,"n":7}
+{"id" "n":2,"x":3}
+{"id":"6","n":7,"x":8}
+{"id":"7", "n" :8,"x":9}
+{"id":"8","n":9}
+{"id":"9","n":10,"x":11,"y":12}
+{"id":"10","n":11,"x":12,"n":13}
+{"id":"11","n":12,"x":13}
+{"id":"12","n":13,"x"}
+{"id":"13","n":14,"x":15}
+{"n":1,"id":"14","n":3}
+{"id":"15","n":14,"x":15}
+`), paths)
 	// Many bufferfuls: documents that run past the buffer's end are read
 	// carefully, and the ones after them quickly again.
 	var many bytes.Buffer
@@ -284,6 +302,28 @@ func TestQuick(t *testing.T) {
 		fmt.Fprintf(&many, `{"id":"doc-%d","n":%d.5,"x":[{"a":%d}],"c":{"id":%d,"pad":"%s"}}`+"\n", i, i, i, i%7, strings.Repeat("p", i%97))
 	}
 	checkQuick(t, many.Bytes(), paths)
+}
+
+// TestQuickReproject: a new projection applies from the next document.
+func TestQuickReproject(t *testing.T) {
+	in := strings.Repeat(`{"id":"1","n":2,"c":{"id":3}}`+"\n", 3)
+	read := func(careful bool) []string {
+		r := NewReader(strings.NewReader(in))
+		r.careful = careful
+		var out []string
+		for i, paths := range [][][]string{{{"id"}}, {{"n"}, {"c", "id"}}, {{"id"}, {"n"}}} {
+			r.Project(paths)
+			d, err := r.Next()
+			if err != nil {
+				t.Fatalf("document %d: %v", i+1, err)
+			}
+			out = append(out, fmt.Sprintf("%#v", d.Root))
+		}
+		return out
+	}
+	if q, c := read(false), read(true); !slices.Equal(q, c) {
+		t.Errorf("quick reading under new projections reads\n%q\ncarefully\n%q", q, c)
+	}
 }
 
 // TestQuickRandom reads random documents, some plain and some damaged a

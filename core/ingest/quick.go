@@ -239,6 +239,59 @@ func (q *quickRead) name() (quickName, bool) {
 	return quickName{start: start, end: end, slot: keySlot(q.b[start:end])}, true
 }
 
+// shapeName is a property name of the last document read quickly, in
+// order (Reader.quickShape): documents of one kind repeat their names, and
+// a name found where the last document had it needs neither its hash nor a
+// search of the projection, nor a test for duplicates (the names before it
+// are those of the last document, which had none).
+type shapeName struct {
+	text  string
+	slot  uint8
+	child *projection
+}
+
+// expect reads the property name and colon of sn if they come next, and
+// records the name for the duplicate test of the names that may follow;
+// false, with nothing read but white space, if another name comes.
+func (q *quickRead) expect(f *quickFrame, sn *shapeName) bool {
+	if !q.space() || q.b[q.i] != '"' {
+		return false
+	}
+	start := q.i + 1
+	end := start + len(sn.text)
+	if end >= len(q.b) || q.b[end] != '"' || string(q.b[start:end]) != sn.text {
+		return false
+	}
+	i, ws, lines, lineStart := q.i, q.ws, q.lines, q.lineStart
+	q.i = end + 1
+	if !q.space() || q.b[q.i] != ':' {
+		// For name to read the same and give up there.
+		q.i, q.ws, q.lines, q.lineStart = i, ws, lines, lineStart
+		return false
+	}
+	q.i++
+	f.seen[sn.slot>>6] |= 1 << (sn.slot & 63)
+	q.names = append(q.names, quickName{start: start, end: end, slot: sn.slot})
+	return true
+}
+
+// shapeOf is the shape of a document's names, their text shared through
+// the Reader's names (as strIntern shares them).
+func (q *quickRead) shapeOf(node *projection, names []quickName, shape []shapeName) []shapeName {
+	for _, n := range names {
+		b := q.b[n.start:n.end]
+		text, ok := q.r.keys[string(b)]
+		if !ok {
+			text = string(b)
+			if len(q.r.keys) < 1<<16 {
+				q.r.keys[text] = text
+			}
+		}
+		shape = append(shape, shapeName{text: text, slot: n.slot, child: node.childAt(b, n.slot)})
+	}
+	return shape
+}
+
 // unique adds a name to the object of frame f unless one of its names is
 // the same: duplicates are noted by the careful reader.
 func (q *quickRead) unique(f *quickFrame, n quickName) bool {
@@ -272,12 +325,28 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 		q.i++
 		return r.partialObject(node, nil, nil, Value{}), true
 	}
+	// A document's names are those of the last one, in order, as long as
+	// they match (see quickShape).
+	var shape []shapeName
+	if depth == 1 {
+		shape = r.quickShape
+	}
+	same := 0 // names so far that match the shape
 	for {
-		n, ok := q.name()
-		if !ok || !q.unique(&frame, n) || !q.space() {
+		var child *projection
+		if same == len(q.names)-frame.names && same < len(shape) && q.expect(&frame, &shape[same]) {
+			child = shape[same].child
+			same++
+		} else {
+			n, ok := q.name()
+			if !ok || !q.unique(&frame, n) {
+				return Value{}, false
+			}
+			child = node.childAt(q.b[n.start:n.end], n.slot)
+		}
+		if !q.space() {
 			return Value{}, false
 		}
-		child := node.childAt(q.b[n.start:n.end], n.slot)
 		if child == nil {
 			if !q.skip(depth) {
 				return Value{}, false
@@ -318,6 +387,9 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			q.i++
 			v := r.partialObject(node, nil, r.members[base:], Value{})
 			r.popMembers(base)
+			if depth == 1 && (same != len(shape) || len(q.names)-frame.names != same) {
+				r.quickShape = q.shapeOf(node, q.names[frame.names:], r.quickShape[:0])
+			}
 			q.names = q.names[:frame.names]
 			return v, true
 		default:

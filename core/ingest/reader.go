@@ -119,6 +119,7 @@ type Reader struct {
 	// tests that read both ways.
 	quickNames  []quickName
 	quickFrames []quickFrame
+	quickShape  []shapeName // the names of the last document read quickly
 	careful     bool
 }
 

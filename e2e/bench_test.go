@@ -218,15 +218,15 @@ overlap) and a reservoir draw: 160 ns a document, the making of the value's stri
 (each key's values sorted by EPK and by size, by radix on compact keys; the EPK of every kept value;
 projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
 
-What 150 MB/s on one core would take: reading alone, projected, runs at about 320 MB/s (a third of a
-second per 100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
+What 150 MB/s on one core would take: reading alone, projected, runs at about 350 MB/s (0.3 s per
+100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
 1 s now. Five keys of each kind at the rates above are 1.05 µs a document, 0.35 s for the set, before
 finishing (0.3 s), with no one step dominant. That needs more than tuning: keys sharing the work on the
 paths they have in common (four of the ten read /id, five /customerId), and fewer steps per document
 past the exact limit and per value at finish.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
-machine: projected reading 72 to 75 MB/s against 320, a five-value key 206 ns a document against 50, a
+machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
 HyperLogLog add 14 to 19 ns against 4, an EPK 260 ns against 72). Part of that is how Go compiles to WebAssembly: a struct copy of more than 16 bytes
 (a document value, a key value, a sort entry) becomes a memory.copy call that V8 hands to the C library,
 zeroing of more than 32 bytes a memory.fill, and strings are compared a byte at a time; together about a

@@ -219,8 +219,7 @@ overlap) and a reservoir draw: 160 ns a document, the making of the value's stri
 projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
 
 What 150 MB/s on one core would take: reading alone, projected, runs at about 350 MB/s (0.3 s per
-100 MB), so the ten keys and finishing would have to fit in about a third of a second, against
-1 s now. Five keys of each kind at the rates above are 1.05 µs a document, 0.35 s for the set, before
+100 MB), so the ten keys and finishing would have to fit in about 0.4 s, against 1 s now. Five keys of each kind at the rates above are 1.05 µs a document, 0.35 s for the set, before
 finishing (0.3 s), with no one step dominant. That needs more than tuning: keys sharing the work on the
 paths they have in common (four of the ten read /id, five /customerId), and fewer steps per document
 past the exact limit and per value at finish.

@@ -121,7 +121,7 @@ func (a *analysis) run(r Source) (*Report, error) {
 		a.docs++
 		a.bytes += int64(d.Bytes)
 		a.notes += len(d.Notes)
-		if a.docs%256 == 0 {
+		if yields && a.docs%256 == 0 {
 			// WebAssembly has one thread and no preemption: unless the
 			// analysis yields, the garbage collector's marking runs only in
 			// small assists, and a cycle can last seconds with every pointer
@@ -162,6 +162,11 @@ func (a *analysis) run(r Source) (*Report, error) {
 	a.format = r.Format()
 	return a.finish(), readErr
 }
+
+// yields is whether the analysis yields as it reads (see run): natively
+// the scheduler preempts, and a reader that yields to the keys' goroutines
+// waits behind every one of them.
+const yields = runtime.GOARCH == "wasm"
 
 // projector is a Source that can read only some paths of each document,
 // as ingest's Reader can.

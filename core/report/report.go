@@ -336,7 +336,7 @@ func (a *analysis) finish() *Report {
 	evals := make([]*advisor.Evaluation, len(a.accs))
 	// Keys finish independently: on as many goroutines as there are cores,
 	// so that no more keys' working memory is held at once than can use it.
-	// With one (WebAssembly), in order, yielding between keys for the
+	// With one, in order; in WebAssembly yielding between keys for the
 	// garbage collector (see run).
 	var wg sync.WaitGroup
 	next := make(chan int, len(a.accs))
@@ -347,7 +347,9 @@ func (a *analysis) finish() *Report {
 	for range min(runtime.GOMAXPROCS(0), len(a.accs)) {
 		wg.Go(func() {
 			for i := range next {
-				runtime.Gosched()
+				if yields {
+					runtime.Gosched()
+				}
 				evals[i] = advisor.Evaluate(a.accs[i].Finish(), settings)
 			}
 		})

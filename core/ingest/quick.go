@@ -553,7 +553,7 @@ func (r *Reader) shortString(b []byte) string {
 	if len(b) == 0 || len(b) > 32 {
 		return string(b)
 	}
-	slot := &r.recentValues[keySlot(b)]
+	slot := &r.recentValues[valueSlot(b)]
 	if *slot != string(b) {
 		*slot = string(b)
 	}

@@ -100,7 +100,7 @@ type Reader struct {
 	scratch      []byte
 	keys         map[string]string
 	recent       [256]string // property names by keySlot
-	recentValues [256]string // short string values by keySlot
+	recentValues [4096]string // short string values by valueSlot
 	members      []Member    // stack of the members of the objects being read
 	names        []string    // stack of the property names of objects read under a projection
 	dupNames     []string    // scratch for dedupe
@@ -1266,7 +1266,7 @@ func (r *Reader) str() (string, error) {
 	}
 	// Short values repeat (a status, a region, a tenant): a small cache
 	// saves allocating them again in every document.
-	slot := &r.recentValues[keySlot(b)]
+	slot := &r.recentValues[valueSlot(b)]
 	if *slot != string(b) {
 		*slot = string(b)
 	}
@@ -1571,7 +1571,13 @@ func sizeText(n int64) string {
 // keySlot places a property name in Reader.recent.
 // It mixes the length with the first and last four bytes: enough to tell
 // apart the names and values a document repeats, at a fixed cost.
-func keySlot(b []byte) uint8 {
+func keySlot(b []byte) uint8 { return uint8(slotHash(b) >> 24) }
+
+// valueSlot places a short string value in Reader.recentValues, a larger
+// table: a key such as a customer id repeats among thousands of values.
+func valueSlot(b []byte) uint16 { return uint16(slotHash(b) >> 20) }
+
+func slotHash(b []byte) uint32 {
 	n := len(b)
 	h := uint32(n) * 0x9E3779B1
 	if n >= 4 {
@@ -1581,7 +1587,7 @@ func keySlot(b []byte) uint8 {
 			h = h<<8 | uint32(c)
 		}
 	}
-	return uint8((h * 0x85EBCA6B) >> 24)
+	return h * 0x85EBCA6B
 }
 
 // plainFits reports whether a valid number literal surely reads as a

@@ -362,12 +362,11 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			// The projection's own name: the same text as the one read.
 			r.members = append(r.members, Member{Key: child.name, Value: v})
 		} else {
-			// Built in place, field by field: in WebAssembly every copy
-			// of a Value is a call to copy memory, and natively a Member
-			// built aside is read back in wider words than it was
-			// written, which stalls.
-			// The slot past the stack's top is zero: popMembers
-			// clears what it pops.
+			// Built in place, field by field, in the slot past the
+			// stack's top, which is zero (popMembers clears what it
+			// pops): in WebAssembly every copy of a Value is a call to
+			// copy memory, and natively a Member built aside is read back
+			// in wider words than it was written, which stalls.
 			ms := slices.Grow(r.members, 1)
 			ms = ms[:len(ms)+1]
 			m := &ms[len(ms)-1]

@@ -99,12 +99,12 @@ type Reader struct {
 	colonEnd     int64 // Offset()-ws after the last property's ':', to tell its value from an array element in messages (hint.go)
 	scratch      []byte
 	keys         map[string]string
-	recent       [256]string // property names by keySlot
+	recent       [256]string  // property names by keySlot
 	recentValues [4096]string // short string values by valueSlot
-	members      []Member    // stack of the members of the objects being read
-	names        []string    // stack of the property names of objects read under a projection
-	dupNames     []string    // scratch for dedupe
-	elems        []Value     // stack of the elements of the arrays being read
+	members      []Member     // stack of the members of the objects being read
+	names        []string     // stack of the property names of objects read under a projection
+	dupNames     []string     // scratch for dedupe
+	elems        []Value      // stack of the elements of the arrays being read
 
 	// Projection (project.go): proj is what documents keep; node is the
 	// projection of the value being read (nil: build it whole), and skip

@@ -84,13 +84,15 @@ type Accumulator struct {
 	keyMax       int   // longest key value, in bytes
 	over, overV1 int64 // documents whose key exceeds the V2 / V1 limits
 	samples      []Sample
-	seen         int64 // documents counted, which orders them
+	copied       []bool // by sample: its Values are a copy of its own
+	seen         int64  // documents counted, which orders them
 	rng          *rand.Rand
 	cur          batch                         // documents read but not yet counted
 	work         chan batch                    // to the background goroutine, if any
 	spare        chan batch                    // from it, counted batches to fill again
 	done         chan struct{}                 // closed when it has counted its last batch
 	pending      []epk.Value                   // the value being added, for copy
+	kept         []epk.Value                   // the current chunk of the groups' values (keep)
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
 }
 
@@ -346,7 +348,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		}
 	}
 	if len(a.groups) < a.opts.MaxDistinct {
-		own := append([]epk.Value(nil), vals...)
+		own := a.keep(vals)
 		a.groups = append(a.groups, group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head})
 		a.index.set(a.groups, h, int32(len(a.groups)-1))
 		if sampled {
@@ -358,6 +360,19 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	if sampled {
 		a.sample(order, vals, t, true)
 	}
+}
+
+// keep copies a new group's value into the Accumulator's chunk of values.
+// Carved from chunks, the values of tens of thousands of groups take a few
+// allocations instead of one each, and lie side by side in memory, where
+// each document's comparison finds them in the cache.
+func (a *Accumulator) keep(vals []epk.Value) []epk.Value {
+	if len(a.kept)+len(vals) > cap(a.kept) {
+		a.kept = make([]epk.Value, 0, max(1024, len(vals)))
+	}
+	n := len(a.kept)
+	a.kept = append(a.kept, vals...)
+	return a.kept[n:len(a.kept):len(a.kept)]
 }
 
 // addOverflow counts a value past the exact limit: in the sketches, and in
@@ -431,7 +446,10 @@ func (a *Accumulator) copyPending(evicted []epk.Value) []epk.Value {
 }
 
 // sample keeps a uniform reservoir of documents (Vitter's algorithm R).
-// values are copied, only when kept, if they are not the Accumulator's own.
+// values are copied, only when kept, if they are not the Accumulator's own:
+// into the copy the replaced sample made, when it has one long enough
+// (nothing else holds it), so that a key with a new value in every
+// document does not allocate per replacement.
 func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowed bool) {
 	j := len(a.samples)
 	if j >= a.opts.Samples {
@@ -439,14 +457,20 @@ func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowe
 			return
 		}
 	}
-	if borrowed {
-		values = append([]epk.Value(nil), values...)
-	}
 	if j == len(a.samples) {
 		a.samples = append(a.samples, Sample{})
+		a.copied = append(a.copied, false)
 	}
 	s := &a.samples[j] // field by field (see AddFacts)
+	if borrowed {
+		var into []epk.Value
+		if a.copied[j] {
+			into = s.Values[:0]
+		}
+		values = append(into, values...)
+	}
 	s.Order, s.Values, s.Time = order, values, t
+	a.copied[j] = borrowed
 }
 
 func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {

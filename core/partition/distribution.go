@@ -152,7 +152,7 @@ func (a *Accumulator) Finish() *Distribution {
 	for i, j := range order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
 		d.Samples[i] = a.samples[j]
 	}
-	a.groups, a.index, a.samples = nil, index{}, nil
+	a.groups, a.index, a.samples, a.copied = nil, index{}, nil, nil
 	return d
 }
 

@@ -164,6 +164,45 @@ func TestOverflow(t *testing.T) {
 	}
 }
 
+// TestSamples checks that every sampled document keeps its own key value,
+// whether the value was kept exactly, went to the sketches, or was copied
+// into the memory of a sample it replaced, and that the groups' values are
+// untouched by the copies.
+func TestSamples(t *testing.T) {
+	value := func(i int) (string, string) {
+		if i%3 == 0 {
+			return "t", "common"
+		}
+		return fmt.Sprintf("t%d", i%7), strings.Repeat("x", i%5) + fmt.Sprint(i)
+	}
+	d := accumulate(t, "/a,/b", lines(5000, func(i int) string {
+		a, b := value(i)
+		return fmt.Sprintf(`{"a":%q,"b":%q}`, a, b)
+	}), Options{MaxDistinct: 50, Samples: 40})
+	if !d.Estimated || len(d.Samples) != 40 {
+		t.Fatalf("estimated %v, %d samples", d.Estimated, len(d.Samples))
+	}
+	replaced := 0
+	for _, s := range d.Samples {
+		a, b := value(int(s.Order))
+		if len(s.Values) != 2 || s.Values[0].Str != a || s.Values[1].Str != b {
+			t.Errorf("sample of document %d holds %v, want [%s %s]", s.Order, s.Values, a, b)
+		}
+		if s.Order >= 40 {
+			replaced++
+		}
+	}
+	if replaced == 0 {
+		t.Error("no sample was replaced: the test reads nothing past the first 40 documents")
+	}
+	for _, l := range d.Logical {
+		a, b := value(int(l.First))
+		if l.Values[0].Str != a || l.Values[1].Str != b {
+			t.Errorf("logical partition first seen at %d holds %v, want [%s %s]", l.First, l.Values, a, b)
+		}
+	}
+}
+
 func TestV1Truncation(t *testing.T) {
 	long := strings.Repeat("x", 100)
 	in := fmt.Sprintf("{\"k\":%q}\n{\"k\":%q}\n{\"k\":\"short\"}\n", long+"-one", long+"-two")

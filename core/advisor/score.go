@@ -333,11 +333,13 @@ func firstLevel(d *partition.Distribution) (epk.Value, float64) {
 	for _, l := range d.All() {
 		v := l.Values[0]
 		k := level{v.Kind, math.Float64bits(v.Num), v.Str}
-		if by[k] == nil {
-			by[k] = &acc{v: l.Values[0]}
+		a := by[k]
+		if a == nil {
+			a = &acc{v: l.Values[0]}
+			by[k] = a
 			order = append(order, k)
 		}
-		by[k].docs += l.Documents
+		a.docs += l.Documents
 	}
 	var best *acc
 	for _, k := range order {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -35,6 +36,15 @@ FILE may be - for standard input. Run 'pkcalc COMMAND -h' for a command's flags.
 `
 
 func main() {
+	// An analysis allocates per document and keeps little, so the collector,
+	// paced at Go's default of 100 %, runs often while the heap is small:
+	// about a tenth of a one-core analysis of the 100 MB set. At 400 % that
+	// run went from 1.64 to 1.47 s, its peak from 250 to about 350 MB (and
+	// the 500 MB set's from 260 to 370 MB: the heap still grows with the
+	// values kept, not with the input). GOGC, when set, decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -141,9 +141,22 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	for i, r := range ranges {
 		parts[i] = simRange{min: r.MinInclusive, max: r.MaxExclusive, width: 1 / float64(len(ranges))}
 	}
-	for _, l := range d.Logical {
-		i := epk.Locate(ranges, l.EPK)
+	// Each range's logical partitions, sized first: grown by appending, the
+	// lists of tens of thousands were copied over and over.
+	at := make([]int32, len(d.Logical))
+	count := make([]int, len(ranges))
+	for k := range d.Logical {
+		i := epk.Locate(ranges, d.Logical[k].EPK)
+		at[k] = int32(i)
 		if i >= 0 {
+			count[i]++
+		}
+	}
+	for i := range parts {
+		parts[i].logical = make([]simLogical, 0, count[i])
+	}
+	for k, l := range d.Logical {
+		if i := at[k]; i >= 0 {
 			pl := placed(l)
 			parts[i].logical = append(parts[i].logical, simLogical{EPK: pl.EPK, Documents: pl.Documents, Bytes: pl.Bytes, Requests: pl.Requests})
 		}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -589,5 +590,24 @@ func TestRanks(t *testing.T) {
 	compare := func(i, j int) int { return cmp.Or(cmp.Compare(keys[i], keys[j]), cmp.Compare(second[i], second[j])) }
 	if got, want := ranks(len(keys), byKey, compare), []float64{3, 0, 2, 1, 4.5, 4.5}; !slices.Equal(got, want) {
 		t.Errorf("ranks by key and comparison = %v, want %v", got, want)
+	}
+}
+
+// TestBucketStart compares the division that finds hours and days with the
+// calendar, on times either side of 1970, on bucket edges and far out.
+func TestBucketStart(t *testing.T) {
+	times := []float64{0, -1, 1, -0.5, 3599.999, 3600, 86399, 86400, -86400, -86401, 1735711587, 1735711587.25,
+		951782400 - 1e-3, 951782400, 4102444800, -2208988800, 1e10, -9.2e9, 9.3e9, math.MaxInt64 / 1e9, math.MinInt64 / 1e9}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		times = append(times, (r.Float64()-0.5)*1.8e10, float64(r.Int64N(4e9)-2e9))
+	}
+	for _, u := range []key.Bucket{key.Hour, key.Day, key.Month} {
+		for _, at := range times {
+			want := truncate(time.Unix(0, int64(at*1e9)).UTC(), u).Unix()
+			if got := bucketStart(at, u); got != want {
+				t.Errorf("bucketStart(%v, %v) = %d, want %d", at, u, got, want)
+			}
+		}
 	}
 }

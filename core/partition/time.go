@@ -159,16 +159,19 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		values []epk.Value
 	}
 	writes := make([]write, 0, timed)
+	last, bi := int64(0), -1 // the last sample's bucket: samples come in input order, mostly in time
 	for _, s := range d.Samples {
 		if math.IsNaN(s.Time) {
 			continue
 		}
-		at := truncate(time.Unix(0, int64(s.Time*1e9)).UTC(), sp.Unit)
-		bi, ok := byStart[at.Unix()]
-		if !ok {
-			bi = len(sp.Buckets)
-			byStart[at.Unix()] = bi
-			sp.Buckets = append(sp.Buckets, TimeBucket{Start: at, Partitions: make([]float64, len(ranges))})
+		if start := bucketStart(s.Time, sp.Unit); bi < 0 || start != last {
+			var ok bool
+			if bi, ok = byStart[start]; !ok {
+				bi = len(sp.Buckets)
+				byStart[start] = bi
+				sp.Buckets = append(sp.Buckets, TimeBucket{Start: time.Unix(start, 0).UTC(), Partitions: make([]float64, len(ranges))})
+			}
+			last = start
 		}
 		sp.Buckets[bi].Writes += scale
 		writes = append(writes, write{bi, hashValues(s.Values), s.Values})
@@ -200,6 +203,30 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	sp.HottestShare = median(shares)
 	sp.KeysMedian = median(counts)
 	return sp
+}
+
+// bucketStart is the second since 1970 at which the bucket of unit u that
+// holds t (seconds since 1970) starts. Hours and days are whole numbers of
+// seconds since 1970 in UTC, which has no daylight saving and Unix time no
+// leap seconds, so they are found by division; months by the calendar.
+func bucketStart(t float64, u key.Bucket) int64 {
+	ns := int64(t * 1e9)
+	switch u {
+	case key.Hour:
+		return floorDiv(ns, int64(time.Hour)) * 3600
+	case key.Day:
+		return floorDiv(ns, 24*int64(time.Hour)) * 86400
+	}
+	return truncate(time.Unix(0, ns).UTC(), u).Unix()
+}
+
+// floorDiv is a/b rounded down, for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
 }
 
 func truncate(t time.Time, u key.Bucket) time.Time {

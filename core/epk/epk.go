@@ -357,7 +357,12 @@ func putEPKV2(dst []byte, m *murmur128) {
 // PrefixV2 returns the first 16 bits of HashV2(key...) (its first four hex
 // digits) without building the EPK: bucketing millions of values by where
 // they land needs only the top of the hash. An empty key gives 0.
-func PrefixV2(key ...Value) uint16 {
+func PrefixV2(key ...Value) uint16 { return uint16(HeadV2(key...) >> 48) }
+
+// HeadV2 returns the first 64 bits of HashV2(key...) (its first 16 hex
+// digits), without building the EPK; for a hierarchical key, HeadV2 of its
+// first level is the head of its MultiHash. An empty key gives 0.
+func HeadV2(key ...Value) uint64 {
 	if len(key) == 0 {
 		return 0
 	}
@@ -366,7 +371,7 @@ func PrefixV2(key ...Value) uint16 {
 		writeV2(&m, v)
 	}
 	_, h2 := m.sum()
-	return uint16(h2>>48) &^ 0xC000
+	return h2 &^ (0xC0 << 56)
 }
 
 // PrefixV1 returns the first four bytes of HashV1(key...)'s binary form

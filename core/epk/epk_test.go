@@ -403,6 +403,9 @@ func checkPrefixes(t *testing.T, key []Value) {
 	if got, want := fmt.Sprintf("%08X", PrefixV1(key...)), HashV1(key...)[:8]; got != want {
 		t.Errorf("PrefixV1(%v) = %s, want %s", key, got, want)
 	}
+	if got, want := fmt.Sprintf("%016X", HeadV2(key...)), HashV2(key...)[:16]; got != want {
+		t.Errorf("HeadV2(%v) = %s, want %s", key, got, want)
+	}
 }
 
 func TestPrefix(t *testing.T) {
@@ -418,7 +421,7 @@ func TestPrefix(t *testing.T) {
 		checkPrefixes(t, []Value{Num(float64(i) * 1.37)})
 		checkPrefixes(t, []Value{Str(fmt.Sprint("v", i))})
 	}
-	if PrefixV1() != 0 || PrefixV2() != 0 {
+	if PrefixV1() != 0 || PrefixV2() != 0 || HeadV2() != 0 {
 		t.Error("the empty key's prefix is not 0")
 	}
 }

@@ -3,6 +3,7 @@ package epk
 import (
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // Range is a physical partition's [MinInclusive, MaxExclusive) EPK range;
@@ -89,4 +90,50 @@ func Locate(ranges []Range, epk string) int {
 		return -1
 	}
 	return i
+}
+
+// LocateHead is Locate for a V2 or MultiHash EPK known only by its head, its
+// first 16 hex digits as HeadV2 gives them: placing a value needs no more
+// of its hash unless a boundary starts with the same 16 digits, and then ok
+// is false and the whole EPK must be located.
+func LocateHead(ranges []Range, head uint64) (i int, ok bool) {
+	var digits [16]byte
+	for k := range digits {
+		digits[k] = hexDigits[head>>(60-4*k)&0x0F]
+	}
+	// compare orders the EPK against a boundary: the EPK is longer than its
+	// head, so a boundary the head starts with, no longer than it, is below.
+	compare := func(b string) int {
+		n := min(len(b), len(digits))
+		if c := strings.Compare(string(digits[:n]), b[:n]); c != 0 {
+			return c
+		}
+		if len(b) <= len(digits) {
+			return 1
+		}
+		return 0
+	}
+	lo, hi := 0, len(ranges)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch compare(ranges[mid].MinInclusive) {
+		case 0:
+			return -1, false
+		case 1:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	i = lo - 1
+	if i < 0 {
+		return -1, true
+	}
+	switch compare(ranges[i].MaxExclusive) {
+	case 0:
+		return -1, false
+	case 1:
+		return -1, true
+	}
+	return i, true
 }

@@ -1,6 +1,7 @@
 package epk
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -147,6 +148,62 @@ func TestLocate(t *testing.T) {
 				t.Fatalf("Locate(%q) = %d", epk, j)
 			}
 		}
+	}
+}
+
+// TestLocateHead checks that placing an EPK by its first 16 digits agrees
+// with Locate whenever it answers, and that it declines only when a
+// boundary starts with those digits.
+func TestLocateHead(t *testing.T) {
+	var layouts [][]Range
+	for _, n := range []int{1, 2, 3, 7, 64, 1000} {
+		layouts = append(layouts, Ranges(V2, n))
+	}
+	// Boundaries that start with the head of a value placed below, of
+	// every length around 16 digits, and the service's padded ones.
+	head := HashV2(Str("v7"))
+	for _, n := range []int{1, 4, 15, 16, 17, 20, 32, 40} {
+		cut := (head + "00000000")[:n]
+		layouts = append(layouts, []Range{{"", cut}, {cut, "FF"}})
+	}
+	layouts = append(layouts, []Range{{"", head}, {head, head + "00"}, {head + "00", "FF"}})
+	declined := 0
+	for _, rs := range layouts {
+		for i := range 3000 {
+			for _, key := range [][]Value{{Str(fmt.Sprint("v", i))}, {Num(float64(i) / 7)}, {Str("t"), Str(fmt.Sprint(i))}} {
+				e := HashV2(key...)
+				h := HeadV2(key...)
+				if len(key) > 1 {
+					e = MultiHash(key...)
+					h = HeadV2(key[0])
+				}
+				got, ok := LocateHead(rs, h)
+				if !ok {
+					declined++
+					shared := false
+					for _, r := range rs {
+						shared = shared || (len(r.MinInclusive) > 16 && strings.HasPrefix(r.MinInclusive, e[:16])) ||
+							(len(r.MaxExclusive) > 16 && strings.HasPrefix(r.MaxExclusive, e[:16]))
+					}
+					if !shared {
+						t.Errorf("LocateHead(%s) declined with no boundary starting with it", e[:16])
+					}
+					continue
+				}
+				if want := Locate(rs, e); got != want {
+					t.Errorf("LocateHead(%s) = %d, Locate(%s) = %d, ranges %v", e[:16], got, e, want, rs)
+				}
+			}
+		}
+	}
+	if declined == 0 {
+		t.Error("LocateHead never declined: the boundaries sharing a head were not reached")
+	}
+	if i, ok := LocateHead(nil, 0); i != -1 || !ok {
+		t.Errorf("LocateHead(nil) = %d, %v", i, ok)
+	}
+	if i, ok := LocateHead([]Range{{"10", "20"}}, 0x05<<56); i != -1 || !ok {
+		t.Errorf("LocateHead below the first range = %d, %v", i, ok)
 	}
 }
 

@@ -182,7 +182,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		w := &writes[i]
 		first := k == 0 || writes[byValue[k-1]].h != w.h
 		if first {
-			p = epk.Locate(ranges, d.hash(w.values))
+			p = d.locate(ranges, w.values)
 		}
 		b := &sp.Buckets[w.bucket]
 		if p >= 0 {
@@ -249,6 +249,22 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// locate places a key value on ranges. A V2 or hierarchical EPK is placed
+// by its first 16 digits alone unless a boundary shares them: the whole
+// EPK, as text, cost twice as much per sampled value.
+func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value) int {
+	if len(vals) > 0 && (d.Version == epk.V2 || d.Spec.Kind == key.MultiHash) {
+		levels := vals
+		if d.Spec.Kind == key.MultiHash {
+			levels = vals[:1] // its EPK starts with the first level's hash
+		}
+		if i, ok := epk.LocateHead(ranges, epk.HeadV2(levels...)); ok {
+			return i
+		}
+	}
+	return epk.Locate(ranges, d.hash(vals))
 }
 
 // hash is the EPK of a key value under the distribution's scheme.

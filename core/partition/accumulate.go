@@ -135,6 +135,7 @@ type Sample struct {
 	Order  int64
 	Values []epk.Value
 	Time   float64 // seconds since 1970; NaN when the document has none
+	hash   uint64  // of Values, by hashValues, as the document was counted
 }
 
 // New returns an Accumulator for spec.
@@ -329,7 +330,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		// without a cache miss in the large index.
 		a.addOverflow(h, vals, docs, bytes, requests)
 		if sampled {
-			a.sample(order, vals, t, true)
+			a.sample(order, h, vals, t, true)
 		}
 		return
 	}
@@ -342,7 +343,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 			g.requests += requests
 			g.last = order
 			if sampled {
-				a.sample(order, g.values, t, false)
+				a.sample(order, h, g.values, t, false)
 			}
 			return
 		}
@@ -352,13 +353,13 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		a.groups = append(a.groups, group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head})
 		a.index.set(a.groups, h, int32(len(a.groups)-1))
 		if sampled {
-			a.sample(order, own, t, false)
+			a.sample(order, h, own, t, false)
 		}
 		return
 	}
 	a.addOverflow(h, vals, docs, bytes, requests)
 	if sampled {
-		a.sample(order, vals, t, true)
+		a.sample(order, h, vals, t, true)
 	}
 }
 
@@ -450,7 +451,7 @@ func (a *Accumulator) copyPending(evicted []epk.Value) []epk.Value {
 // into the copy the replaced sample made, when it has one long enough
 // (nothing else holds it), so that a key with a new value in every
 // document does not allocate per replacement.
-func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowed bool) {
+func (a *Accumulator) sample(order int64, h uint64, values []epk.Value, t float64, borrowed bool) {
 	j := len(a.samples)
 	if j >= a.opts.Samples {
 		if j = int(a.rng.Int64N(order + 1)); j >= a.opts.Samples {
@@ -469,7 +470,7 @@ func (a *Accumulator) sample(order int64, values []epk.Value, t float64, borrowe
 		}
 		values = append(into, values...)
 	}
-	s.Order, s.Values, s.Time = order, values, t
+	s.Order, s.Values, s.Time, s.hash = order, values, t, h
 	a.copied[j] = borrowed
 }
 

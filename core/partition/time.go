@@ -174,7 +174,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			last = start
 		}
 		sp.Buckets[bi].Writes += scale
-		writes = append(writes, write{bi, hashValues(s.Values), s.Values})
+		writes = append(writes, write{bi, s.hash, s.Values})
 	}
 	byValue := order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1

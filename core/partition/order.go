@@ -32,13 +32,20 @@ type keyed struct {
 // keys then keep their input order. Otherwise compare should be a total
 // order, or the order among items it finds equal should not matter.
 func order(n int, key func(i int, k *sortKey), compare func(i, j int) int) []int32 {
-	es := sortedKeys(n, key)
-	idx := make([]int32, n)
+	idx, _ := orderKeys(n, key, compare)
+	return idx
+}
+
+// orderKeys is order that also returns the sorted keys: es[k] is the key
+// of item idx[k].
+func orderKeys(n int, key func(i int, k *sortKey), compare func(i, j int) int) (idx []int32, es []keyed) {
+	es = sortedKeys(n, key)
+	idx = make([]int32, n)
 	for i, e := range es {
 		idx[i] = e.i
 	}
 	if compare == nil {
-		return idx
+		return idx, es
 	}
 	for i := 0; i < n; {
 		j := i + 1
@@ -50,7 +57,7 @@ func order(n int, key func(i int, k *sortKey), compare func(i, j int) int) []int
 		}
 		i = j
 	}
-	return idx
+	return idx, es
 }
 
 // sortedKeys returns the items' keys and indexes sorted by key, equal keys

@@ -55,19 +55,12 @@ func (d *Distribution) Monotonicity() Monotonicity {
 // (see order), ties under both sharing the average of their ranks, as
 // Spearman's coefficient needs. A nil compare means equal keys tie.
 func ranks(n int, key func(i int, k *sortKey), compare func(i, j int) int) []float64 {
-	// same tells whether the items at two places of the order tie.
-	var idx []int32
-	var same func(x, y int) bool
-	if compare == nil {
-		es := sortedKeys(n, key)
-		idx = make([]int32, n)
-		for i, e := range es {
-			idx[i] = e.i
-		}
-		same = func(x, y int) bool { return es[x].k == es[y].k }
-	} else {
-		idx = order(n, key, compare)
-		same = func(x, y int) bool { return compare(int(idx[x]), int(idx[y])) == 0 }
+	// same tells whether the items at two places of the order tie. Keys
+	// agree with compare, so items whose keys differ do not tie, and compare
+	// is called only for equal keys.
+	idx, es := orderKeys(n, key, compare)
+	same := func(x, y int) bool {
+		return es[x].k == es[y].k && (compare == nil || compare(int(idx[x]), int(idx[y])) == 0)
 	}
 	r := make([]float64, n)
 	for i := 0; i < n; {

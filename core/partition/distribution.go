@@ -56,6 +56,7 @@ type Distribution struct {
 	Samples []Sample // in input order
 
 	bySize []Logical // Logical and Heavy, largest first; built on first use
+	sort   sorter    // for the figures' sorts, one after another
 }
 
 // Overflow is the mass of the key values past the exact limit, bucketed by
@@ -97,7 +98,7 @@ func (a *Accumulator) Finish() *Distribution {
 	}
 	// The key holds the first 48 digits: a hierarchical key's EPKs share
 	// their first level's 32 whenever they share its value.
-	byEPK := order(len(a.groups), func(i int, k *sortKey) {
+	byEPK := d.sort.order(len(a.groups), func(i int, k *sortKey) {
 		e := epks[i]
 		k[0], k[1], k[2] = epkPrefix(e), epkPrefix(e[min(16, len(e)):]), epkPrefix(e[min(32, len(e)):])
 	}, func(i, j int) int {
@@ -149,7 +150,7 @@ func (a *Accumulator) Finish() *Distribution {
 	}
 	// The reservoir replaces samples in place: put them back in input order.
 	d.Samples = make([]Sample, len(a.samples))
-	for i, j := range order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
+	for i, j := range d.sort.order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
 		d.Samples[i] = a.samples[j]
 	}
 	a.groups, a.index, a.samples, a.copied = nil, index{}, nil, nil
@@ -239,7 +240,7 @@ func (d *Distribution) Largest(n int) []Logical {
 			}
 			return &d.Heavy[i-len(d.Logical)]
 		}
-		idx := order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
+		idx := d.sort.order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
 			l := at(i)
 			k[0], k[1], k[2] = descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)
 		}, func(i, j int) int {

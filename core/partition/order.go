@@ -25,21 +25,29 @@ type keyed struct {
 	i int32
 }
 
+// sorter sorts by compact keys (order), keeping its scratch between sorts:
+// finishing a key sorts its values and its samples several times over,
+// and each sort of tens of thousands of items allocated, and had zeroed,
+// two arrays of them. A sorter is for one goroutine at a time.
+type sorter struct {
+	es, tmp []keyed
+}
+
 // order returns the indexes 0..n-1 sorted by compare. key sets the key of
 // item i in k, which is zero, and must agree with compare: the key of x is
 // below that of y only if compare(x, y) < 0. compare may be nil
 // when keys never tie for items compare would tell apart; items with equal
 // keys then keep their input order. Otherwise compare should be a total
 // order, or the order among items it finds equal should not matter.
-func order(n int, key func(i int, k *sortKey), compare func(i, j int) int) []int32 {
-	idx, _ := orderKeys(n, key, compare)
+func (s *sorter) order(n int, key func(i int, k *sortKey), compare func(i, j int) int) []int32 {
+	idx, _ := s.orderKeys(n, key, compare)
 	return idx
 }
 
 // orderKeys is order that also returns the sorted keys: es[k] is the key
-// of item idx[k].
-func orderKeys(n int, key func(i int, k *sortKey), compare func(i, j int) int) (idx []int32, es []keyed) {
-	es = sortedKeys(n, key)
+// of item idx[k]. es is the sorter's, valid until its next sort.
+func (s *sorter) orderKeys(n int, key func(i int, k *sortKey), compare func(i, j int) int) (idx []int32, es []keyed) {
+	es = s.sortedKeys(n, key)
 	idx = make([]int32, n)
 	for i, e := range es {
 		idx[i] = e.i
@@ -61,17 +69,21 @@ func orderKeys(n int, key func(i int, k *sortKey), compare func(i, j int) int) (
 }
 
 // sortedKeys returns the items' keys and indexes sorted by key, equal keys
-// in input order.
-func sortedKeys(n int, key func(i int, k *sortKey)) []keyed {
-	es := make([]keyed, n)
+// in input order; they are the sorter's, valid until its next sort.
+func (s *sorter) sortedKeys(n int, key func(i int, k *sortKey)) []keyed {
+	if cap(s.es) < n {
+		s.es, s.tmp = make([]keyed, n), make([]keyed, n)
+	}
+	es := s.es[:n]
 	for i := range es {
 		// key fills the entry's key in place: a key returned and copied in
 		// went through the stack and was read back in wider words than it
 		// was written, which stalls, for every item.
+		es[i].k = sortKey{}
 		key(i, &es[i].k)
 		es[i].i = int32(i)
 	}
-	msd(es, make([]keyed, len(es)), 0)
+	msd(es, s.tmp[:n], 0)
 	return es
 }
 

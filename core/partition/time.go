@@ -29,7 +29,7 @@ func (d *Distribution) Monotonicity() Monotonicity {
 		return m
 	}
 	samples := d.Samples
-	keyRank := ranks(len(samples), func(i int, k *sortKey) { valueKey(samples[i].Values, k) }, func(i, j int) int { return Compare(samples[i].Values, samples[j].Values) })
+	keyRank := d.sort.ranks(len(samples), func(i int, k *sortKey) { valueKey(samples[i].Values, k) }, func(i, j int) int { return Compare(samples[i].Values, samples[j].Values) })
 	orderRank := make([]float64, len(samples))
 	for i := range orderRank {
 		orderRank[i] = float64(i) // samples are in input order
@@ -44,7 +44,7 @@ func (d *Distribution) Monotonicity() Monotonicity {
 		}
 	}
 	if len(times) >= 3 {
-		tr := ranks(len(times), func(i int, k *sortKey) { k[0] = ascending(times[i]) }, nil)
+		tr := d.sort.ranks(len(times), func(i int, k *sortKey) { k[0] = ascending(times[i]) }, nil)
 		m.Time = pearson(kr, tr)
 	}
 	m.Monotonic = math.Abs(m.Order) >= MonotonicThreshold || math.Abs(m.Time) >= MonotonicThreshold
@@ -54,11 +54,11 @@ func (d *Distribution) Monotonicity() Monotonicity {
 // ranks gives each of n items its rank in the order of key, then compare
 // (see order), ties under both sharing the average of their ranks, as
 // Spearman's coefficient needs. A nil compare means equal keys tie.
-func ranks(n int, key func(i int, k *sortKey), compare func(i, j int) int) []float64 {
+func (s *sorter) ranks(n int, key func(i int, k *sortKey), compare func(i, j int) int) []float64 {
 	// same tells whether the items at two places of the order tie. Keys
 	// agree with compare, so items whose keys differ do not tie, and compare
 	// is called only for equal keys.
-	idx, es := orderKeys(n, key, compare)
+	idx, es := s.orderKeys(n, key, compare)
 	same := func(x, y int) bool {
 		return es[x].k == es[y].k && (compare == nil || compare(int(idx[x]), int(idx[y])) == 0)
 	}
@@ -169,7 +169,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		sp.Buckets[bi].Writes += scale
 		writes = append(writes, write{bi, s.hash, s.Values})
 	}
-	byValue := order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
+	byValue := d.sort.order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1
 	for k, i := range byValue {
 		w := &writes[i]

@@ -330,7 +330,7 @@ func firstLevel(d *partition.Distribution) (epk.Value, float64) {
 	}
 	by := map[level]*acc{}
 	var order []level
-	for _, l := range d.All() {
+	for l := range d.All() {
 		v := l.Values[0]
 		k := level{v.Kind, math.Float64bits(v.Num), v.Str}
 		a := by[k]

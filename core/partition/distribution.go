@@ -3,6 +3,7 @@ package partition
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -55,8 +56,8 @@ type Distribution struct {
 
 	Samples []Sample // in input order
 
-	bySize []Logical // Logical and Heavy, largest first; built on first use
-	sort   sorter    // for the figures' sorts, one after another
+	bySize []int32 // Logical and Heavy, largest first (sizeOrder); built on first use
+	sort   sorter  // for the figures' sorts, one after another
 }
 
 // Overflow is the mass of the key values past the exact limit, bucketed by
@@ -230,21 +231,46 @@ func rank(sorted []int64, p float64) int64 {
 }
 
 // Largest returns the n largest logical partitions by bytes (then
-// documents, then EPK), including heavy hitters past the exact limit. The
-// order is sorted once and shared: callers must not modify the result.
+// documents, then EPK), including heavy hitters past the exact limit.
 func (d *Distribution) Largest(n int) []Logical {
-	if d.bySize == nil {
-		at := func(i int) *Logical {
-			if i < len(d.Logical) {
-				return &d.Logical[i]
+	idx := d.sizeOrder()
+	out := make([]Logical, min(n, len(idx)))
+	for k := range out {
+		out[k] = *d.at(idx[k])
+	}
+	return out
+}
+
+// All yields every logical partition known, in Largest's order: the exact
+// ones and the heavy hitters past the limit.
+func (d *Distribution) All() iter.Seq[*Logical] {
+	return func(yield func(*Logical) bool) {
+		for _, i := range d.sizeOrder() {
+			if !yield(d.at(i)) {
+				return
 			}
-			return &d.Heavy[i-len(d.Logical)]
 		}
-		idx := d.sort.order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
-			l := at(i)
+	}
+}
+
+// at is logical partition i of Logical followed by Heavy.
+func (d *Distribution) at(i int32) *Logical {
+	if int(i) < len(d.Logical) {
+		return &d.Logical[i]
+	}
+	return &d.Heavy[int(i)-len(d.Logical)]
+}
+
+// sizeOrder is the order of Largest, sorted once: indexes into Logical
+// followed by Heavy, so that the order of tens of thousands of partitions
+// does not copy them.
+func (d *Distribution) sizeOrder() []int32 {
+	if d.bySize == nil {
+		d.bySize = d.sort.order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
+			l := d.at(int32(i))
 			k[0], k[1], k[2] = descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)
 		}, func(i, j int) int {
-			x, y := at(i), at(j)
+			x, y := d.at(int32(i)), d.at(int32(j))
 			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
 				return c
 			}
@@ -256,17 +282,9 @@ func (d *Distribution) Largest(n int) []Logical {
 			}
 			return Compare(x.Values, y.Values) // hash V1's cut gives values one EPK
 		})
-		d.bySize = make([]Logical, len(idx))
-		for k, i := range idx {
-			d.bySize[k] = *at(int(i))
-		}
 	}
-	return d.bySize[:min(n, len(d.bySize))]
+	return d.bySize
 }
-
-// All returns every logical partition known one by one: the exact ones and
-// the heavy hitters past the limit.
-func (d *Distribution) All() []Logical { return d.Largest(len(d.Logical) + len(d.Heavy)) }
 
 // Singletons is the share of documents whose key value occurs once: by
 // Good and Turing's estimate, the chance that the next document brings a
@@ -298,14 +316,13 @@ func (d *Distribution) Singletons() float64 {
 // 0 to 1. The diagonal is perfectly even; the further below it, the more
 // skewed.
 func (d *Distribution) Lorenz(n int) [][2]float64 {
-	all := d.All()
-	if len(all) == 0 || n < 1 {
+	if len(d.Logical)+len(d.Heavy) == 0 || n < 1 {
 		return [][2]float64{}
 	}
-	sizes := make([]int64, len(all))
+	sizes := make([]int64, 0, len(d.Logical)+len(d.Heavy))
 	var total float64
-	for i, l := range all {
-		sizes[i] = l.Documents
+	for l := range d.All() {
+		sizes = append(sizes, l.Documents)
 		total += float64(l.Documents)
 	}
 	slices.Sort(sizes)

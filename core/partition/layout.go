@@ -101,8 +101,8 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		l.Requests *= grow
 		return l
 	}
-	for _, l := range d.All() {
-		s := scaled(l)
+	for l := range d.All() {
+		s := scaled(*l)
 		if s.Bytes > p.Largest.Bytes {
 			p.Largest = s
 		}

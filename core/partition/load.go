@@ -36,7 +36,7 @@ func (d *Distribution) Shares(phys []Physical, t Traffic) (partitions []float64,
 	for i := range partitions {
 		partitions[i] /= total
 	}
-	for _, l := range d.All() {
+	for l := range d.All() {
 		hottestLogical = max(hottestLogical, weight(l.Documents, 1, l.Requests)/total)
 	}
 	return partitions, hottestLogical

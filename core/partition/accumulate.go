@@ -68,7 +68,7 @@ type Accumulator struct {
 	spec key.Spec
 	opts Options
 
-	groups []group
+	groups groups
 	index  index // xxhash of a key value -> first group in its chain
 
 	docs, bytes      int64
@@ -103,6 +103,34 @@ type group struct {
 	requests    float64
 	first, last int64
 	next        int32 // next group with the same hash, or -1
+}
+
+// groups is a list of groups in chunks: grown by appending, one array of
+// tens of thousands of them was copied, and its successor zeroed, at every
+// doubling. The first chunk grows, so that a key of a few values takes
+// little; the others are allocated whole.
+type groups struct {
+	chunks [][]group
+	n      int
+}
+
+const groupChunk = 4096 // groups in a chunk, a power of two
+
+func (l *groups) at(i int32) *group { return &l.chunks[i/groupChunk][i%groupChunk] }
+
+// add appends a zero group and returns it and its index.
+func (l *groups) add() (*group, int32) {
+	c := l.n / groupChunk
+	if c == len(l.chunks) {
+		n := groupChunk
+		if c == 0 {
+			n = 16
+		}
+		l.chunks = append(l.chunks, make([]group, 0, n))
+	}
+	l.chunks[c] = append(l.chunks[c], group{})
+	l.n++
+	return &l.chunks[c][len(l.chunks[c])-1], int32(l.n - 1)
 }
 
 // overflow is what is known of key values past the exact limit: their
@@ -334,9 +362,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		}
 		return
 	}
-	head := a.index.find(a.groups, h)
-	for i := head; i >= 0; i = a.groups[i].next {
-		g := &a.groups[i]
+	head := a.index.find(&a.groups, h)
+	for i := head; i >= 0; i = a.groups.at(i).next {
+		g := a.groups.at(i)
 		if equal(g.values, vals) {
 			g.docs += docs
 			g.bytes += bytes
@@ -348,10 +376,11 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 			return
 		}
 	}
-	if len(a.groups) < a.opts.MaxDistinct {
+	if a.groups.n < a.opts.MaxDistinct {
 		own := a.keep(vals)
-		a.groups = append(a.groups, group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head})
-		a.index.set(a.groups, h, int32(len(a.groups)-1))
+		g, i := a.groups.add()
+		*g = group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head}
+		a.index.set(&a.groups, h, i)
 		if sampled {
 			a.sample(order, h, own, t, false)
 		}
@@ -386,10 +415,11 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		a.overflow.buckets = make(map[uint32]*bucket)
 		a.overflow.dense = make([]bucket, 1<<14)
 		a.copy = a.copyPending
-		a.known = newFilter(len(a.groups))
-		for i := range a.groups {
-			a.distinct.Add(a.groups[i].hash)
-			a.known.add(a.groups[i].hash)
+		a.known = newFilter(a.groups.n)
+		for i := range int32(a.groups.n) {
+			h := a.groups.at(i).hash
+			a.distinct.Add(h)
+			a.known.add(h)
 		}
 	}
 	a.distinct.Add(h)
@@ -591,7 +621,7 @@ type index struct {
 }
 
 // find returns the first group whose hash is h, or -1.
-func (x *index) find(groups []group, h uint64) int32 {
+func (x *index) find(groups *groups, h uint64) int32 {
 	if x.slots == nil {
 		return -1
 	}
@@ -601,21 +631,21 @@ func (x *index) find(groups []group, h uint64) int32 {
 		if s == 0 {
 			return -1
 		}
-		if groups[s-1].hash == h {
+		if groups.at(s-1).hash == h {
 			return s - 1
 		}
 	}
 }
 
 // set makes g the first group of hash h.
-func (x *index) set(groups []group, h uint64, g int32) {
+func (x *index) set(groups *groups, h uint64, g int32) {
 	if 2*(x.used+1) > len(x.slots) {
 		x.grow(groups)
 	}
 	mask := uint64(len(x.slots) - 1)
 	i := h & mask
 	for ; x.slots[i] != 0; i = (i + 1) & mask {
-		if groups[x.slots[i]-1].hash == h {
+		if groups.at(x.slots[i]-1).hash == h {
 			x.slots[i] = g + 1
 			return
 		}
@@ -625,7 +655,7 @@ func (x *index) set(groups []group, h uint64, g int32) {
 }
 
 // grow doubles the table; each hash keeps its one slot.
-func (x *index) grow(groups []group) {
+func (x *index) grow(groups *groups) {
 	old := x.slots
 	x.slots = make([]int32, max(64, 2*len(old)))
 	mask := uint64(len(x.slots) - 1)
@@ -633,7 +663,7 @@ func (x *index) grow(groups []group) {
 		if s == 0 {
 			continue
 		}
-		i := groups[s-1].hash & mask
+		i := groups.at(s-1).hash & mask
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}

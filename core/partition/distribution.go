@@ -93,24 +93,25 @@ func (a *Accumulator) Finish() *Distribution {
 		OverLimitV1: a.overV1,
 	}
 	// The groups are put in EPK order as they are copied out.
-	epks := make([]string, len(a.groups))
-	for i := range a.groups {
-		epks[i] = a.hash(a.groups[i].values)
+	n := a.groups.n
+	epks := make([]string, n)
+	for i := range epks {
+		epks[i] = a.hash(a.groups.at(int32(i)).values)
 	}
 	// The key holds the first 48 digits: a hierarchical key's EPKs share
 	// their first level's 32 whenever they share its value.
-	byEPK := d.sort.order(len(a.groups), func(i int, k *sortKey) {
+	byEPK := d.sort.order(n, func(i int, k *sortKey) {
 		e := epks[i]
 		k[0], k[1], k[2] = epkPrefix(e), epkPrefix(e[min(16, len(e)):]), epkPrefix(e[min(32, len(e)):])
 	}, func(i, j int) int {
 		if c := strings.Compare(epks[i], epks[j]); c != 0 {
 			return c
 		}
-		return Compare(a.groups[i].values, a.groups[j].values)
+		return Compare(a.groups.at(int32(i)).values, a.groups.at(int32(j)).values)
 	})
-	d.Logical = make([]Logical, len(a.groups))
+	d.Logical = make([]Logical, n)
 	for k, i := range byEPK {
-		g := &a.groups[i]
+		g := a.groups.at(i)
 		d.Logical[k] = Logical{Values: g.values, EPK: epks[i], Documents: g.docs, Bytes: g.bytes, Requests: g.requests, First: g.first, Last: g.last}
 	}
 	d.Distinct = int64(len(d.Logical))
@@ -154,7 +155,7 @@ func (a *Accumulator) Finish() *Distribution {
 	for i, j := range d.sort.order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
 		d.Samples[i] = a.samples[j]
 	}
-	a.groups, a.index, a.samples, a.copied = nil, index{}, nil, nil
+	a.groups, a.index, a.samples, a.copied = groups{}, index{}, nil, nil
 	return d
 }
 

@@ -513,23 +513,27 @@ func TestSortKeys(t *testing.T) {
 // growth, hashes that share slots, and hashes that repeat.
 func TestIndex(t *testing.T) {
 	var x index
-	var groups []group
+	var groups groups
 	latest := map[uint64]int32{}
-	for i := range 5000 {
+	for i := range 10000 { // past the first chunk of groups
 		h := uint64(i%1700) << 40 // the low bits, which pick slots, always agree
 		if i%7 == 0 {
 			h |= 1
 		}
-		groups = append(groups, group{hash: h})
-		x.set(groups, h, int32(i))
-		latest[h] = int32(i)
+		g, n := groups.add()
+		g.hash = h
+		if n != int32(i) {
+			t.Fatalf("group %d added as %d", i, n)
+		}
+		x.set(&groups, h, n)
+		latest[h] = n
 	}
 	for h, g := range latest {
-		if got := x.find(groups, h); got != g {
+		if got := x.find(&groups, h); got != g || groups.at(got).hash != h {
 			t.Fatalf("find(%x) = %d, want %d", h, got, g)
 		}
 	}
-	if got := x.find(groups, 12345); got != -1 {
+	if got := x.find(&groups, 12345); got != -1 {
 		t.Errorf("find of an absent hash = %d", got)
 	}
 	if x.used != len(latest) || 2*x.used > len(x.slots) {

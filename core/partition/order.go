@@ -72,7 +72,10 @@ func (s *sorter) orderKeys(n int, key func(i int, k *sortKey), compare func(i, j
 // in input order; they are the sorter's, valid until its next sort.
 func (s *sorter) sortedKeys(n int, key func(i int, k *sortKey)) []keyed {
 	if cap(s.es) < n {
-		s.es, s.tmp = make([]keyed, n), make([]keyed, n)
+		// With a little room: the size order sorts the exact values and
+		// the heavy hitters, a few more than the EPK order before it.
+		c := n + n/64
+		s.es, s.tmp = make([]keyed, c), make([]keyed, c)
 	}
 	es := s.es[:n]
 	for i := range es {

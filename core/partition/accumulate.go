@@ -489,6 +489,13 @@ func (a *Accumulator) sample(order int64, h uint64, values []epk.Value, t float6
 		}
 	}
 	if j == len(a.samples) {
+		if j == cap(a.samples) {
+			// Doubling, but to no more than the reservoir holds: the last
+			// doubling would take half as much again as it needs.
+			n := min(max(2*j, 64), a.opts.Samples)
+			a.samples = slices.Grow(a.samples, n-j)
+			a.copied = slices.Grow(a.copied, n-j)
+		}
 		a.samples = append(a.samples, Sample{})
 		a.copied = append(a.copied, false)
 	}

@@ -619,3 +619,14 @@ func TestBucketStart(t *testing.T) {
 		}
 	}
 }
+
+func TestHexPrefix(t *testing.T) {
+	for _, c := range []struct {
+		p     uint32
+		width int
+	}{{0, 4}, {0x3FFF, 4}, {0x0A0B, 4}, {0, 8}, {0xFFFFFFFF, 8}, {0x05C1E3, 8}, {0xDEADBEEF, 8}} {
+		if got, want := hexPrefix(c.p, c.width), fmt.Sprintf("%0*X", c.width, c.p); got != want {
+			t.Errorf("hexPrefix(%#x, %d) = %q, want %q", c.p, c.width, got, want)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (d *Distribution) Monotonicity() Monotonicity {
 	}
 	m.Order = pearson(keyRank, orderRank)
 
-	var kr, times []float64
+	kr, times := make([]float64, 0, len(samples)), make([]float64, 0, len(samples))
 	for i, s := range samples {
 		if !math.IsNaN(s.Time) {
 			times = append(times, s.Time)

@@ -205,7 +205,7 @@ reader would note) is read in one loop over the buffer; at anything else the rea
 careful path, so problems are reported exactly as before. With more than one core, each key counts its documents on a goroutine
 of its own while the reader reads on, and the keys finish in parallel: the report is the same, sooner.
 On one core, as the engine issue puts its aim, everything runs in turn. In a CPU profile of
-BenchmarkAnalyze on one core (1.3 to 1.4 s for the 100 MB set), about 40 % of the time is the ten candidate
+BenchmarkAnalyze on one core (1.2 to 1.3 s for the 100 MB set), about 40 % of the time is the ten candidate
 keys' accumulators (taking each key's value from the document and counting it), 30 % is reading (the
 window's documents whole, the rest projected), a fifth is finishing, and the rest is choosing the
 candidates and the garbage collector. The accumulators count each key's documents in batches of 1,024
@@ -219,23 +219,25 @@ overlap) and a reservoir draw: 160 ns a document, the making of the value's stri
 projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
 
 What 150 MB/s on one core would take, measured key by key with the command line on one core
-(` + "`pkcalc analyze --no-suggest --key K`" + `, the 100 MB set, the collector at Go's default pace): a run
-with one key of a few values takes 0.43 to 0.47 s, which is reading, the window and that key. On top of
-that, /status, /tenantId, /region and /customerId add up to 0.03 s each; /orderDate 0.08 s;
-/customerId+hash(/id)%2 0.09 s (a string built and compared per document); /id 0.13 s;
-/customerId,/id 0.16 s; /customerId+/orderDate:day 0.16 s; /customerId,/orderDate,/id 0.17 s. Six
-keys hold most of the time: those with a new value in nearly every document pay the sketches per
-document and, at finish, the EPKs, sorts and projection of their 50,000 exact values (about 40 ms a
-key), and the synthetic ones build a string per document. 150 MB/s is 0.69 s for the set: with reading
-and the window at 0.43 s, the ten keys would have to fit in 0.26 s, against 0.85 s now. Tuning each
-step has bought a few per cent at a time; the rest needs another shape: the paths the keys share
-(five read /customerId, four /id, three /orderDate) read, hashed and placed once per document for
-all of them, with each distinct value's EPK computed once across keys, and fewer steps per document
-past the exact limit.
+(` + "`pkcalc analyze --no-suggest --key K`" + `, the 100 MB set, the collector at Go's default pace, the best of
+three runs): a run with one key of a few values takes 0.42 to 0.45 s, which is reading, the window and
+that key. On top of that, /status, /tenantId, /region and /customerId add up to 0.03 s each; /orderDate
+and /id 0.08 to 0.09 s; /customerId+hash(/id)%2 0.10 s (a string built and compared per document);
+/customerId,/id 0.13 s; /customerId,/orderDate,/id and /customerId+/orderDate:day 0.15 s. Six keys
+hold most of the time: those with a new value in nearly every document pay the sketches per document
+and, at finish, the EPKs, sorts and projection of their 50,000 exact values, and the synthetic ones
+build a string per document. 150 MB/s is 0.69 s for the set: with reading and the window at 0.43 s,
+the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
+whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
+bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 263 MB
+allocated per analysis); the rest needs another shape: the paths the keys share (five
+read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
+them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
+exact limit.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
-document and keeps little, and at the default pace the collector took about a tenth of a one-core run
-(1.64 s against 1.47 s for the 100 MB set; peak memory 250 MB against about 350 MB).
+document and keeps little. One core, the 100 MB set: 1.33 to 1.37 s against 1.41 to 1.47 s at the
+default pace, peak memory 220 MB against 190 MB.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
 machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
@@ -253,7 +255,7 @@ Node processes running the WebAssembly command line on the 100 MB set they took 
 9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
-sketches), not with the input: natively the 100 MB analysis peaks at about 250 MB of RSS (350 MB with
+sketches), not with the input: natively the 100 MB analysis peaks at about 190 MB of RSS (220 MB at
 the command line's pace), and in the
 tab the 500 MB file peaks about where the 100 MB one does. The browser's engine runs every analysis on
 one Go instance (a WebAssembly memory never shrinks, so an instance per analysis would keep several

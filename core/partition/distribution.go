@@ -28,7 +28,8 @@ type Collision struct {
 	Values [][]epk.Value
 }
 
-// Distribution is what an Accumulator found.
+// Distribution is what an Accumulator found. Its methods are for one
+// goroutine at a time: they share scratch and keep the orders they sort.
 type Distribution struct {
 	Spec      key.Spec
 	Version   epk.Version

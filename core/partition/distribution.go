@@ -150,11 +150,28 @@ func (a *Accumulator) Finish() *Distribution {
 		}
 		i = j
 	}
-	// The reservoir replaces samples in place: put them back in input order.
-	d.Samples = make([]Sample, len(a.samples))
-	for i, j := range d.sort.order(len(a.samples), func(i int, k *sortKey) { k[0] = uint64(a.samples[i].Order) }, nil) {
-		d.Samples[i] = a.samples[j]
+	// The reservoir replaces samples in place: put them back in input order,
+	// in place too, one cycle of the permutation at a time.
+	s := a.samples
+	idx := d.sort.order(len(s), func(i int, k *sortKey) { k[0] = uint64(s[i].Order) }, nil)
+	for i := range idx {
+		if idx[i] < 0 {
+			continue // placed in an earlier cycle
+		}
+		first := s[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = -1
+			if k == i {
+				s[j] = first
+				break
+			}
+			s[j] = s[k]
+			j = k
+		}
 	}
+	d.Samples = s
 	a.groups, a.index, a.samples, a.copied = groups{}, index{}, nil, nil
 	return d
 }

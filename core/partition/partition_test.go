@@ -183,6 +183,9 @@ func TestSamples(t *testing.T) {
 	if !d.Estimated || len(d.Samples) != 40 {
 		t.Fatalf("estimated %v, %d samples", d.Estimated, len(d.Samples))
 	}
+	if !slices.IsSortedFunc(d.Samples, func(x, y Sample) int { return cmp.Compare(x.Order, y.Order) }) {
+		t.Error("samples are not in input order")
+	}
 	replaced := 0
 	for _, s := range d.Samples {
 		a, b := value(int(s.Order))

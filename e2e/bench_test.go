@@ -229,7 +229,7 @@ and, at finish, the EPKs, sorts and projection of their 50,000 exact values, and
 build a string per document. 150 MB/s is 0.69 s for the set: with reading and the window at 0.43 s,
 the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
 whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
-bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 263 MB
+bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 254 MB
 allocated per analysis); the rest needs another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the

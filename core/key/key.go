@@ -244,10 +244,41 @@ const (
 // every key calls it for every document, and in WebAssembly copying a
 // struct of this size is a call.)
 func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
+	var buf [MaxLevels]*ingest.Value
+	vals := buf[:0]
+	if s.Kind != Synthetic {
+		for _, p := range s.Paths {
+			vals = append(vals, lookup(doc, p))
+		}
+	} else {
+		for _, t := range s.Terms {
+			vals = append(vals, lookup(doc, t.Path))
+		}
+	}
+	return s.ExtractFrom(vals, dst)
+}
+
+// Reads returns the paths the key reads, in the order ExtractFrom takes
+// their values: a level's for a hash or hierarchical key, a term's for a
+// synthetic one.
+func (s *Spec) Reads() [][]string {
+	if s.Kind != Synthetic {
+		return s.Paths
+	}
+	out := make([][]string, len(s.Terms))
+	for i, t := range s.Terms {
+		out[i] = t.Path
+	}
+	return out
+}
+
+// ExtractFrom is Extract given the values at the paths Reads returns, nil
+// for a missing one: keys that read the same paths look each up once per
+// document.
+func (s *Spec) ExtractFrom(vals []*ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
 	if s.Kind != Synthetic {
 		status := OK
-		for _, p := range s.Paths {
-			v := lookup(doc, p)
+		for _, v := range vals {
 			c, st := component(v)
 			if st > status {
 				status = st
@@ -265,7 +296,7 @@ func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status)
 	var buf [128]byte
 	b := buf[:0]
 	for i, t := range s.Terms {
-		v := lookup(doc, t.Path)
+		v := vals[i]
 		c, st := component(v)
 		if st != OK {
 			return append(dst, epk.UndefinedValue), st

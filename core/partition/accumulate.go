@@ -233,6 +233,20 @@ func (a *Accumulator) Add(d *ingest.Document) {
 func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.Extract(&d.Root, a.cur.values)
+	a.stage(vals, n, st, d.Bytes, f)
+}
+
+// AddValues is AddFacts given, instead of the document, its values at the
+// paths the key reads (key.Spec.Reads) and its size: a caller measuring
+// keys that share paths looks each up once per document.
+func (a *Accumulator) AddValues(read []*ingest.Value, bytes int, f Facts) {
+	n := len(a.cur.values)
+	vals, st := a.spec.ExtractFrom(read, a.cur.values)
+	a.stage(vals, n, st, bytes, f)
+}
+
+// stage adds a document whose key value is vals[n:] to the current batch.
+func (a *Accumulator) stage(vals []epk.Value, n int, st key.Status, bytes int, f Facts) {
 	a.cur.values = vals
 	// Written in place, field by field: a struct built aside and copied in
 	// is read back in wider words than it was written, which stalls (here
@@ -240,7 +254,7 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	docs := slices.Grow(a.cur.docs, 1)
 	docs = docs[:len(docs)+1]
 	s := &docs[len(docs)-1]
-	s.levels, s.status, s.bytes, s.facts = len(vals)-n, st, int64(d.Bytes), f
+	s.levels, s.status, s.bytes, s.facts = len(vals)-n, st, int64(bytes), f
 	a.cur.docs = docs
 	if len(docs) == batchSize {
 		a.dispatch()

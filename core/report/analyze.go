@@ -195,6 +195,7 @@ func (a *analysis) project(r Source) {
 
 type analysis struct {
 	opts      Options
+	reads     reads // the paths the keys read, for add
 	collector *paths.Collector
 	paths     []paths.Path // the collector's table, once the window is read
 	docs      int
@@ -251,6 +252,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 		}
 	}
 	a.accs = make([]*partition.Accumulator, len(specs))
+	a.reads = newReads(specs)
 	for i, s := range specs {
 		a.accs[i] = partition.New(s, partition.Options{
 			Version:     a.opts.HashVersion,
@@ -268,9 +270,45 @@ func (a *analysis) choose(window []*ingest.Document) {
 
 func (a *analysis) add(d *ingest.Document) {
 	f := partition.ReadFacts(d, a.timePath, a.opts.WeightPath)
-	for _, acc := range a.accs {
-		acc.AddFacts(d, f)
+	// Each path the keys read is looked up once: the ten default keys read
+	// six paths fifteen times.
+	for i, p := range a.reads.paths {
+		a.reads.values[i] = key.Lookup(&d.Root, p)
 	}
+	for k, acc := range a.accs {
+		read := a.reads.byKey[k]
+		for j, i := range a.reads.uses[k] {
+			read[j] = a.reads.values[i]
+		}
+		acc.AddValues(read, d.Bytes, f)
+	}
+}
+
+// reads are the paths the keys read, each once (see add).
+type reads struct {
+	paths  [][]string
+	values []*ingest.Value   // a document's, by path
+	uses   [][]int           // by key: the paths it reads, in key.Spec.Reads's order
+	byKey  [][]*ingest.Value // by key: their values
+}
+
+func newReads(specs []key.Spec) reads {
+	var r reads
+	for _, s := range specs {
+		var use []int
+		for _, p := range s.Reads() {
+			i := slices.IndexFunc(r.paths, func(q []string) bool { return slices.Equal(p, q) })
+			if i < 0 {
+				i = len(r.paths)
+				r.paths = append(r.paths, p)
+			}
+			use = append(use, i)
+		}
+		r.uses = append(r.uses, use)
+		r.byKey = append(r.byKey, make([]*ingest.Value, len(use)))
+	}
+	r.values = make([]*ingest.Value, len(r.paths))
+	return r
 }
 
 // timeSpan is the time the window's documents cover.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,5 +193,29 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 	WriteMarkdown(&md, r)
 	if strings.Contains(md.String(), "<script>") {
 		t.Errorf("markdown carries markup:\n%s", md.String())
+	}
+}
+
+// TestReads: every path the keys read is looked up once, and each key gets
+// its paths' values in the order it reads them.
+func TestReads(t *testing.T) {
+	var specs []key.Spec
+	for _, s := range []string{"/a", "/a,/b/c", "/b/c+/a:day", "/d+hash(/a)%4", `/"b/c"`} {
+		k, err := key.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, k)
+	}
+	r := newReads(specs)
+	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}}
+	wantUses := [][]int{{0}, {0, 1}, {1, 0}, {2, 0}, {3}}
+	if !slices.EqualFunc(r.paths, wantPaths, slices.Equal) || !slices.EqualFunc(r.uses, wantUses, slices.Equal) {
+		t.Errorf("paths %q uses %v, want %q and %v", r.paths, r.uses, wantPaths, wantUses)
+	}
+	for k, use := range r.uses {
+		if len(r.byKey[k]) != len(use) {
+			t.Errorf("key %d: room for %d values, reads %d", k, len(r.byKey[k]), len(use))
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,20 +49,24 @@ func TestBrowserBenchmark(t *testing.T) {
 	}
 	mb := float64(data.Len()) / 1e6
 
-	// Native, in this process, as pkcalc analyze runs it.
-	start := time.Now()
-	if _, err := report.Analyze(bytes.NewReader(data.Bytes()), report.Options{}); err != nil {
-		t.Fatal(err)
+	// Native, in this process, as pkcalc analyze runs it: the best of three
+	// runs, since on a shared machine single runs vary by a tenth.
+	bestOf3 := func() float64 {
+		best := math.Inf(1)
+		for range 3 {
+			start := time.Now()
+			if _, err := report.Analyze(bytes.NewReader(data.Bytes()), report.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(start).Seconds())
+		}
+		return best
 	}
-	native := time.Since(start).Seconds()
+	native := bestOf3()
 	// And on one core, as the engine issue's aim is put (and as the
 	// browser's engine runs: one thread, the garbage collector included).
 	procs := runtime.GOMAXPROCS(1)
-	start = time.Now()
-	if _, err := report.Analyze(bytes.NewReader(data.Bytes()), report.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	oneCore := time.Since(start).Seconds()
+	oneCore := bestOf3()
 	runtime.GOMAXPROCS(procs)
 
 	// The page: paint, interactive, then the same analysis through
@@ -86,8 +91,9 @@ func TestBrowserBenchmark(t *testing.T) {
 
 	var browser float64
 	peak := peakRSS(func() {
-		browser = eval[float64](t, ctx, `(async () => { const f = document.getElementById("bench-file").files[0];
-			const t0 = performance.now(); await pkcalc.analyze(f); return (performance.now() - t0) / 1000; })()`)
+		browser = eval[float64](t, ctx, `(async () => { const f = document.getElementById("bench-file").files[0]; let best = Infinity;
+			for (let i = 0; i < 3; i++) { const t0 = performance.now(); await pkcalc.analyze(f); best = Math.min(best, (performance.now() - t0) / 1000); }
+			return best; })()`)
 	})
 	longest := eval[float64](t, ctx, `window.__long`)
 
@@ -146,9 +152,9 @@ func TestBrowserBenchmark(t *testing.T) {
 	host, _ := os.Hostname()
 	cpu := cpuModel()
 	rows := []struct{ what, figure, target string }{
-		{fmt.Sprintf("native analysis (`report.Analyze`, default candidates, %d cores)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
-		{"the same on one core (GOMAXPROCS=1)", fmt.Sprintf("%.1f s, %.1f MB/s", oneCore, mb/oneCore), "150 MB/s (engine issue)"},
-		{"in the browser (`window.pkcalc.analyze`, Web Worker)", fmt.Sprintf("%.1f s, %.1f MB/s", browser, mb/browser), "≥ 40 % of native"},
+		{fmt.Sprintf("native analysis (`report.Analyze`, default candidates, %d cores, best of 3)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
+		{"the same on one core (GOMAXPROCS=1, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", oneCore, mb/oneCore), "150 MB/s (engine issue)"},
+		{"in the browser (`window.pkcalc.analyze`, Web Worker, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", browser, mb/browser), "≥ 40 % of native"},
 		{"browser / native throughput", fmt.Sprintf("%.0f %%", 100*native/browser), "≥ 40 %"},
 		// The browser's engine has one thread: against one native core too.
 		{"browser / native on one core", fmt.Sprintf("%.0f %%", 100*oneCore/browser), "–"},
@@ -156,7 +162,7 @@ func TestBrowserBenchmark(t *testing.T) {
 		{"interactive (engine rendered), from localhost", fmt.Sprintf("%.0f ms", interactive), "< 1.5 s"},
 		{"longest main-thread task during the analysis", longTask(longest), "< 100 ms"},
 		{"memory of the tab's renderer process (RSS, page and worker), loaded, before any analysis", fmtMB(loaded), "–"},
-		{"its peak during the 100 MB analysis (the page's own came first)", fmtMB(peak), "bounded by distinct values"},
+		{"its peak during the 100 MB analyses (the page's own, then the three timed)", fmtMB(peak), "bounded by distinct values"},
 		{fmt.Sprintf("%.0f MB (%s orders) from a File, in the same tab", bigMB, human.Count(bigOrders)), bigResult, "completes"},
 		{fmt.Sprintf("the renderer's peak during the %.0f MB analysis", bigMB), fmtMB(bigPeak), "about that of the 100 MB one"},
 		{"jq counting one key (`jq -c .tenantId`, then `sort`, `uniq -c`)", fmt.Sprintf("%.1f s", jq), "–"},

@@ -162,7 +162,7 @@ func TestBrowserBenchmark(t *testing.T) {
 		{"interactive (engine rendered), from localhost", fmt.Sprintf("%.0f ms", interactive), "< 1.5 s"},
 		{"longest main-thread task during the analysis", longTask(longest), "< 100 ms"},
 		{"memory of the tab's renderer process (RSS, page and worker), loaded, before any analysis", fmtMB(loaded), "–"},
-		{"its peak during the 100 MB analyses (the page's own, then the three timed)", fmtMB(peak), "bounded by distinct values"},
+		{"its peak during the three timed 100 MB analyses (after the page's own)", fmtMB(peak), "bounded by distinct values"},
 		{fmt.Sprintf("%.0f MB (%s orders) from a File, in the same tab", bigMB, human.Count(bigOrders)), bigResult, "completes"},
 		{fmt.Sprintf("the renderer's peak during the %.0f MB analysis", bigMB), fmtMB(bigPeak), "about that of the 100 MB one"},
 		{"jq counting one key (`jq -c .tenantId`, then `sort`, `uniq -c`)", fmt.Sprintf("%.1f s", jq), "–"},

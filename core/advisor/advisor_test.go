@@ -202,6 +202,12 @@ func TestCandidates(t *testing.T) {
 		if s.Kind == key.Synthetic && s.Terms[1].Modulus > 0 && s.Terms[1].Modulus != 35 {
 			t.Errorf("suffix %s: want %%35 (68%% of 500 GB in 10 GB chunks)", s)
 		}
+		// key.Spec.ExtractFrom takes a synthetic key's values in Paths' order.
+		for i, term := range s.Terms {
+			if !slices.Equal(term.Path, s.Paths[i]) {
+				t.Errorf("%s: term %d reads %q, Paths holds %q", s, i, term.Path, s.Paths[i])
+			}
+		}
 	}
 }
 

@@ -59,7 +59,7 @@ type Term struct {
 // Spec is a partition key.
 type Spec struct {
 	Kind  Kind
-	Paths [][]string // hash: one path; multihash: one per level; synthetic: the paths its terms read
+	Paths [][]string // hash: one path; multihash: one per level; synthetic: each term's path, in term order
 	Terms []Term     // synthetic only
 }
 
@@ -246,34 +246,14 @@ const (
 func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
 	var buf [MaxLevels]*ingest.Value
 	vals := buf[:0]
-	if s.Kind != Synthetic {
-		for _, p := range s.Paths {
-			vals = append(vals, lookup(doc, p))
-		}
-	} else {
-		for _, t := range s.Terms {
-			vals = append(vals, lookup(doc, t.Path))
-		}
+	for _, p := range s.Paths {
+		vals = append(vals, lookup(doc, p))
 	}
 	return s.ExtractFrom(vals, dst)
 }
 
-// Reads returns the paths the key reads, in the order ExtractFrom takes
-// their values: a level's for a hash or hierarchical key, a term's for a
-// synthetic one.
-func (s *Spec) Reads() [][]string {
-	if s.Kind != Synthetic {
-		return s.Paths
-	}
-	out := make([][]string, len(s.Terms))
-	for i, t := range s.Terms {
-		out[i] = t.Path
-	}
-	return out
-}
-
-// ExtractFrom is Extract given the values at the paths Reads returns, nil
-// for a missing one: keys that read the same paths look each up once per
+// ExtractFrom is Extract given the values at s.Paths, in order, nil for a
+// missing one: keys that read the same paths look each up once per
 // document.
 func (s *Spec) ExtractFrom(vals []*ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
 	if s.Kind != Synthetic {

@@ -41,6 +41,11 @@ func TestParse(t *testing.T) {
 		if s.Kind != tt.kind || !reflect.DeepEqual(s.PathStrings(), tt.paths) || s.String() != tt.out {
 			t.Errorf("Parse(%q) = %s %q %q; want %s %q %q", tt.in, s.Kind, s.PathStrings(), s.String(), tt.kind, tt.paths, tt.out)
 		}
+		for i, term := range s.Terms { // ExtractFrom takes a synthetic key's values in Paths' order
+			if !reflect.DeepEqual(term.Path, s.Paths[i]) {
+				t.Errorf("Parse(%q): term %d reads %q, Paths holds %q", tt.in, i, term.Path, s.Paths[i])
+			}
+		}
 		if again, err := Parse(s.String()); err != nil || !reflect.DeepEqual(again, s) {
 			t.Errorf("round trip of %q: %+v %v", tt.in, again, err)
 		}

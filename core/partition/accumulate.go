@@ -203,17 +203,29 @@ type Facts struct {
 // ReadFacts reads a document's time and weight from the given paths (nil
 // for none).
 func ReadFacts(d *ingest.Document, timePath, weightPath []string) Facts {
-	f := Facts{Time: math.NaN(), Weight: 1}
+	var at, weight *ingest.Value
+	if timePath != nil {
+		at = key.Lookup(&d.Root, timePath)
+	}
 	if weightPath != nil {
+		weight = key.Lookup(&d.Root, weightPath)
+	}
+	return FactsOf(at, weight, weightPath != nil)
+}
+
+// FactsOf is ReadFacts given the values at the time and weight paths, nil
+// for a missing one (or for no path); weighted says whether there is a
+// weight path.
+func FactsOf(at, weight *ingest.Value, weighted bool) Facts {
+	f := Facts{Time: math.NaN(), Weight: 1}
+	if weighted {
 		f.Weight = 0
-		if v := key.Lookup(&d.Root, weightPath); v != nil && v.Kind == ingest.Number && v.Num > 0 {
-			f.Weight = v.Num
+		if weight != nil && weight.Kind == ingest.Number && weight.Num > 0 {
+			f.Weight = weight.Num
 		}
 	}
-	if timePath != nil {
-		if at, ok := key.Time(key.Lookup(&d.Root, timePath)); ok {
-			f.Time = float64(at.UnixNano()) / 1e9
-		}
+	if t, ok := key.Time(at); ok {
+		f.Time = float64(t.UnixNano()) / 1e9
 	}
 	return f
 }
@@ -237,8 +249,8 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 }
 
 // AddValues is AddFacts given, instead of the document, its values at the
-// paths the key reads (key.Spec.Reads) and its size: a caller measuring
-// keys that share paths looks each up once per document.
+// key's paths (key.Spec.ExtractFrom) and its size: a caller measuring keys
+// that share paths looks each up once per document.
 func (a *Accumulator) AddValues(read []*ingest.Value, bytes int, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.ExtractFrom(read, a.cur.values)

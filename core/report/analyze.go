@@ -252,7 +252,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 		}
 	}
 	a.accs = make([]*partition.Accumulator, len(specs))
-	a.reads = newReads(specs)
+	a.reads = newReads(specs, a.timePath, a.opts.WeightPath)
 	for i, s := range specs {
 		a.accs[i] = partition.New(s, partition.Options{
 			Version:     a.opts.HashVersion,
@@ -269,46 +269,63 @@ func (a *analysis) choose(window []*ingest.Document) {
 }
 
 func (a *analysis) add(d *ingest.Document) {
-	f := partition.ReadFacts(d, a.timePath, a.opts.WeightPath)
-	// Each path the keys read is looked up once: the ten default keys read
-	// six paths fifteen times.
-	for i, p := range a.reads.paths {
-		a.reads.values[i] = key.Lookup(&d.Root, p)
+	// Each path the keys, the time field and the weight field read is looked
+	// up once: the ten default keys read six paths fifteen times.
+	r := &a.reads
+	for i, p := range r.paths {
+		r.values[i] = key.Lookup(&d.Root, p)
 	}
+	f := partition.FactsOf(r.at(r.time), r.at(r.weight), a.opts.WeightPath != nil)
 	for k, acc := range a.accs {
-		read := a.reads.byKey[k]
-		for j, i := range a.reads.uses[k] {
-			read[j] = a.reads.values[i]
+		read := r.byKey[k]
+		for j, i := range r.uses[k] {
+			read[j] = r.values[i]
 		}
 		acc.AddValues(read, d.Bytes, f)
 	}
 }
 
-// reads are the paths the keys read, each once (see add).
+// reads are the paths the analysis reads, each once (see add).
 type reads struct {
-	paths  [][]string
-	values []*ingest.Value   // a document's, by path
-	uses   [][]int           // by key: the paths it reads, in key.Spec.Reads's order
-	byKey  [][]*ingest.Value // by key: their values
+	paths        [][]string
+	values       []*ingest.Value   // a document's, by path
+	uses         [][]int           // by key: its paths (key.Spec.Paths)
+	byKey        [][]*ingest.Value // by key: their values
+	time, weight int               // the time and weight fields' paths; -1 for none
 }
 
-func newReads(specs []key.Spec) reads {
+func newReads(specs []key.Spec, timePath, weightPath []string) reads {
 	var r reads
+	index := func(p []string) int {
+		if p == nil {
+			return -1
+		}
+		i := slices.IndexFunc(r.paths, func(q []string) bool { return slices.Equal(p, q) })
+		if i < 0 {
+			i = len(r.paths)
+			r.paths = append(r.paths, p)
+		}
+		return i
+	}
 	for _, s := range specs {
 		var use []int
-		for _, p := range s.Reads() {
-			i := slices.IndexFunc(r.paths, func(q []string) bool { return slices.Equal(p, q) })
-			if i < 0 {
-				i = len(r.paths)
-				r.paths = append(r.paths, p)
-			}
-			use = append(use, i)
+		for _, p := range s.Paths {
+			use = append(use, index(p))
 		}
 		r.uses = append(r.uses, use)
 		r.byKey = append(r.byKey, make([]*ingest.Value, len(use)))
 	}
+	r.time, r.weight = index(timePath), index(weightPath)
 	r.values = make([]*ingest.Value, len(r.paths))
 	return r
+}
+
+// at is the current document's value at path i, nil for none.
+func (r *reads) at(i int) *ingest.Value {
+	if i < 0 {
+		return nil
+	}
+	return r.values[i]
 }
 
 // timeSpan is the time the window's documents cover.

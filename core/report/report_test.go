@@ -196,8 +196,8 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 	}
 }
 
-// TestReads: every path the keys read is looked up once, and each key gets
-// its paths' values in the order it reads them.
+// TestReads: every path the keys, the time field and the weight field read
+// is looked up once, and each key gets its paths' values in its order.
 func TestReads(t *testing.T) {
 	var specs []key.Spec
 	for _, s := range []string{"/a", "/a,/b/c", "/b/c+/a:day", "/d+hash(/a)%4", `/"b/c"`} {
@@ -207,11 +207,17 @@ func TestReads(t *testing.T) {
 		}
 		specs = append(specs, k)
 	}
-	r := newReads(specs)
-	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}}
+	r := newReads(specs, []string{"d"}, []string{"w"})
+	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}, {"w"}}
 	wantUses := [][]int{{0}, {0, 1}, {1, 0}, {2, 0}, {3}}
 	if !slices.EqualFunc(r.paths, wantPaths, slices.Equal) || !slices.EqualFunc(r.uses, wantUses, slices.Equal) {
 		t.Errorf("paths %q uses %v, want %q and %v", r.paths, r.uses, wantPaths, wantUses)
+	}
+	if r.time != 2 || r.weight != 4 {
+		t.Errorf("time field at %d, weight at %d, want 2 and 4", r.time, r.weight)
+	}
+	if r := newReads(specs, nil, nil); r.time != -1 || r.weight != -1 || r.at(r.time) != nil {
+		t.Errorf("no time or weight field: at %d and %d", r.time, r.weight)
 	}
 	for k, use := range r.uses {
 		if len(r.byKey[k]) != len(use) {

@@ -75,20 +75,12 @@ func boundary(v Version, i, n uint64) string {
 // optional length-aware comparer treats such trailing zeros as insignificant,
 // Locate does not.)
 func Locate(ranges []Range, epk string) int {
-	// Find the last range whose minimum is <= epk.
-	lo, hi := 0, len(ranges)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if ranges[mid].MinInclusive <= epk {
-			lo = mid + 1
-		} else {
-			hi = mid
+	i, _ := search(ranges, func(bound string) int {
+		if epk >= bound {
+			return 1
 		}
-	}
-	i := lo - 1
-	if i < 0 || epk >= ranges[i].MaxExclusive {
 		return -1
-	}
+	})
 	return i
 }
 
@@ -101,18 +93,25 @@ func LocateHead(ranges []Range, head uint64) (i int, ok bool) {
 	for k := range digits {
 		digits[k] = hexDigits[head>>(60-4*k)&0x0F]
 	}
-	// compare orders the EPK against a boundary: the EPK is longer than its
-	// head, so a boundary the head starts with, no longer than it, is below.
-	compare := func(b string) int {
-		n := min(len(b), len(digits))
-		if c := strings.Compare(string(digits[:n]), b[:n]); c != 0 {
+	return search(ranges, func(bound string) int {
+		n := min(len(bound), len(digits))
+		if c := strings.Compare(string(digits[:n]), bound[:n]); c != 0 {
 			return c
 		}
-		if len(b) <= len(digits) {
+		// The EPK is longer than its head: above a boundary the head
+		// starts with and that is no longer than it; otherwise undecided.
+		if len(bound) <= len(digits) {
 			return 1
 		}
 		return 0
-	}
+	})
+}
+
+// search finds the range that holds an EPK by a binary search, given how
+// the EPK compares with a boundary: 1 at or above it, -1 below it, 0 when
+// that cannot be told (then ok is false). i is -1 when no range holds it.
+func search(ranges []Range, compare func(bound string) int) (i int, ok bool) {
+	// Find the last range whose minimum is at or below the EPK.
 	lo, hi := 0, len(ranges)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -133,7 +132,7 @@ func LocateHead(ranges []Range, head uint64) (i int, ok bool) {
 	case 0:
 		return -1, false
 	case 1:
-		return -1, true
+		return -1, true // at or above the maximum, which is exclusive
 	}
 	return i, true
 }

@@ -633,15 +633,15 @@ func equal(a, b []epk.Value) bool {
 	return true
 }
 
-// prefix cuts an EPK to a bucket of the key space: 1/16384 of it for V2
-// and MultiHash (four hex digits, the first two bits always clear), and a
-// similar share for V1, whose EPK starts with the binary-encoded hash.
-func (a *Accumulator) prefix(e string) string {
-	n := 4
+// prefixDigits is the hex digits of an EPK that name its overflow bucket:
+// four for V2 and MultiHash (1/16384 of the key space, the first two bits
+// always clear), eight for V1, whose EPK starts with the binary-encoded
+// hash (PrefixV1).
+func (a *Accumulator) prefixDigits() int {
 	if a.opts.Version == epk.V1 && a.spec.Kind != key.MultiHash {
-		n = 8
+		return 8
 	}
-	return e[:min(n, len(e))]
+	return 4
 }
 
 // index finds the first group of a hash: open addressing with linear

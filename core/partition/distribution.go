@@ -124,7 +124,7 @@ func (a *Accumulator) Finish() *Distribution {
 		}
 		o := &a.overflow
 		d.Overflow = Overflow{Documents: o.docs, Bytes: o.bytes, Requests: o.requests}
-		width := len(a.prefix(strings.Repeat("0", 32)))
+		width := a.prefixDigits()
 		for p, b := range o.buckets {
 			d.Overflow.Buckets = append(d.Overflow.Buckets, Bucket{Prefix: hexPrefix(p, width), Documents: b.docs, Bytes: b.bytes, Requests: b.requests})
 		}

@@ -210,7 +210,8 @@ func bucketStart(t float64, u key.Bucket) int64 {
 	case key.Day:
 		return floorDiv(ns, 24*int64(time.Hour)) * 86400
 	}
-	return truncate(time.Unix(0, ns).UTC(), u).Unix()
+	at := time.Unix(0, ns).UTC()
+	return time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).Unix()
 }
 
 // floorDiv is a/b rounded down, for b > 0.
@@ -220,16 +221,6 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
-}
-
-func truncate(t time.Time, u key.Bucket) time.Time {
-	switch u {
-	case key.Hour:
-		return t.Truncate(time.Hour)
-	case key.Day:
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
 func median(v []float64) float64 {

@@ -68,7 +68,7 @@ type Accumulator struct {
 	spec key.Spec
 	opts Options
 
-	groups groups
+	groups groupList
 	index  index // xxhash of a key value -> first group in its chain
 
 	docs, bytes      int64
@@ -105,21 +105,21 @@ type group struct {
 	next        int32 // next group with the same hash, or -1
 }
 
-// groups is a list of groups in chunks: grown by appending, one array of
+// groupList holds groups in chunks: grown by appending, one array of
 // tens of thousands of them was copied, and its successor zeroed, at every
 // doubling. The first chunk grows, so that a key of a few values takes
 // little; the others are allocated whole.
-type groups struct {
+type groupList struct {
 	chunks [][]group
 	n      int
 }
 
 const groupChunk = 4096 // groups in a chunk, a power of two
 
-func (l *groups) at(i int32) *group { return &l.chunks[i/groupChunk][i%groupChunk] }
+func (l *groupList) at(i int32) *group { return &l.chunks[i/groupChunk][i%groupChunk] }
 
 // add appends a zero group and returns it and its index.
-func (l *groups) add() (*group, int32) {
+func (l *groupList) add() (*group, int32) {
 	c := l.n / groupChunk
 	if c == len(l.chunks) {
 		n := groupChunk
@@ -654,7 +654,7 @@ type index struct {
 }
 
 // find returns the first group whose hash is h, or -1.
-func (x *index) find(groups *groups, h uint64) int32 {
+func (x *index) find(groups *groupList, h uint64) int32 {
 	if x.slots == nil {
 		return -1
 	}
@@ -671,7 +671,7 @@ func (x *index) find(groups *groups, h uint64) int32 {
 }
 
 // set makes g the first group of hash h.
-func (x *index) set(groups *groups, h uint64, g int32) {
+func (x *index) set(groups *groupList, h uint64, g int32) {
 	if 2*(x.used+1) > len(x.slots) {
 		x.grow(groups)
 	}
@@ -688,7 +688,7 @@ func (x *index) set(groups *groups, h uint64, g int32) {
 }
 
 // grow doubles the table; each hash keeps its one slot.
-func (x *index) grow(groups *groups) {
+func (x *index) grow(groups *groupList) {
 	old := x.slots
 	x.slots = make([]int32, max(64, 2*len(old)))
 	mask := uint64(len(x.slots) - 1)

@@ -172,7 +172,7 @@ func (a *Accumulator) Finish() *Distribution {
 		}
 	}
 	d.Samples = s
-	a.groups, a.index, a.samples, a.copied = groups{}, index{}, nil, nil
+	a.groups, a.index, a.samples, a.copied = groupList{}, index{}, nil, nil
 	return d
 }
 

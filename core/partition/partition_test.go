@@ -516,7 +516,7 @@ func TestSortKeys(t *testing.T) {
 // growth, hashes that share slots, and hashes that repeat.
 func TestIndex(t *testing.T) {
 	var x index
-	var groups groups
+	var groups groupList
 	latest := map[uint64]int32{}
 	for i := range 10000 { // past the first chunk of groups
 		h := uint64(i%1700) << 40 // the low bits, which pick slots, always agree

@@ -49,6 +49,17 @@ const (
 	Month Bucket = "month"
 )
 
+// Start returns the start of the bucket that holds t, a time in UTC.
+func (b Bucket) Start(t time.Time) time.Time {
+	switch b {
+	case Hour:
+		return t.Truncate(time.Hour)
+	case Day:
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
 // Term is one part of a synthetic key.
 type Term struct {
 	Path    []string

@@ -188,3 +188,19 @@ func TestParseUTC(t *testing.T) {
 		}
 	}
 }
+
+func TestBucketStart(t *testing.T) {
+	at := time.Date(2024, time.February, 29, 23, 59, 59, 999, time.UTC)
+	for _, c := range []struct {
+		b    Bucket
+		want time.Time
+	}{
+		{Hour, time.Date(2024, time.February, 29, 23, 0, 0, 0, time.UTC)},
+		{Day, time.Date(2024, time.February, 29, 0, 0, 0, 0, time.UTC)},
+		{Month, time.Date(2024, time.February, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		if got := c.b.Start(at); !got.Equal(c.want) {
+			t.Errorf("%s.Start(%v) = %v, want %v", c.b, at, got, c.want)
+		}
+	}
+}

@@ -615,24 +615,12 @@ func TestBucketStart(t *testing.T) {
 	}
 	for _, u := range []key.Bucket{key.Hour, key.Day, key.Month} {
 		for _, at := range times {
-			want := calendarStart(time.Unix(0, int64(at*1e9)).UTC(), u).Unix()
+			want := u.Start(time.Unix(0, int64(at*1e9)).UTC()).Unix() // by the calendar
 			if got := bucketStart(at, u); got != want {
 				t.Errorf("bucketStart(%v, %v) = %d, want %d", at, u, got, want)
 			}
 		}
 	}
-}
-
-// calendarStart is the start of t's bucket by the calendar, as write spread
-// first found it.
-func calendarStart(t time.Time, u key.Bucket) time.Time {
-	switch u {
-	case key.Hour:
-		return t.Truncate(time.Hour)
-	case key.Day:
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
 func TestHexPrefix(t *testing.T) {

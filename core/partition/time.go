@@ -210,8 +210,7 @@ func bucketStart(t float64, u key.Bucket) int64 {
 	case key.Day:
 		return floorDiv(ns, 24*int64(time.Hour)) * 86400
 	}
-	at := time.Unix(0, ns).UTC()
-	return time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).Unix()
+	return u.Start(time.Unix(0, ns).UTC()).Unix()
 }
 
 // floorDiv is a/b rounded down, for b > 0.

@@ -720,7 +720,7 @@ func periods(c constraint, b key.Bucket) int {
 	if !ok1 || !ok2 || hi.Before(lo) {
 		return 0
 	}
-	start, end := truncate(lo, b), truncate(hi, b)
+	start, end := b.Start(lo), b.Start(hi)
 	if c.hiExcl && end.Equal(hi) {
 		end = step(end, b, -1)
 	}
@@ -746,16 +746,6 @@ func literalTime(e Expr) (time.Time, bool) {
 		return key.Time(&ingest.Value{Kind: ingest.Number, Num: l.Num})
 	}
 	return time.Time{}, false
-}
-
-func truncate(t time.Time, b key.Bucket) time.Time {
-	switch b {
-	case key.Hour:
-		return t.Truncate(time.Hour)
-	case key.Day:
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
 func step(t time.Time, b key.Bucket, n int) time.Time {

@@ -86,7 +86,7 @@ type Accumulator struct {
 	samples      []Sample
 	copied       []bool // by sample: its Values are a copy of its own
 	seen         int64  // documents counted, which orders them
-	rng          *rand.Rand
+	rng          rand.PCG // the reservoir's draws (draw)
 	cur          batch                         // documents read but not yet counted
 	work         chan batch                    // to the background goroutine, if any
 	spare        chan batch                    // from it, counted batches to fill again
@@ -176,7 +176,7 @@ func New(spec key.Spec, opts Options) *Accumulator {
 		spec: spec,
 		opts: opts,
 		// A fixed seed keeps reports byte-for-byte reproducible.
-		rng:      rand.New(rand.NewPCG(0x706b63616c63, uint64(len(spec.String())))),
+		rng:      *rand.NewPCG(0x706b63616c63, uint64(len(spec.String()))),
 		weighted: opts.WeightPath != nil,
 	}
 	if opts.Background {
@@ -510,7 +510,7 @@ func (a *Accumulator) copyPending(evicted []epk.Value) []epk.Value {
 func (a *Accumulator) sample(order int64, h uint64, values []epk.Value, t float64, borrowed bool) {
 	j := len(a.samples)
 	if j >= a.opts.Samples {
-		if j = int(a.rng.Int64N(order + 1)); j >= a.opts.Samples {
+		if j = int(a.draw(uint64(order) + 1)); j >= a.opts.Samples {
 			return
 		}
 	}
@@ -535,6 +535,24 @@ func (a *Accumulator) sample(order int64, h uint64, values []epk.Value, t float6
 	}
 	s.Order, s.Values, s.Time, s.hash = order, values, t, h
 	a.copied[j] = borrowed
+}
+
+// draw returns a number in [0, n), n > 0, as rand.New(&a.rng).Uint64N(n)
+// does, and the same one (TestDraw): every document of every key draws,
+// and through rand.Rand each draw was an interface call into the PCG.
+func (a *Accumulator) draw(n uint64) uint64 {
+	if n&(n-1) == 0 {
+		return a.rng.Uint64() & (n - 1)
+	}
+	// Lemire's multiply and reject, as package rand writes it.
+	hi, lo := bits.Mul64(a.rng.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(a.rng.Uint64(), n)
+		}
+	}
+	return hi
 }
 
 func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {

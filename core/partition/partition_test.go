@@ -633,3 +633,21 @@ func TestHexPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestDraw checks the reservoir's draws against package rand's, which they
+// replace: the same seed must give the same sample.
+func TestDraw(t *testing.T) {
+	s, _ := key.Parse("/a")
+	a := New(s, Options{})
+	r := rand.New(rand.NewPCG(0x706b63616c63, uint64(len("/a"))))
+	ns := []uint64{1, 2, 3, 7, 64, 20_001, 1 << 40, 1<<63 + 1, math.MaxUint64}
+	for i := range 100_000 {
+		n := uint64(i + 1)
+		if i < len(ns) {
+			n = ns[i]
+		}
+		if got, want := a.draw(n), r.Uint64N(n); got != want {
+			t.Fatalf("draw %d of [0, %d): %d, package rand drew %d", i, n, got, want)
+		}
+	}
+}

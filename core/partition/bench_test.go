@@ -2,6 +2,7 @@ package partition
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -39,6 +40,32 @@ func BenchmarkAddFacts(b *testing.B) {
 				}
 				a.AddFacts(d, f)
 				n++
+			}
+		})
+	}
+}
+
+// BenchmarkOrder sorts 50,000 keys as finishing a key does: random EPK
+// heads, and sizes that mostly agree (one document each, a few hundred
+// bytes).
+func BenchmarkOrder(b *testing.B) {
+	const n = 50_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		name string
+		key  func() sortKey
+	}{
+		{"epk", func() sortKey { return sortKey{rng.Uint64() >> 2, rng.Uint64(), rng.Uint64()} }},
+		{"size", func() sortKey { return sortKey{descending(300 + rng.Int64N(200)), descending(1), rng.Uint64() >> 2} }},
+	} {
+		keys := make([]sortKey, n)
+		for i := range keys {
+			keys[i] = c.key()
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var s sorter
+			for b.Loop() {
+				s.sortedKeys(n, func(i int, k *sortKey) { *k = keys[i] })
 			}
 		})
 	}

@@ -7,6 +7,7 @@
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
 #   ./build.sh fuzz               every fuzz target, FUZZTIME (default 30s) each, one after another
 #   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
+#   ./build.sh pgo                profile the 100 MB analysis again into cmd/pkcalc/default.pgo
 #   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
 #
 # It installs what it needs and is missing where it can (Chromium and Node
@@ -14,6 +15,11 @@
 # to install.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# The profile that guides the compiler's optimisation (PGO) of the engine:
+# go build and go run of ./cmd/pkcalc take it on their own; the engine's
+# WebAssembly and the benchmarks are given it here. ./build.sh pgo makes it.
+pgo=cmd/pkcalc/default.pgo
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -82,7 +88,7 @@ build_site() {
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
   vugu_script "$out/vugu-render.js"
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/main.wasm" ./wasm/page
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/engine/engine.wasm" ./wasm/engine
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -pgo="$pgo" -o "$out/engine/engine.wasm" ./wasm/engine
   sed 's/<html lang="en">/<html lang="en" class="embed">/' index.html > "$out/embed.html"
   service_worker "$out"
   precompress "$out"
@@ -127,7 +133,7 @@ build_cloudflare() {
   rm -rf "$out"
   mkdir -p "$out"
   go tool workers-assets-gen -mode=go -runtime=cloudflare -o "$out/build" >/dev/null
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/build/app.wasm" ./wasm/engine/cloudflare
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -pgo="$pgo" -o "$out/build/app.wasm" ./wasm/engine/cloudflare
   cp wasm/engine/wrangler.jsonc "$out/"
   cp -R "$site" "$out/site"
   cp wasm/engine/404.html wasm/engine/.assetsignore "$out/site/"
@@ -255,14 +261,25 @@ case "$cmd" in
   bench)
     mkdir -p build
     log "benchmarks (go test -bench), results in build/bench.txt"
-    go test -run '^$' -bench . -benchmem ./core/... | tee build/bench.txt
+    # Built with the profile, as the command and the engine's WebAssembly are.
+    go test -pgo="$pgo" -run '^$' -bench . -benchmem ./core/... | tee build/bench.txt
     # The analysis again on one core, as the engine issue's aim is put.
-    go test -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/report | tee -a build/bench.txt
+    go test -pgo="$pgo" -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/report | tee -a build/bench.txt
     need_chromium
     build_site build/site
     log "in the browser: 100 MB through window.pkcalc.analyze; writing docs/PERFORMANCE.md"
     PKCALC_SITE="$PWD/build/site" PKCALC_BENCH="$PWD/docs/PERFORMANCE.md" PKCALC_BENCH_GO="$PWD/build/bench.txt" \
-      go test -count=1 -run TestBrowserBenchmark -timeout 30m -v ./e2e/ | grep -v '^=== '
+      go test -pgo="$pgo" -count=1 -run TestBrowserBenchmark -timeout 30m -v ./e2e/ | grep -v '^=== '
+    ;;
+  pgo)
+    # A CPU profile of the 100 MB analysis on one core, the engine's hot path
+    # in the command, the browser and the Worker alike. Refresh it when that
+    # path changes much: a stale profile only optimises less.
+    mkdir -p build
+    log "profiling the 100 MB analysis into $pgo"
+    go test -pgo=off -run '^$' -bench 'Analyze$' -benchtime 10x -cpu 1 \
+      -cpuprofile "$PWD/build/pgo.prof" -o build/report.test ./core/report
+    cp build/pgo.prof "$pgo"
     ;;
   *)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'

@@ -317,40 +317,11 @@ func (e *Evaluation) score() {
 // firstLevel returns the most common first-level value of a hierarchical
 // key and its share of documents.
 func firstLevel(d *partition.Distribution) (epk.Value, float64) {
-	type acc struct {
-		v    epk.Value
-		docs int64
-	}
-	// By the value's bits: its text (ComponentText) tells values apart the
-	// same way, but formatting tens of thousands of them is most of the cost.
-	type level struct {
-		kind epk.Kind
-		num  uint64
-		str  string
-	}
-	by := map[level]*acc{}
-	var order []level
-	for l := range d.All() {
-		v := l.Values[0]
-		k := level{v.Kind, math.Float64bits(v.Num), v.Str}
-		a := by[k]
-		if a == nil {
-			a = &acc{v: l.Values[0]}
-			by[k] = a
-			order = append(order, k)
-		}
-		a.docs += l.Documents
-	}
-	var best *acc
-	for _, k := range order {
-		if best == nil || by[k].docs > best.docs {
-			best = by[k]
-		}
-	}
-	if best == nil || d.Documents == 0 {
+	v, docs, ok := d.FirstLevel()
+	if !ok || d.Documents == 0 {
 		return epk.Value{}, 0
 	}
-	return best.v, float64(best.docs) / float64(d.Documents)
+	return v, float64(docs) / float64(d.Documents)
 }
 
 func severityRank(s Severity) int {

@@ -84,9 +84,9 @@ type Accumulator struct {
 	keyMax       int   // longest key value, in bytes
 	over, overV1 int64 // documents whose key exceeds the V2 / V1 limits
 	samples      []Sample
-	copied       []bool // by sample: its Values are a copy of its own
-	seen         int64  // documents counted, which orders them
-	rng          rand.PCG // the reservoir's draws (draw)
+	copied       []bool                        // by sample: its Values are a copy of its own
+	seen         int64                         // documents counted, which orders them
+	rng          rand.PCG                      // the reservoir's draws (draw)
 	cur          batch                         // documents read but not yet counted
 	work         chan batch                    // to the background goroutine, if any
 	spare        chan batch                    // from it, counted batches to fill again

@@ -56,7 +56,7 @@ type Distribution struct {
 
 	Samples []Sample // in input order
 
-	bySize []int32 // Logical and Heavy, largest first (sizeOrder); built on first use
+	bySize []int32 // Logical and Heavy, largest first (sizeOrder); sorted on first use
 	sort   sorter  // for the figures' sorts, one after another
 }
 
@@ -263,20 +263,54 @@ func rank(sorted []int64, p float64) int64 {
 // Largest returns the n largest logical partitions by bytes (then
 // documents, then EPK), including heavy hitters past the exact limit.
 func (d *Distribution) Largest(n int) []Logical {
-	idx := d.sizeOrder()
-	out := make([]Logical, min(n, len(idx)))
-	for k := range out {
-		out[k] = *d.at(idx[k])
+	idx := d.largest(n)
+	out := make([]Logical, len(idx))
+	for k, i := range idx {
+		out[k] = *d.at(i)
 	}
 	return out
 }
 
-// All yields every logical partition known, in Largest's order: the exact
-// ones and the heavy hitters past the limit.
+// largest is the order of Largest(n): indexes into Logical followed by
+// Heavy. A few of tens of thousands are selected in one pass; the whole
+// order is sorted only for more.
+func (d *Distribution) largest(n int) []int32 {
+	total := len(d.Logical) + len(d.Heavy)
+	n = max(0, min(n, total))
+	if n > 64 {
+		return d.sizeOrder()[:n]
+	}
+	top := make([]int32, 0, n) // largest first
+	for i := range int32(total) {
+		l := d.at(i)
+		if len(top) == n && (n == 0 || compareSize(l, d.at(top[n-1])) >= 0) {
+			continue
+		}
+		// After those it ties with: equal partitions keep their order.
+		k := len(top)
+		for k > 0 && compareSize(l, d.at(top[k-1])) < 0 {
+			k--
+		}
+		if len(top) < n {
+			top = append(top, 0)
+		}
+		copy(top[k+1:], top[k:len(top)-1])
+		top[k] = i
+	}
+	return top
+}
+
+// All yields every logical partition known: the exact ones in EPK order,
+// then the heavy hitters past the limit.
 func (d *Distribution) All() iter.Seq[*Logical] {
 	return func(yield func(*Logical) bool) {
-		for _, i := range d.sizeOrder() {
-			if !yield(d.at(i)) {
+		for i := range d.Logical {
+			if !yield(&d.Logical[i]) {
+				return
+			}
+		}
+		for i := range d.Heavy {
+			if !yield(&d.Heavy[i]) {
 				return
 			}
 		}
@@ -291,29 +325,75 @@ func (d *Distribution) at(i int32) *Logical {
 	return &d.Heavy[int(i)-len(d.Logical)]
 }
 
-// sizeOrder is the order of Largest, sorted once: indexes into Logical
-// followed by Heavy, so that the order of tens of thousands of partitions
-// does not copy them.
+// sizeOrder is the order of Largest for all of them, sorted once.
 func (d *Distribution) sizeOrder() []int32 {
 	if d.bySize == nil {
 		d.bySize = d.sort.order(len(d.Logical)+len(d.Heavy), func(i int, k *sortKey) {
 			l := d.at(int32(i))
 			k[0], k[1], k[2] = descending(l.Bytes), descending(l.Documents), epkPrefix(l.EPK)
-		}, func(i, j int) int {
-			x, y := d.at(int32(i)), d.at(int32(j))
-			if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(y.Documents, x.Documents); c != 0 {
-				return c
-			}
-			if c := strings.Compare(x.EPK, y.EPK); c != 0 {
-				return c
-			}
-			return Compare(x.Values, y.Values) // hash V1's cut gives values one EPK
-		})
+		}, func(i, j int) int { return compareSize(d.at(int32(i)), d.at(int32(j))) })
 	}
 	return d.bySize
+}
+
+// compareSize orders logical partitions as Largest does: more bytes first,
+// then more documents, then by EPK, then by value (hash V1's cut gives
+// values one EPK).
+func compareSize(x, y *Logical) int {
+	if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.Documents, x.Documents); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.EPK, y.EPK); c != 0 {
+		return c
+	}
+	return Compare(x.Values, y.Values)
+}
+
+// FirstLevel returns the first-level value of the key that holds the most
+// documents among the logical partitions known, and those documents; of
+// values that tie, the one holding the larger partition (in Largest's
+// order). ok is false when there is no partition.
+func (d *Distribution) FirstLevel() (v epk.Value, docs int64, ok bool) {
+	type acc struct {
+		v    epk.Value
+		docs int64
+		top  *Logical // its largest partition
+	}
+	// By the value's bits, which tell values apart as their text does.
+	type level struct {
+		kind epk.Kind
+		num  uint64
+		str  string
+	}
+	by := map[level]*acc{}
+	for l := range d.All() {
+		if len(l.Values) == 0 {
+			continue
+		}
+		v := l.Values[0]
+		k := level{v.Kind, math.Float64bits(v.Num), v.Str}
+		a := by[k]
+		if a == nil {
+			a = &acc{v: v, top: l}
+			by[k] = a
+		} else if compareSize(l, a.top) < 0 {
+			a.top = l
+		}
+		a.docs += l.Documents
+	}
+	var best *acc
+	for _, a := range by {
+		if best == nil || a.docs > best.docs || a.docs == best.docs && compareSize(a.top, best.top) < 0 {
+			best = a
+		}
+	}
+	if best == nil {
+		return epk.Value{}, 0, false
+	}
+	return best.v, best.docs, true
 }
 
 // Singletons is the share of documents whose key value occurs once: by

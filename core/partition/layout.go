@@ -101,22 +101,30 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		l.Requests *= grow
 		return l
 	}
+	// Scaling keeps Largest's order, so the partitions over the limit are
+	// the largest ones, and those over the alert line the next: counted in
+	// any order, and only the few listed are put in order.
 	for l := range d.All() {
-		s := scaled(*l)
-		if s.Bytes > p.Largest.Bytes {
-			p.Largest = s
-		}
-		switch {
+		switch s := scaled(*l); {
 		case s.Bytes > maxLogical:
 			p.OverLimitN++
-			if len(p.OverLimit) < 10 {
-				p.OverLimit = append(p.OverLimit, s)
-			}
 		case s.Bytes > alert:
 			p.OverAlertN++
-			if len(p.OverAlert) < 10 {
-				p.OverAlert = append(p.OverAlert, s)
-			}
+		}
+	}
+	over := int(p.OverLimitN)
+	top := d.largest(max(1, over+min(int(p.OverAlertN), 10)))
+	if len(top) > 0 {
+		if s := scaled(*d.at(top[0])); s.Bytes > 0 {
+			p.Largest = s
+		}
+	}
+	for k, i := range top {
+		switch {
+		case k < min(over, 10):
+			p.OverLimit = append(p.OverLimit, scaled(*d.at(i)))
+		case k >= over:
+			p.OverAlert = append(p.OverAlert, scaled(*d.at(i)))
 		}
 	}
 

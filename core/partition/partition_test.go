@@ -651,3 +651,70 @@ func TestDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestLargest: selecting a few of the largest partitions gives the prefix
+// of the whole size order, ties and heavy hitters included, and FirstLevel
+// picks the value the size order meets first among those with the most
+// documents.
+func TestLargest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 10, 70, 500} {
+		d := &Distribution{}
+		for i := range n {
+			l := Logical{
+				Values:    []epk.Value{epk.Str(fmt.Sprint("t", rng.IntN(5))), epk.Num(float64(i))},
+				EPK:       fmt.Sprintf("%02X", rng.IntN(4)),
+				Documents: rng.Int64N(3),
+				Bytes:     100 * rng.Int64N(3),
+			}
+			if i%7 == 3 {
+				d.Heavy = append(d.Heavy, l)
+			} else {
+				d.Logical = append(d.Logical, l)
+			}
+		}
+		want := slices.Clone(d.sizeOrder())
+		for k := range n + 2 {
+			if got := d.largest(k); !slices.Equal(got, want[:min(k, n)]) {
+				t.Fatalf("%d partitions: largest(%d) = %v, want %v", n, k, got, want[:min(k, n)])
+			}
+		}
+		// FirstLevel against the order it keeps: the first value met in
+		// size order among those with the most documents.
+		docs := map[string]int64{}
+		var met []string
+		for _, i := range want {
+			v := d.at(i).Values[0].Str
+			if _, ok := docs[v]; !ok {
+				met = append(met, v)
+			}
+			docs[v] += d.at(i).Documents
+		}
+		best := ""
+		for _, v := range met {
+			if best == "" || docs[v] > docs[best] {
+				best = v
+			}
+		}
+		v, got, ok := d.FirstLevel()
+		if ok != (n > 0) || v.Str != best || got != docs[best] {
+			t.Errorf("%d partitions: FirstLevel = %q, %d documents, %v; want %q, %d", n, v.Str, got, ok, best, docs[best])
+		}
+	}
+}
+
+// TestFirstLevelTie: of first-level values with as many documents, the one
+// holding the larger partition wins, however the values are stored.
+func TestFirstLevelTie(t *testing.T) {
+	part := func(level string, docs, bytes int64) Logical {
+		return Logical{Values: []epk.Value{epk.Str(level), epk.Num(float64(bytes))}, EPK: level, Documents: docs, Bytes: bytes}
+	}
+	d := &Distribution{Logical: []Logical{
+		part("a", 2, 100), part("b", 1, 100), part("c", 3, 50), part("a", 2, 90), part("b", 3, 300), part("c", 1, 40),
+	}}
+	for range 20 { // a map's order differs from run to run
+		if v, docs, _ := d.FirstLevel(); v.Str != "b" || docs != 4 {
+			t.Fatalf("FirstLevel = %q, %d documents; want b (its partition of 300 bytes is the largest), 4", v.Str, docs)
+		}
+	}
+}

@@ -45,19 +45,21 @@ func BenchmarkAddFacts(b *testing.B) {
 	}
 }
 
-// BenchmarkOrder sorts 50,000 keys as finishing a key does: random EPK
-// heads, and sizes that mostly agree (one document each, a few hundred
-// bytes).
+// BenchmarkOrder sorts keys as finishing a key does: 50,000 random EPK
+// heads; 50,000 sizes that mostly agree (one document each, a few hundred
+// bytes); the 20,000 samples of 330,000 documents, by position.
 func BenchmarkOrder(b *testing.B) {
-	const n = 50_000
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct {
 		name string
+		n    int
 		key  func() sortKey
 	}{
-		{"epk", func() sortKey { return sortKey{rng.Uint64() >> 2, rng.Uint64(), rng.Uint64()} }},
-		{"size", func() sortKey { return sortKey{descending(300 + rng.Int64N(200)), descending(1), rng.Uint64() >> 2} }},
+		{"epk", 50_000, func() sortKey { return sortKey{rng.Uint64() >> 2, rng.Uint64(), rng.Uint64()} }},
+		{"size", 50_000, func() sortKey { return sortKey{descending(300 + rng.Int64N(200)), descending(1), rng.Uint64() >> 2} }},
+		{"samples", 20_000, func() sortKey { return sortKey{rng.Uint64N(330_000)} }},
 	} {
+		n := c.n
 		keys := make([]sortKey, n)
 		for i := range keys {
 			keys[i] = c.key()

@@ -439,11 +439,15 @@ func TestOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var s sorter // one for all: each sort must start from clean scratch
 	for _, n := range []int{0, 1, 2, 63, 64, 65, 1000, 20_000, 65, 1000} {
-		for _, spread := range []uint64{1, 3, 256, 1 << 40} {
+		for _, spread := range []uint64{1, 3, 256, 1 << 40, 0} {
 			keys := make([]sortKey, n)
 			tie := make([]int, n) // what the comparison reads past the key
 			for i := range keys {
-				keys[i] = sortKey{rng.Uint64N(spread) << 56, rng.Uint64N(2) << 17, rng.Uint64N(spread)}
+				if spread == 0 { // keys that differ in their first word only (lsd)
+					keys[i] = sortKey{rng.Uint64N(400_000)<<uint(rng.IntN(2)*20) | uint64(rng.IntN(4))<<58}
+				} else {
+					keys[i] = sortKey{rng.Uint64N(spread) << 56, rng.Uint64N(2) << 17, rng.Uint64N(spread)}
+				}
 				tie[i] = rng.IntN(5)
 			}
 			compare := func(i, j int) int { return cmp.Or(cmp.Compare(tie[i], tie[j]), cmp.Compare(i, j)) }

@@ -221,8 +221,15 @@ the like): past the 50,000 values kept exactly, each such document costs a Bloom
 HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the first digits of its
 EPK, a bucket that is usually a cache miss (counted together at the end of the batch, so that the misses
 overlap) and a reservoir draw: 160 ns a document, the making of the value's string included. Finishing
-(each key's values sorted by EPK and by size, by radix on compact keys; the EPK of every kept value;
-projection with splits; monotonicity; write spread) is bounded by the values kept, not by the input.
+(each key's values sorted by EPK, by radix on compact keys, and its largest selected; the EPK of every
+kept value; projection with splits; monotonicity; write spread) is bounded by the values kept, not by
+the input.
+
+The command, the engine's WebAssembly and these benchmarks are compiled with profile-guided
+optimisation: ` + "`cmd/pkcalc/default.pgo`" + ` is a CPU profile of this analysis on one core (` + "`./build.sh pgo`" + `),
+by which Go inlines and lays out the hot path. Measured alternately, best of four: BenchmarkAnalyze
+on one core 1.28 s without it against 1.21 to 1.23 s with it; the WebAssembly benchmark under Node 4.74 s
+against 4.49 s. Go 1.27.3 measured the same as 1.26.8, with or without the profile.
 
 What 150 MB/s on one core would take, measured key by key with the command line on one core
 (` + "`pkcalc analyze --no-suggest --key K`" + `, the 100 MB set, the collector at Go's default pace, the best of
@@ -236,14 +243,15 @@ build a string per document. 150 MB/s is 0.69 s for the set: with reading and th
 the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
 whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
 bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 254 MB
-allocated per analysis); the rest needs another shape: the paths the keys share (five
+allocated per analysis; then the profile-guided build and fewer, cheaper sorts 6 % more); the rest needs
+another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
 exact limit.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
-document and keeps little. One core, the 100 MB set: 1.33 to 1.37 s against 1.41 to 1.47 s at the
-default pace, peak memory 220 MB against 190 MB.
+document and keeps little. One core, the 100 MB set, JSON output: 1.30 to 1.36 s against 1.41 to 1.43 s
+at the default pace, peak memory 210 MB against 175 MB.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
 machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
@@ -261,7 +269,7 @@ Node processes running the WebAssembly command line on the 100 MB set they took 
 9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
-sketches), not with the input: natively the 100 MB analysis peaks at about 190 MB of RSS (220 MB at
+sketches), not with the input: natively the 100 MB analysis peaks at about 175 MB of RSS (210 MB at
 the command line's pace), and in the
 tab the 500 MB file peaks about where the 100 MB one does. The browser's engine runs every analysis on
 one Go instance (a WebAssembly memory never shrinks, so an instance per analysis would keep several

@@ -19,6 +19,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -94,6 +95,7 @@ type Accumulator struct {
 	pending      []epk.Value                   // the value being added, for copy
 	kept         []epk.Value                   // the current chunk of the groups' values (keep)
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
+	same         *sameStrings                  // for a key of one path, until it passes the exact limit
 }
 
 type group struct {
@@ -178,6 +180,9 @@ func New(spec key.Spec, opts Options) *Accumulator {
 		// A fixed seed keeps reports byte-for-byte reproducible.
 		rng:      *rand.NewPCG(0x706b63616c63, uint64(len(spec.String()))),
 		weighted: opts.WeightPath != nil,
+	}
+	if spec.Kind == key.Hash && len(spec.Paths) == 1 {
+		a.same = new(sameStrings)
 	}
 	if opts.Background {
 		a.work = make(chan batch, 1)
@@ -378,6 +383,21 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	a.seen += docs
 	a.checkLength(vals, docs)
 
+	var same *sameEntry
+	if a.same != nil && len(vals) == 1 && vals[0].Kind == epk.String && len(vals[0].Str) > 0 {
+		same = a.same.entry(vals[0].Str)
+		if unsafe.StringData(same.s) == unsafe.StringData(vals[0].Str) && len(same.s) == len(vals[0].Str) {
+			g := a.groups.at(same.g)
+			g.docs += docs
+			g.bytes += bytes
+			g.requests += requests
+			g.last = order
+			if sampled {
+				a.sample(order, g.hash, g.values, t, false)
+			}
+			return
+		}
+	}
 	h := hashValues(vals)
 	if a.known != nil && !a.known.has(h) {
 		// Past the exact limit most values are new, and the filter says so
@@ -399,6 +419,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 			if sampled {
 				a.sample(order, h, g.values, t, false)
 			}
+			if same != nil {
+				same.s, same.g = vals[0].Str, i
+			}
 			return
 		}
 	}
@@ -407,6 +430,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		g, i := a.groups.add()
 		*g = group{hash: h, values: own, docs: docs, bytes: bytes, requests: requests, first: order, last: order, next: head}
 		a.index.set(&a.groups, h, i)
+		if same != nil {
+			same.s, same.g = vals[0].Str, i
+		}
 		if sampled {
 			a.sample(order, h, own, t, false)
 		}
@@ -416,6 +442,24 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	if sampled {
 		a.sample(order, h, vals, t, true)
 	}
+}
+
+// sameStrings finds the group of a key of one string level by the memory
+// of the string it arrives in. The reader hands out the same string for a
+// short value it has just read (ingest's Reader caches them), so a status
+// or a region comes as the very string it came in before, and its group is
+// found without hashing or comparing its text. Each entry holds its string,
+// so that the memory is not reused for another while it is cached.
+type sameStrings [256]sameEntry
+
+type sameEntry struct {
+	s string
+	g int32
+}
+
+func (c *sameStrings) entry(s string) *sameEntry {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return &c[(p>>4^p>>12)&255]
 }
 
 // keep copies a new group's value into the Accumulator's chunk of values.
@@ -441,6 +485,7 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 		a.overflow.buckets = make(map[uint32]*bucket)
 		a.overflow.dense = make([]bucket, 1<<14)
 		a.copy = a.copyPending
+		a.same = nil // most values are new from now on
 		a.known = newFilter(a.groups.n)
 		for i := range int32(a.groups.n) {
 			h := a.groups.at(i).hash

@@ -722,3 +722,42 @@ func TestFirstLevelTie(t *testing.T) {
 		}
 	}
 }
+
+// TestSameStrings: a key value found by the memory of its string is counted
+// as by its text, whether strings share memory or not: the same string
+// again, equal text elsewhere, and prefixes that start where others do.
+func TestSameStrings(t *testing.T) {
+	spec, _ := key.Parse("/k")
+	rng := rand.New(rand.NewPCG(5, 6))
+	backing := strings.Repeat("abcab", 200)
+	reused := make([]string, 40) // handed out again and again, as ingest's Reader does
+	for i := range reused {
+		reused[i] = fmt.Sprint("value-", i)
+	}
+	a := New(spec, Options{})
+	want := map[string]int64{}
+	for range 20_000 {
+		var s string
+		switch rng.IntN(3) {
+		case 0:
+			s = reused[rng.IntN(len(reused))]
+		case 1:
+			s = strings.Clone(reused[rng.IntN(len(reused))])
+		default:
+			at := rng.IntN(20)
+			s = backing[at : at+1+rng.IntN(6)]
+		}
+		want[s]++
+		a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
+			{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+	}
+	d := a.Finish()
+	if len(d.Logical) != len(want) {
+		t.Fatalf("%d logical partitions, want %d", len(d.Logical), len(want))
+	}
+	for _, l := range d.Logical {
+		if got := l.Documents; got != want[l.Values[0].Str] {
+			t.Errorf("%q: %d documents, want %d", l.Values[0].Str, got, want[l.Values[0].Str])
+		}
+	}
+}

@@ -369,17 +369,24 @@ func (d *Distribution) FirstLevel() (v epk.Value, docs int64, ok bool) {
 		str  string
 	}
 	by := map[level]*acc{}
+	// A hierarchical key's EPK starts with its first level's hash, so in
+	// EPK order a value's partitions come one after another: the map is
+	// looked up once per run of them, not once per partition.
+	var a *acc
+	var cur level
 	for l := range d.All() {
 		if len(l.Values) == 0 {
 			continue
 		}
 		v := l.Values[0]
-		k := level{v.Kind, math.Float64bits(v.Num), v.Str}
-		a := by[k]
-		if a == nil {
-			a = &acc{v: v, top: l}
-			by[k] = a
-		} else if compareSize(l, a.top) < 0 {
+		if k := (level{v.Kind, math.Float64bits(v.Num), v.Str}); a == nil || k != cur {
+			cur = k
+			if a = by[k]; a == nil {
+				a = &acc{v: v, top: l}
+				by[k] = a
+			}
+		}
+		if compareSize(l, a.top) < 0 {
 			a.top = l
 		}
 		a.docs += l.Documents

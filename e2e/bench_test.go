@@ -216,7 +216,9 @@ keys' accumulators (taking each key's value from the document and counting it), 
 window's documents whole, the rest projected), a fifth is finishing, and the rest is choosing the
 candidates and the garbage collector. The accumulators count each key's documents in batches of 1,024
 so that a key's tables stay in the cache while it counts (BenchmarkAddFacts: 50 ns a document for a key
-of five values). Their largest part is the five keys with a new value in nearly every document (/id and
+of five values). A key of one path finds the group of a value the reader hands out again (a status, a
+region: ingest's Reader keeps recent short strings) by the memory of its string, without hashing or
+comparing its text. Their largest part is the five keys with a new value in nearly every document (/id and
 the like): past the 50,000 values kept exactly, each such document costs a Bloom filter test, a
 HyperLogLog add, a Space-Saving update (a few steps, in groups of equal counts), the first digits of its
 EPK, a bucket that is usually a cache miss (counted together at the end of the batch, so that the misses
@@ -227,9 +229,9 @@ the input.
 
 The command, the engine's WebAssembly and these benchmarks are compiled with profile-guided
 optimisation: ` + "`cmd/pkcalc/default.pgo`" + ` is a CPU profile of this analysis on one core (` + "`./build.sh pgo`" + `),
-by which Go inlines and lays out the hot path. Measured alternately, best of four: BenchmarkAnalyze
-on one core 1.28 s without it against 1.21 to 1.23 s with it; the WebAssembly benchmark under Node 4.74 s
-against 4.49 s. Go 1.27.3 measured the same as 1.26.8, with or without the profile.
+by which Go inlines and lays out the hot path. Measured alternately, best of five: BenchmarkAnalyze
+on one core 1.21 s without it against 1.17 s with it; the WebAssembly benchmark under Node (best of
+three) 4.74 s against 4.49 s. Go 1.27.3 measured the same as 1.26.8, with or without the profile.
 
 What 150 MB/s on one core would take, measured key by key with the command line on one core
 (` + "`pkcalc analyze --no-suggest --key K`" + `, the 100 MB set, the collector at Go's default pace, the best of
@@ -243,15 +245,16 @@ build a string per document. 150 MB/s is 0.69 s for the set: with reading and th
 the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
 whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
 bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 254 MB
-allocated per analysis; then the profile-guided build and fewer, cheaper sorts 6 % more); the rest needs
+allocated per analysis; then 1.29 to 1.17 s, alternating, best of five, from the profile-guided build,
+fewer and cheaper sorts, and finding a short value's group by its string's memory); the rest needs
 another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
 exact limit.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
-document and keeps little. One core, the 100 MB set, JSON output: 1.30 to 1.36 s against 1.41 to 1.43 s
-at the default pace, peak memory 210 MB against 175 MB.
+document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.29 s against 1.40 s
+at the default pace (single runs reach 1.6 s on this machine), peak memory 213 MB against 190 to 200 MB.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
 machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
@@ -269,7 +272,7 @@ Node processes running the WebAssembly command line on the 100 MB set they took 
 9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
-sketches), not with the input: natively the 100 MB analysis peaks at about 175 MB of RSS (210 MB at
+sketches), not with the input: natively the 100 MB analysis peaks at about 190 to 200 MB of RSS (213 MB at
 the command line's pace), and in the
 tab the 500 MB file peaks about where the 100 MB one does. The browser's engine runs every analysis on
 one Go instance (a WebAssembly memory never shrinks, so an instance per analysis would keep several

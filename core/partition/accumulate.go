@@ -19,6 +19,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -94,6 +95,7 @@ type Accumulator struct {
 	done         chan struct{}                 // closed when it has counted its last batch
 	pending      []epk.Value                   // the value being added, for copy
 	kept         []epk.Value                   // the current chunk of the groups' values (keep)
+	text         []byte                        // the current chunk of their strings' text (keepText)
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
 	same         *sameStrings                  // for a key of one path, until it passes the exact limit
 }
@@ -462,17 +464,42 @@ func (c *sameStrings) entry(s string) *sameEntry {
 	return &c[(p>>4^p>>12)&255]
 }
 
-// keep copies a new group's value into the Accumulator's chunk of values.
-// Carved from chunks, the values of tens of thousands of groups take a few
-// allocations instead of one each, and lie side by side in memory, where
-// each document's comparison finds them in the cache.
+// keep copies a new group's value into the Accumulator's chunk of values,
+// and its strings' text into its chunk of text. Carved from chunks, the
+// values of tens of thousands of groups take a few allocations instead of
+// one each, and lie side by side in memory, where each document's
+// comparison finds them in the cache: the text stayed in the documents'
+// strings, scattered over the heap, and comparing a document's value with
+// its group's was a cache miss.
 func (a *Accumulator) keep(vals []epk.Value) []epk.Value {
 	if len(a.kept)+len(vals) > cap(a.kept) {
 		a.kept = make([]epk.Value, 0, max(1024, len(vals)))
 	}
 	n := len(a.kept)
 	a.kept = append(a.kept, vals...)
-	return a.kept[n:len(a.kept):len(a.kept)]
+	own := a.kept[n:len(a.kept):len(a.kept)]
+	for i := range own {
+		if v := &own[i]; v.Kind == epk.String && len(v.Str) > 0 {
+			v.Str = a.keepText(v.Str)
+		}
+	}
+	return own
+}
+
+// keepText copies s into the Accumulator's chunk of text. The text of a
+// chunk is never written again, so the strings made over it stay as they
+// are; a long one gets memory of its own.
+func (a *Accumulator) keepText(s string) string {
+	const chunk = 16 << 10
+	if len(s) > chunk/16 {
+		return strings.Clone(s)
+	}
+	if len(s) > cap(a.text)-len(a.text) {
+		a.text = make([]byte, 0, chunk)
+	}
+	n := len(a.text)
+	a.text = append(a.text, s...)
+	return unsafe.String(&a.text[n], len(s))
 }
 
 // addOverflow counts a value past the exact limit: in the sketches, and in

@@ -761,3 +761,29 @@ func TestSameStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepText: the text of kept values, copied into chunks, reads back as
+// it came, for values short and long, across many chunks.
+func TestKeepText(t *testing.T) {
+	spec, _ := key.Parse("/k")
+	a := New(spec, Options{})
+	want := map[string]bool{}
+	for i := range 3000 {
+		s := strings.Repeat(fmt.Sprint(i%10), i%1500) + fmt.Sprint(i)
+		want[s] = true
+		a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
+			{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+	}
+	d := a.Finish()
+	if len(d.Logical) != len(want) {
+		t.Fatalf("%d logical partitions, want %d", len(d.Logical), len(want))
+	}
+	for _, l := range d.Logical {
+		if s := l.Values[0].Str; !want[s] || l.Documents != 1 {
+			t.Fatalf("kept %.20q… (%d bytes), %d documents: not a value given once", s, len(s), l.Documents)
+		}
+		if l.EPK != epk.HashV2(l.Values...) {
+			t.Fatalf("%.20q…: EPK %s, want %s", l.Values[0].Str, l.EPK, epk.HashV2(l.Values...))
+		}
+	}
+}

@@ -300,6 +300,12 @@ func (s *Spec) ExtractFrom(vals []*ingest.Value, dst []epk.Value) ([]epk.Value, 
 			var text [64]byte
 			b = strconv.AppendInt(b, int64(suffix(appendScalar(text[:0], c), t.Modulus)), 10)
 		case t.Bucket != "":
+			if v.Kind == ingest.String {
+				if text, ok := bucketText(v.Str, t.Bucket); ok {
+					b = append(b, text...)
+					break
+				}
+			}
 			at, ok := Time(v)
 			if !ok {
 				return append(dst, epk.UndefinedValue), Missing
@@ -449,9 +455,20 @@ func parseTime(s string) (time.Time, bool) {
 // time.Parse. Every document of a time field or time bucket is parsed, and
 // this is several times faster.
 func parseUTC(s string) (time.Time, bool) {
-	n := len(s)
-	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+	f, ok := utcFields(s)
+	if !ok {
 		return time.Time{}, false
+	}
+	return time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], f[6], time.UTC), true
+}
+
+// utcFields reads the fields of a time in parseUTC's form: year, month,
+// day, hour, minute, second and nanosecond. Text that parses this way
+// starts with its own day, hour and month buckets (bucketText).
+func utcFields(s string) (f [7]int, ok bool) {
+	n := len(s)
+	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return f, false
 	}
 	num := func(i, w int) (int, bool) {
 		v := 0
@@ -471,23 +488,39 @@ func parseUTC(s string) (time.Time, bool) {
 	sec, ok6 := num(17, 2)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
 		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, false
+		return f, false
 	}
 	nsec := 0
 	if n > 20 {
 		if s[19] != '.' {
-			return time.Time{}, false
+			return f, false
 		}
 		frac, ok := num(20, n-21)
 		if !ok {
-			return time.Time{}, false
+			return f, false
 		}
 		for range 9 - (n - 21) {
 			frac *= 10
 		}
 		nsec = frac
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+	return [7]int{year, month, day, hour, minute, sec, nsec}, true
+}
+
+// bucketText is the text of b's bucket of a time written in parseUTC's form:
+// the time's own first characters, as appendBucket would write them from
+// the parsed time, without parsing a time only to print part of it back.
+func bucketText(s string, b Bucket) (string, bool) {
+	if _, ok := utcFields(s); !ok {
+		return "", false
+	}
+	switch b {
+	case Hour:
+		return s[:13], true
+	case Day:
+		return s[:10], true
+	}
+	return s[:7], true
 }
 
 func daysIn(m time.Month, year int) int {

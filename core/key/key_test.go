@@ -2,6 +2,7 @@ package key
 
 import (
 	"hash/fnv"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -201,6 +202,32 @@ func TestBucketStart(t *testing.T) {
 	} {
 		if got := c.b.Start(at); !got.Equal(c.want) {
 			t.Errorf("%s.Start(%v) = %v, want %v", c.b, at, got, c.want)
+		}
+	}
+}
+
+// TestBucketText: a bucket taken from the text of a time is the one
+// written from the parsed time, and only text parseUTC reads is taken so.
+func TestBucketText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	texts := []string{"2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
+		"2025-01-02T15:04:05.5Z", "2025-01-02T15:04:05.Z", "2025-01-02 15:04:05Z", "2025-01-02T15:04:05+01:00", "2025-13-02T15:04:05Z",
+		"2025-01-02T24:00:00Z", "2025-01-32T10:00:00Z", "2025/01/02T15:04:05Z", "2025x01-02T15:04:05Z", "20250102T150405Z", "2025-01-02T15:04:60Z"}
+	for range 2000 {
+		at := time.Unix(rng.Int64N(400_000_000_000)-62_000_000_000, rng.Int64N(1e9)*int64(rng.IntN(2))).UTC()
+		texts = append(texts, at.Format(time.RFC3339Nano))
+	}
+	for _, s := range texts {
+		at, parsed := parseTime(s)
+		_, quick := parseUTC(s)
+		for _, b := range []Bucket{Hour, Day, Month} {
+			got, ok := bucketText(s, b)
+			if ok != quick {
+				t.Fatalf("bucketText(%q, %s): ok %v, parseUTC %v", s, b, ok, quick)
+			}
+			if want := string(appendBucket(nil, at, b)); ok && (!parsed || got != want) {
+				t.Errorf("bucketText(%q, %s) = %q, want %q (parsed: %v)", s, b, got, want, parsed)
+			}
 		}
 	}
 }

@@ -231,7 +231,7 @@ the input.
 The command, the engine's WebAssembly and these benchmarks are compiled with profile-guided
 optimisation: ` + "`cmd/pkcalc/default.pgo`" + ` is a CPU profile of this analysis on one core (` + "`./build.sh pgo`" + `),
 by which Go inlines and lays out the hot path. Measured alternately, best of five: BenchmarkAnalyze
-on one core 1.21 s without it against 1.17 s with it; the WebAssembly benchmark under Node (best of
+on one core 1.23 s without it against 1.19 s with it; the WebAssembly benchmark under Node (best of
 three) 4.74 s against 4.49 s. Go 1.27.3 measured the same as 1.26.8, with or without the profile.
 
 What 150 MB/s on one core would take, measured key by key with the command line on one core
@@ -246,16 +246,17 @@ build a string per document. 150 MB/s is 0.69 s for the set: with reading and th
 the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
 whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
 bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 254 MB
-allocated per analysis; then 1.29 to 1.17 s, alternating, best of five, from the profile-guided build,
-fewer and cheaper sorts, and finding a short value's group by its string's memory); the rest needs
+allocated per analysis; then 1.31 to 1.17 s, alternating, best of eight: the profile-guided build,
+fewer and cheaper sorts, finding a short value's group by its string's memory, the kept values' text
+side by side, and time buckets read off the text of a time); the rest needs
 another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
 exact limit.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
-document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.29 s against 1.40 s
-at the default pace (single runs reach 1.6 s on this machine), peak memory 213 MB against 190 to 200 MB.
+document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.28 s against 1.39 s
+at the default pace (single runs reach 1.6 s on this machine), peak memory 217 MB against 175 to 205 MB.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
 machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
@@ -273,7 +274,7 @@ Node processes running the WebAssembly command line on the 100 MB set they took 
 9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
-sketches), not with the input: natively the 100 MB analysis peaks at about 190 to 200 MB of RSS (213 MB at
+sketches), not with the input: natively the 100 MB analysis peaks at about 175 to 205 MB of RSS (217 MB at
 the command line's pace), and in the
 tab the 500 MB file peaks about where the 100 MB one does. The browser's engine runs every analysis on
 one Go instance (a WebAssembly memory never shrinks, so an instance per analysis would keep several

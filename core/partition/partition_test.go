@@ -748,8 +748,7 @@ func TestSameStrings(t *testing.T) {
 			s = backing[at : at+1+rng.IntN(6)]
 		}
 		want[s]++
-		a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
-			{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+		addString(a, s)
 	}
 	d := a.Finish()
 	if len(d.Logical) != len(want) {
@@ -762,6 +761,12 @@ func TestSameStrings(t *testing.T) {
 	}
 }
 
+// addString counts a document of 10 bytes whose /k is the string s.
+func addString(a *Accumulator, s string) {
+	a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
+		{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+}
+
 // TestKeepText: the text of kept values, copied into chunks, reads back as
 // it came, for values short and long, across many chunks.
 func TestKeepText(t *testing.T) {
@@ -771,8 +776,7 @@ func TestKeepText(t *testing.T) {
 	for i := range 3000 {
 		s := strings.Repeat(fmt.Sprint(i%10), i%1500) + fmt.Sprint(i)
 		want[s] = true
-		a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
-			{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+		addString(a, s)
 	}
 	d := a.Finish()
 	if len(d.Logical) != len(want) {

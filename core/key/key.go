@@ -408,6 +408,41 @@ func Time(v *ingest.Value) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// Seconds is Time as seconds since 1970: float64(t.UnixNano()) / 1e9. A
+// time in parseUTC's form is counted from its fields, without building a
+// time.Time: every document's time is read so.
+func Seconds(v *ingest.Value) (float64, bool) {
+	if v != nil && v.Kind == ingest.String {
+		var f [7]int
+		if utcFields(v.Str, &f) {
+			sec := civilDays(f[0], f[1], f[2])*86400 + int64(f[3]*3600+f[4]*60+f[5])
+			return float64(sec*1e9+int64(f[6])) / 1e9, true
+		}
+	}
+	t, ok := Time(v)
+	if !ok {
+		return 0, false
+	}
+	return float64(t.UnixNano()) / 1e9, true
+}
+
+// civilDays is the number of days from 1970-01-01 to a date of the
+// proleptic Gregorian calendar, as package time counts them (Howard
+// Hinnant's days_from_civil).
+func civilDays(year, month, day int) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := year / 400
+	if year < 0 {
+		era = (year - 399) / 400
+	}
+	yoe := year - era*400
+	doy := (153*((month+9)%12)+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
 func epochTime(f float64) (time.Time, bool) {
 	a := math.Abs(f)
 	switch {
@@ -455,63 +490,62 @@ func parseTime(s string) (time.Time, bool) {
 // time.Parse. Every document of a time field or time bucket is parsed, and
 // this is several times faster.
 func parseUTC(s string) (time.Time, bool) {
-	f, ok := utcFields(s)
-	if !ok {
+	var f [7]int
+	if !utcFields(s, &f) {
 		return time.Time{}, false
 	}
 	return time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], f[6], time.UTC), true
 }
 
-// utcFields reads the fields of a time in parseUTC's form: year, month,
-// day, hour, minute, second and nanosecond. Text that parses this way
-// starts with its own day, hour and month buckets (bucketText).
-func utcFields(s string) (f [7]int, ok bool) {
+// utcFields reads into f the fields of a time in parseUTC's form: year,
+// month, day, hour, minute, second and nanosecond. Text that parses this
+// way starts with its own day, hour and month buckets (bucketText).
+func utcFields(s string, f *[7]int) bool {
 	n := len(s)
 	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return f, false
+		return false
 	}
-	num := func(i, w int) (int, bool) {
-		v := 0
-		for _, c := range []byte(s[i : i+w]) {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v, true
-	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 2)
-	day, ok3 := num(8, 2)
-	hour, ok4 := num(11, 2)
-	minute, ok5 := num(14, 2)
-	sec, ok6 := num(17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
-		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
-		return f, false
-	}
-	nsec := 0
+	// Every document's time goes through here: the fields are written in
+	// place (an array returned was copied through the stack), and a field
+	// that is not all digits comes out negative.
+	f[0] = twoDigits(s, 0)*100 + twoDigits(s, 2)
+	f[1], f[2], f[3], f[4], f[5], f[6] = twoDigits(s, 5), twoDigits(s, 8), twoDigits(s, 11), twoDigits(s, 14), twoDigits(s, 17), 0
 	if n > 20 {
 		if s[19] != '.' {
-			return f, false
+			return false
 		}
-		frac, ok := num(20, n-21)
-		if !ok {
-			return f, false
+		for i := 20; i < n-1; i++ {
+			d := int(s[i]) - '0'
+			if uint(d) > 9 {
+				return false
+			}
+			f[6] = f[6]*10 + d
 		}
 		for range 9 - (n - 21) {
-			frac *= 10
+			f[6] *= 10
 		}
-		nsec = frac
 	}
-	return [7]int{year, month, day, hour, minute, sec, nsec}, true
+	year, month, day := f[0], f[1], f[2]
+	return year >= 0 && min(f[3], f[4], f[5]) >= 0 && month >= 1 && month <= 12 && day >= 1 &&
+		day <= daysIn(time.Month(month), year) && f[3] <= 23 && f[4] <= 59 && f[5] <= 59
+}
+
+// twoDigits is the number s[i:i+2] writes, or a negative one if it is not
+// two digits.
+func twoDigits(s string, i int) int {
+	a, b := int(s[i])-'0', int(s[i+1])-'0'
+	if uint(a) > 9 || uint(b) > 9 {
+		return -1 << 30
+	}
+	return a*10 + b
 }
 
 // bucketText is the text of b's bucket of a time written in parseUTC's form:
 // the time's own first characters, as appendBucket would write them from
 // the parsed time, without parsing a time only to print part of it back.
 func bucketText(s string, b Bucket) (string, bool) {
-	if _, ok := utcFields(s); !ok {
+	var f [7]int
+	if !utcFields(s, &f) {
 		return "", false
 	}
 	switch b {

@@ -2,6 +2,7 @@ package key
 
 import (
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -212,7 +213,8 @@ func TestBucketText(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	texts := []string{"2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
 		"2025-01-02T15:04:05.5Z", "2025-01-02T15:04:05.Z", "2025-01-02 15:04:05Z", "2025-01-02T15:04:05+01:00", "2025-13-02T15:04:05Z",
-		"2025-01-02T24:00:00Z", "2025-01-32T10:00:00Z", "2025/01/02T15:04:05Z", "2025x01-02T15:04:05Z", "20250102T150405Z", "2025-01-02T15:04:60Z"}
+		"2025-01-02T24:00:00Z", "2025-01-32T10:00:00Z", "2025/01/02T15:04:05Z", "2025x01-02T15:04:05Z", "20250102T150405Z", "2025-01-02T15:04:60Z",
+		"20x5-01-02T15:04:05Z", "x025-01-02T15:04:05Z", "2025-0a-02T15:04:05Z", "2025-01-02T1 :04:05Z", "2025-01-02T15:04:05.1x3Z"}
 	for range 2000 {
 		at := time.Unix(rng.Int64N(400_000_000_000)-62_000_000_000, rng.Int64N(1e9)*int64(rng.IntN(2))).UTC()
 		texts = append(texts, at.Format(time.RFC3339Nano))
@@ -230,4 +232,39 @@ func TestBucketText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSeconds: a time counted from its fields is the seconds package time
+// gives, on every day from year 0 to 9999 and at random instants.
+func TestSeconds(t *testing.T) {
+	for day := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC); day.Year() < 10000; day = day.AddDate(0, 0, 1) {
+		y, m, d := day.Date()
+		if got, want := civilDays(y, int(m), d), day.Unix()/86400-boolInt(day.Unix()%86400 < 0); got != want {
+			t.Fatalf("civilDays(%d, %d, %d) = %d, want %d", y, m, d, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	first, last := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+	for range 20_000 {
+		at := time.Unix(first+rng.Int64N(last-first+1), rng.Int64N(1e9)*int64(rng.IntN(2))).UTC()
+		v := &ingest.Value{Kind: ingest.String, Str: at.Format(time.RFC3339Nano)}
+		got, ok := Seconds(v)
+		if want := float64(at.UnixNano()) / 1e9; !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("Seconds(%s) = %v, %v; want %v", v.Str, got, ok, want)
+		}
+	}
+	for _, v := range []*ingest.Value{nil, {Kind: ingest.Number, Num: 1735711587}, {Kind: ingest.String, Str: "2025-01-01T06:06:27+02:00"}, {Kind: ingest.String, Str: "not a time"}} {
+		at, ok := Time(v)
+		got, gotOK := Seconds(v)
+		if ok != gotOK || ok && got != float64(at.UnixNano())/1e9 {
+			t.Errorf("Seconds(%v) = %v, %v; Time gives %v, %v", v, got, gotOK, at, ok)
+		}
+	}
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

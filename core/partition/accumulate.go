@@ -231,8 +231,8 @@ func FactsOf(at, weight *ingest.Value, weighted bool) Facts {
 			f.Weight = weight.Num
 		}
 	}
-	if t, ok := key.Time(at); ok {
-		f.Time = float64(t.UnixNano()) / 1e9
+	if t, ok := key.Seconds(at); ok {
+		f.Time = t
 	}
 	return f
 }

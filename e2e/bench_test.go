@@ -246,17 +246,18 @@ build a string per document. 150 MB/s is 0.69 s for the set: with reading and th
 the ten keys would have to fit in 0.26 s, against 0.75 s added one at a time, and 1.0 s together (the
 whole default run takes 1.46 s). Tuning each step has bought a few per cent at a time (allocating less
 bought the most: BenchmarkAnalyze on one core from 1.30 to 1.23 s, best of five, and 506 to 254 MB
-allocated per analysis; then 1.31 to 1.17 s, alternating, best of eight: the profile-guided build,
+allocated per analysis; then 1.31 to 1.14 s, alternating, best of eight: the profile-guided build,
 fewer and cheaper sorts, finding a short value's group by its string's memory, the kept values' text
-side by side, and time buckets read off the text of a time); the rest needs
+side by side, and times and time buckets read straight from their text); the rest needs
 another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
 exact limit.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
-document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.28 s against 1.39 s
-at the default pace (single runs reach 1.6 s on this machine), peak memory 217 MB against 175 to 205 MB.
+document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.21 s against 1.29 s
+at the default pace (single runs vary by a tenth on this machine), peak memory 210 to 218 MB against
+175 to 195 MB.
 
 In WebAssembly the same work is three to four times slower than natively (measured under Node on this
 machine: projected reading 83 MB/s against 350, a five-value key 206 ns a document against 50, a
@@ -274,7 +275,7 @@ Node processes running the WebAssembly command line on the 100 MB set they took 
 9.7 s for one, 1.27 times faster, still far from 40 % of native.
 
 Memory grows with the distinct values kept (50,000 exactly per key, then HyperLogLog and Space-Saving
-sketches), not with the input: natively the 100 MB analysis peaks at about 175 to 205 MB of RSS (217 MB at
+sketches), not with the input: natively the 100 MB analysis peaks at about 175 to 195 MB of RSS (210 to 218 MB at
 the command line's pace), and in the
 tab the 500 MB file peaks about where the 100 MB one does. The browser's engine runs every analysis on
 one Go instance (a WebAssembly memory never shrinks, so an instance per analysis would keep several

@@ -389,14 +389,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	if a.same != nil && len(vals) == 1 && vals[0].Kind == epk.String && len(vals[0].Str) > 0 {
 		same = a.same.entry(vals[0].Str)
 		if unsafe.StringData(same.s) == unsafe.StringData(vals[0].Str) && len(same.s) == len(vals[0].Str) {
-			g := a.groups.at(same.g)
-			g.docs += docs
-			g.bytes += bytes
-			g.requests += requests
-			g.last = order
-			if sampled {
-				a.sample(order, g.hash, g.values, t, false)
-			}
+			a.addTo(a.groups.at(same.g), order, docs, bytes, requests, t, sampled)
 			return
 		}
 	}
@@ -412,15 +405,8 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	}
 	head := a.index.find(&a.groups, h)
 	for i := head; i >= 0; i = a.groups.at(i).next {
-		g := a.groups.at(i)
-		if equal(g.values, vals) {
-			g.docs += docs
-			g.bytes += bytes
-			g.requests += requests
-			g.last = order
-			if sampled {
-				a.sample(order, h, g.values, t, false)
-			}
+		if g := a.groups.at(i); equal(g.values, vals) {
+			a.addTo(g, order, docs, bytes, requests, t, sampled)
 			if same != nil {
 				same.s, same.g = vals[0].Str, i
 			}
@@ -443,6 +429,17 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	a.addOverflow(h, vals, docs, bytes, requests)
 	if sampled {
 		a.sample(order, h, vals, t, true)
+	}
+}
+
+// addTo counts docs documents of group g's value, the latest at order.
+func (a *Accumulator) addTo(g *group, order, docs, bytes int64, requests, t float64, sampled bool) {
+	g.docs += docs
+	g.bytes += bytes
+	g.requests += requests
+	g.last = order
+	if sampled {
+		a.sample(order, g.hash, g.values, t, false)
 	}
 }
 
@@ -540,7 +537,7 @@ func (a *Accumulator) addOverflow(h uint64, vals []epk.Value, docs, bytes int64,
 			levels = vals[:1] // its EPK starts with the first level's hash
 		}
 		// Counted at the end of the batch (see countBuckets); written in
-		// place, field by field (see AddFacts).
+		// place, field by field (see stage).
 		o.pending = slices.Grow(o.pending, 1)[:len(o.pending)+1]
 		p := &o.pending[len(o.pending)-1]
 		p.prefix, p.docs, p.bytes, p.requests = epk.PrefixV2(levels...), docs, bytes, requests
@@ -597,7 +594,7 @@ func (a *Accumulator) sample(order int64, h uint64, values []epk.Value, t float6
 		a.samples = append(a.samples, Sample{})
 		a.copied = append(a.copied, false)
 	}
-	s := &a.samples[j] // field by field (see AddFacts)
+	s := &a.samples[j] // field by field (see stage)
 	if borrowed {
 		var into []epk.Value
 		if a.copied[j] {

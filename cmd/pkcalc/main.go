@@ -38,10 +38,10 @@ FILE may be - for standard input. Run 'pkcalc COMMAND -h' for a command's flags.
 func main() {
 	// An analysis allocates per document and keeps little, so the collector,
 	// paced at Go's default of 100 %, runs often while the heap is small. At
-	// 400 % a one-core analysis of the 100 MB set takes 1.33 to 1.37 s
-	// against 1.41 to 1.47, for a peak of 220 MB against 190 (the 500 MB
-	// set's: 275 against 215 MB; the heap grows with the values kept, not
-	// with the input). GOGC, when set, decides.
+	// 400 % a one-core analysis of the 100 MB set takes about 6 % less
+	// time for about a sixth more peak memory (docs/PERFORMANCE.md has the
+	// figures; the heap grows with the values kept, not with the input).
+	// GOGC, when set, decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}

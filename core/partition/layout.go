@@ -247,12 +247,18 @@ func (r simRange) bytes(uniform float64) float64 {
 
 // split divides a range at the byte median of its logical partitions, or,
 // with fewer than two, at the middle of its key space (V2 and MultiHash,
-// whose EPKs are plain hex numbers).
+// whose EPKs are plain hex numbers). A logical partition past maxPhysical
+// is cut off from the others, so that it ends alone in a range, which is
+// then left as it is: one key value cannot be split, but the values beside
+// it can move to partitions of their own, as the service moves them.
 func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, bool) {
-	for _, l := range r.logical {
-		if l.Bytes > maxPhysical {
+	if big := slices.IndexFunc(r.logical, func(l simLogical) bool { return l.Bytes > maxPhysical }); big >= 0 {
+		if len(r.logical) == 1 {
 			return r, r, false
 		}
+		k := max(big, 1) // before it, or, when it comes first, after it
+		left, right := r.cut(k)
+		return left, right, true
 	}
 	if len(r.logical) >= 2 {
 		var total, acc float64
@@ -267,12 +273,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 				break
 			}
 		}
-		mid := r.logical[k].EPK
-		share := float64(k) / float64(len(r.logical))
-		left := simRange{min: r.min, max: mid, width: r.width * share, logical: r.logical[:k:k],
-			overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
-		right := simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: r.logical[k:],
-			overflowDocs: r.overflowDocs * (1 - share), overflowBytes: r.overflowBytes * (1 - share), overflowReq: r.overflowReq * (1 - share)}
+		left, right := r.cut(k)
 		return left, right, true
 	}
 	if v == epk.V1 {
@@ -294,6 +295,19 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 	left := simRange{min: r.min, max: mid, width: r.width * h, logical: ll, overflowDocs: r.overflowDocs * h, overflowBytes: r.overflowBytes * h, overflowReq: r.overflowReq * h}
 	right := simRange{min: mid, max: r.max, width: r.width * h, logical: rl, overflowDocs: r.overflowDocs * h, overflowBytes: r.overflowBytes * h, overflowReq: r.overflowReq * h}
 	return left, right, true
+}
+
+// cut divides a range before its k-th logical partition (0 < k <
+// len(r.logical)), giving each side the share of the range's other mass
+// that its count of logical partitions is of the whole.
+func (r simRange) cut(k int) (left, right simRange) {
+	mid := r.logical[k].EPK
+	share := float64(k) / float64(len(r.logical))
+	left = simRange{min: r.min, max: mid, width: r.width * share, logical: r.logical[:k:k],
+		overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
+	right = simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: r.logical[k:],
+		overflowDocs: r.overflowDocs * (1 - share), overflowBytes: r.overflowBytes * (1 - share), overflowReq: r.overflowReq * (1 - share)}
+	return left, right
 }
 
 // midpoint is the hex EPK halfway between two V2 EPKs ("" is 0, "FF" the

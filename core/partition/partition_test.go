@@ -288,6 +288,19 @@ func TestProject(t *testing.T) {
 		t.Errorf("physical %+v splits %d", p.Physical, p.Splits)
 	}
 
+	// At 500 GB, a (300 GB) is past any partition, but b (150 GB) and c
+	// (50 GB) are not: they move off a's partition, which alone is left
+	// over the limit.
+	p = d.Project(float64(500*gb)/float64(d.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	if !p.Unsplittable || len(p.Physical) != 3 {
+		t.Errorf("500 GB: unsplittable %v, %d physical partitions, want 3: %+v", p.Unsplittable, len(p.Physical), p.Physical)
+	}
+	for _, ph := range p.Physical {
+		if ph.Bytes > 50*gb && ph.LogicalPartitions != 1 {
+			t.Errorf("500 GB: partition of %d GB holds %d logical partitions, want the oversized value alone", ph.Bytes/gb, ph.LogicalPartitions)
+		}
+	}
+
 	ids := accumulate(t, "/id", tenants(), Options{})
 	p = ids.Project(float64(120*gb)/float64(ids.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
 	if p.NewValueShare != 1 || p.OverLimitN != 0 || p.Largest.Bytes > 2000 {

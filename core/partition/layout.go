@@ -84,7 +84,8 @@ type Projection struct {
 // size, except for the share that Good-Turing's estimate sends to new key
 // values, which spread evenly over the key space. Starting from ranges, a
 // physical partition past maxPhysical bytes splits at the byte median of
-// its logical partitions, as the service splits, until none is.
+// its logical partitions, as the service splits, until none is but a
+// range that holds one key value alone (see split).
 func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, alert, maxPhysical int64) Projection {
 	if factor < 1 || math.IsNaN(factor) || math.IsInf(factor, 0) {
 		factor = 1

@@ -10,10 +10,13 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/query"
+	"github.com/pkcalc/pkcalc/core/sample"
 )
 
 // evaluate measures spec over src and judges it.
@@ -236,6 +239,247 @@ func TestGrades(t *testing.T) {
 	for score, want := range map[int]string{100: "A", 85: "A", 84: "B", 70: "B", 55: "C", 40: "D", 39: "F", 0: "F"} {
 		if g := grade(score); g != want {
 			t.Errorf("grade(%d) = %s, want %s", score, g, want)
+		}
+	}
+}
+
+// component returns the breakdown line named name.
+func component(e *Evaluation, name string) Component {
+	for _, c := range e.Breakdown {
+		if c.Name == name {
+			return c
+		}
+	}
+	return Component{}
+}
+
+// A key whose values repeat stays low-cardinality however large the
+// target: more documents bring more of the same values, not new ones.
+func TestLowCardinalityAtAnyTarget(t *testing.T) {
+	orders := sample.OrdersText(sample.DefaultOrders)
+	for _, tt := range []struct {
+		name, spec string
+		src        func() io.Reader
+	}{
+		{"categories", "/categoryId", func() io.Reader { return dataset(t, "dp420-tenant-products.json") }},
+		{"regions", "/region", func() io.Reader { return strings.NewReader(orders) }},
+	} {
+		for _, target := range []int64{0, 1 << 30, 500 << 30, 100 << 40} {
+			e := evaluate(t, tt.spec, tt.src(), partition.Options{}, Settings{TargetBytes: target})
+			if f := finding(e, LowCardinality); f == nil || f.Severity != Critical {
+				t.Errorf("%s at %s: LOW_CARDINALITY %+v", tt.spec, human.Bytes(target), f)
+			}
+			if c := component(e, "Distinct values"); c.Score > 60 {
+				t.Errorf("%s at %s: distinct values score %d: %s", tt.spec, human.Bytes(target), c.Score, c.Note)
+			}
+			if e.Score > 55 {
+				t.Errorf("%s at %s: score %d", tt.spec, human.Bytes(target), e.Score)
+			}
+		}
+	}
+	// Identifiers still grow with the data.
+	e := evaluate(t, "/id", strings.NewReader(orders), partition.Options{}, Settings{TargetBytes: 500 << 30})
+	if c := component(e, "Distinct values"); c.Score != 100 || finding(e, LowCardinality) != nil {
+		t.Errorf("/id at 500 GB: %+v %+v", c, e.Findings)
+	}
+}
+
+func TestProjectDistinct(t *testing.T) {
+	// counts lists how many documents each value holds.
+	dist := func(counts ...int64) *partition.Distribution {
+		d := &partition.Distribution{Distinct: int64(len(counts))}
+		for _, c := range counts {
+			d.Logical = append(d.Logical, partition.Logical{Documents: c})
+			d.Documents += c
+		}
+		return d
+	}
+	many := func(n int, c int64) []int64 { return slices.Repeat([]int64{c}, n) }
+	for _, tt := range []struct {
+		name     string
+		d        *partition.Distribution
+		factor   float64
+		min, max float64
+	}{
+		{"no target", dist(1, 1, 1, 5), 1, 4, 4},
+		{"every value repeats", dist(many(9, 200)...), 1e6, 9, 9},
+		// f1 = 9, f2 = 3: Chao1 puts about 13 values still unseen.
+		{"a few rare values", dist(append(append(many(9, 1), many(3, 2)...), many(25, 11)...)...), 1e6, 50, 51},
+		{"a little more data finds a little", dist(append(append(many(9, 1), many(3, 2)...), many(25, 11)...)...), 1.1, 37.5, 40},
+		// No value seen twice: still bounded, by the documents to come.
+		{"two documents", dist(1, 1), 3, 2, 6},
+		{"customers", dist(append(many(400, 1), many(300, 2)...)...), 100, 900, 1000},
+	} {
+		got := projectDistinct(tt.d, tt.factor)
+		if got < tt.min || got > tt.max {
+			t.Errorf("%s: %.2f distinct values, want %v to %v", tt.name, got, tt.min, tt.max)
+		}
+	}
+}
+
+// A key Cosmos DB rejects in every document is the worst key there is,
+// and no key most documents lack or cannot use is recommended.
+func TestInvalidKeyScoresLast(t *testing.T) {
+	in := func() io.Reader {
+		return lines(200, func(i int) string {
+			return fmt.Sprintf(`{"id":"%d","tags":["a","b%d"],"half":%s}`, i, i, map[bool]string{true: `"x"`, false: `{}`}[i%3 == 0])
+		})
+	}
+	tags := evaluate(t, "/tags", in(), partition.Options{}, Settings{})
+	if tags.Score != 0 || tags.Grade != "F" {
+		t.Errorf("/tags: score %d grade %s", tags.Score, tags.Grade)
+	}
+	for _, c := range tags.Breakdown {
+		if c.Score != 0 {
+			t.Errorf("/tags: %s scores %d: %s", c.Name, c.Score, c.Note)
+		}
+	}
+	if finding(tags, LowCardinality) != nil || finding(tags, InvalidValues) == nil {
+		t.Errorf("/tags findings: %+v", tags.Findings)
+	}
+	nope := evaluate(t, "/nope", in(), partition.Options{}, Settings{})
+	half := evaluate(t, "/half", in(), partition.Options{}, Settings{})
+	id := evaluate(t, "/id", in(), partition.Options{}, Settings{})
+	if tags.Score >= nope.Score || half.Score > 15 {
+		t.Errorf("scores: /tags %d, /nope %d, /half %d", tags.Score, nope.Score, half.Score)
+	}
+	if c := component(half, "Spread of data"); c.Score > 35 {
+		t.Errorf("/half, valid in a third of documents: %+v", c)
+	}
+	for _, e := range []*Evaluation{tags, nope, half} {
+		if Acceptable(e) {
+			t.Errorf("%s acceptable", e.Dist.Spec)
+		}
+	}
+	if !Acceptable(id) {
+		t.Errorf("/id not acceptable")
+	}
+}
+
+// A hash version 1 container cannot have a hierarchical key: none is
+// proposed, and the advice that would call for one says what it needs.
+func TestHashV1NoHierarchical(t *testing.T) {
+	c := paths.New(paths.Options{})
+	r := ingest.NewReader(dataset(t, "dp420-tenant-products.json"))
+	for {
+		d, err := r.Next()
+		if err != nil {
+			break
+		}
+		c.Add(&d.Root)
+	}
+	var specs []string
+	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents(), Version: epk.V1}) {
+		specs = append(specs, s.String())
+		if s.Kind == key.MultiHash {
+			t.Errorf("hash V1: candidate %s", s)
+		}
+	}
+	if !slices.Contains(specs, "/tenantId+hash(/id)%14") {
+		t.Errorf("hash V1 candidates %q lack the synthetic key", specs)
+	}
+	opts := partition.Options{Version: epk.V1}
+	var evals []*Evaluation
+	for _, spec := range specs {
+		evals = append(evals, evaluate(t, spec, dataset(t, "dp420-tenant-products.json"), opts, Settings{}))
+	}
+	for i, recs := range Recommend(evals) {
+		for _, rec := range recs {
+			if strings.Contains(rec.Key, ",") {
+				t.Errorf("%s: advice points at %s", evals[i].Dist.Spec, rec.Key)
+			}
+			if rec.Code == UseHierarchical && (rec.Key != "" || !strings.Contains(rec.Message, "need a container with hash version 2")) {
+				t.Errorf("%s: %+v", evals[i].Dist.Spec, rec)
+			}
+		}
+	}
+	tenant := Recommend(evals)[slices.Index(specs, "/tenantId")]
+	if !slices.ContainsFunc(tenant, func(r Recommendation) bool { return r.Code == UseHierarchical }) {
+		t.Errorf("advice for /tenantId under hash V1: %+v", tenant)
+	}
+}
+
+// The synthetic key's advice says what a point read must know: the id
+// alone when the suffix comes from it, else the other field too.
+func TestSyntheticAdvice(t *testing.T) {
+	for _, tt := range []struct {
+		file, base, synthetic, want, not string
+	}{
+		{"dp420-tenant-products.json", "/tenantId", "/tenantId+hash(/id)%14", "a point read, which knows the id, computes the same suffix", "as well"},
+		{"iot-env-sensor-telemetry.json", "/device_id", "/device_id+hash(/ts)%10", "a point read must know the item's /ts as well as its id", "which knows the id"},
+	} {
+		var evals []*Evaluation
+		for _, spec := range []string{tt.base, tt.synthetic} {
+			evals = append(evals, evaluate(t, spec, dataset(t, tt.file), partition.Options{}, Settings{}))
+		}
+		i := slices.IndexFunc(Recommend(evals)[0], func(r Recommendation) bool { return r.Code == UseSynthetic })
+		if i < 0 {
+			t.Errorf("%s: no synthetic advice", tt.base)
+			continue
+		}
+		if msg := Recommend(evals)[0][i].Message; !strings.Contains(msg, tt.want) || strings.Contains(msg, tt.not) {
+			t.Errorf("%s: %q", tt.base, msg)
+		}
+	}
+}
+
+func TestMonotonicDirection(t *testing.T) {
+	for _, tt := range []struct {
+		sign, want string
+	}{
+		{"", "/seq increases with the order of writes (correlation 1.00)"},
+		{"-", "/seq decreases with the order of writes (correlation -1.00)"},
+	} {
+		e := evaluate(t, "/seq", lines(500, func(i int) string { return fmt.Sprintf(`{"id":"%d","seq":%s%d}`, i, tt.sign, i) }), partition.Options{}, Settings{})
+		if f := finding(e, Monotonic); f == nil || !strings.HasPrefix(f.Message, tt.want) {
+			t.Errorf("MONOTONIC %+v, want %q", f, tt.want)
+		}
+	}
+}
+
+// Messages read as plain English: singular for one, thousands separators,
+// one capital at the start of each sentence, no target unless one was given.
+func TestMessageWording(t *testing.T) {
+	small := func() io.Reader {
+		return lines(50, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d"}`, i, i%5) })
+	}
+	long := strings.Repeat("k", 120)
+	collide := strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":%q}\n", long+"1", long+"2"))
+	read := []query.Op{{Kind: query.ReadOp, Weight: 500, Paths: []string{"/id"}, Line: 2}}
+	for _, tt := range []struct {
+		name, spec string
+		src        io.Reader
+		opts       partition.Options
+		s          Settings
+		code       string // a finding, or "" for the breakdown's notes
+		want, not  string
+	}{
+		{"one value", "/nope", small(), partition.Options{}, Settings{}, LowCardinality,
+			"only 1 distinct value, so the container can never use more than 1 logical partition:", "values"},
+		{"one collision", "/k", collide, partition.Options{Version: epk.V1}, Settings{}, TruncationCollision,
+			"1 group of distinct values shares an EPK", "groups"},
+		{"large factor", "/tenant", small(), partition.Options{}, Settings{TargetBytes: 1 << 40}, "",
+			"of the 20 GB limit at 886,702,926× the sample", "886702926"},
+		{"throttled", "/id", small(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Workload: Workload{Writes: 4000}}, "",
+			"the workload must shrink to about 2.0% of its rate before the busiest partition stops throttling", "grow 0."},
+		{"read without key", "/tenant", small(), partition.Options{}, Settings{Operations: read}, ReadWithoutKey,
+			"The point read of /id (line 2) does not know /tenant, so it cannot be a point read: it must first query every partition to find the item (500 per second). Give it the key.", "a read without"},
+		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
+			"its latency grows with them: the container has 1 physical partition.", "target"},
+	} {
+		e := evaluate(t, tt.spec, tt.src, tt.opts, tt.s)
+		var text string
+		if tt.code != "" {
+			if f := finding(e, tt.code); f != nil {
+				text = f.Message
+			}
+		} else {
+			for _, c := range e.Breakdown {
+				text += c.Note + "\n"
+			}
+		}
+		if !strings.Contains(text, tt.want) || strings.Contains(text, tt.not) {
+			t.Errorf("%s: %q\nwant %q, without %q", tt.name, text, tt.want, tt.not)
 		}
 	}
 }

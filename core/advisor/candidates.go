@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"
@@ -21,6 +22,7 @@ type Sample struct {
 	TargetBytes int64         // the expected total size, 0 if not given
 	Limit       int           // most keys to return; 0 for MaxCandidates
 	Operations  []query.Op    // the application's operations, if given
+	Version     epk.Version   // the container's hash version; V1 allows no hierarchical keys
 }
 
 // suffixChunk is the most one suffix of a computed-suffix key should hold
@@ -38,7 +40,8 @@ const MaxCandidates = 12
 //     how many values they have, how evenly and how often present;
 //   - hierarchical keys whose first level groups documents the way tenants
 //     do and whose later levels (a finer identifier, then the item id) split
-//     that group, as the docs advise for multi-tenant data;
+//     that group, as the docs advise for multi-tenant data (not for a
+//     hash version 1 container: hierarchical keys need version 2);
 //   - synthetic keys for the grouping path: with a time bucket, and with a
 //     computed suffix hash(/id)%N whose N cuts the largest value into
 //     chunks of at most 5 % of the data and, at the target size, 10 GB.
@@ -86,6 +89,12 @@ func Candidates(in Sample) []key.Spec {
 		}
 	}
 	hash := func(p paths.Path) key.Spec { return key.Spec{Kind: key.Hash, Paths: [][]string{p.Segments}} }
+	// Hierarchical keys hash with MultiHash, which needs hash version 2.
+	pushLevels := func(levels ...[]string) {
+		if in.Version != epk.V1 {
+			push(key.Spec{Kind: key.MultiHash, Paths: levels})
+		}
+	}
 
 	// The grouping path: repeated values, as tenants, customers or devices
 	// have, present in (nearly) every document.
@@ -113,7 +122,7 @@ func Candidates(in Sample) []key.Spec {
 		if queried(in.Operations, s.p.Segments) >= 0.3 {
 			push(hash(s.p))
 			if id != nil && s.p.Path != id.Path {
-				push(key.Spec{Kind: key.MultiHash, Paths: [][]string{s.p.Segments, id.Segments}})
+				pushLevels(s.p.Segments, id.Segments)
 			}
 		}
 	}
@@ -128,14 +137,14 @@ func Candidates(in Sample) []key.Spec {
 	if group != nil {
 		push(hash(*group))
 		if id != nil {
-			push(key.Spec{Kind: key.MultiHash, Paths: [][]string{group.Segments, id.Segments}})
+			pushLevels(group.Segments, id.Segments)
 		}
 		if fine != nil {
 			levels := [][]string{group.Segments, fine.Segments}
 			if id != nil {
 				levels = append(levels, id.Segments)
 			}
-			push(key.Spec{Kind: key.MultiHash, Paths: levels})
+			pushLevels(levels...)
 		}
 		if timePath != nil && !slices.Equal(timePath, group.Segments) {
 			// A bucket that gives the sample a few dozen periods at least.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
@@ -129,8 +131,12 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 		if worst != nil {
 			msg += fmt.Sprintf(", such as %s (%s)", describeOp(worst.Op), worst.Assessment.Routing.Reason)
 		}
-		msg += fmt.Sprintf(". A cross-partition query costs about 2.5 RU more for each extra physical partition and its latency grows with them: %d now, %d at the target.",
-			p, len(e.Projection.Physical))
+		msg += fmt.Sprintf(". A cross-partition query costs about 2.5 RU more for each extra physical partition and its latency grows with them: the container has %s %s", human.Count(int64(p)), human.Plural(int64(p), "physical partition", "physical partitions"))
+		if e.Projection.Factor > 1 {
+			msg += fmt.Sprintf(" now and %s at the target.", human.Count(int64(len(e.Projection.Physical))))
+		} else {
+			msg += "."
+		}
 		if e.IsID {
 			msg += " This is the /id trap: perfect spread, but only point reads stay in one partition."
 		}
@@ -139,15 +145,16 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 	for _, v := range q.Verdicts {
 		switch {
 		case v.Assessment.KeyUpdated:
-			add(Finding{KeyUpdated, Warning, fmt.Sprintf("%s changes the key: partition keys are immutable, so each such update is a delete and a create (%s). %s",
-				describeOp(v.Op), rateText(v.Rate), v.Assessment.Message)})
+			add(Finding{KeyUpdated, Warning, fmt.Sprintf("%s changes the key (%s). %s.",
+				sentence(describeOp(v.Op)), rateText(v.Rate), sentence(v.Assessment.Message))})
 		case v.Assessment.SpansKeys:
 			limit(60)
-			add(Finding{TransactionSpansKeys, Critical, fmt.Sprintf("%s spans items with different key values, but a transactional batch or stored procedure runs in one logical partition. %s",
-				describeOp(v.Op), v.Assessment.Message)})
+			add(Finding{TransactionSpansKeys, Critical, fmt.Sprintf("%s spans items with different key values. %s.",
+				sentence(describeOp(v.Op)), sentence(v.Assessment.Message))})
 		case v.Op.Kind == query.ReadOp && v.Assessment.Routing.Kind == query.FanOut:
-			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s does not know the key, so it cannot be a point read: it becomes a query over every partition (%s). %s",
-				describeOp(v.Op), rateText(v.Rate), v.Assessment.Message)})
+			// The assessment's message says the same again: not repeated.
+			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s %s, so it cannot be a point read: it must first query every partition to find the item (%s). Give it the key.",
+				sentence(describeOp(v.Op)), v.Assessment.Routing.Reason, rateText(v.Rate))})
 		}
 	}
 	return c
@@ -169,6 +176,15 @@ func describeOp(op query.Op) string {
 		what += " of " + strings.Join(op.Paths, ", ")
 	}
 	return fmt.Sprintf("%s (line %d)", what, op.Line)
+}
+
+// sentence starts a message with a capital letter, for use after a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 func rateText(r float64) string {

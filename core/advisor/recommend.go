@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -46,11 +47,26 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 					slices.Equal(o.Dist.Spec.Terms[0].Path, first) && o.Dist.Spec.Terms[1].Modulus > 0
 			}); s != nil {
 				t := s.Dist.Spec.Terms[1]
+				from := key.Spec{Kind: key.Hash, Paths: [][]string{t.Path}}
+				// A point read knows the id and the key; a suffix from any
+				// other field needs that field's value too.
+				read := "a point read, which knows the id, computes the same suffix"
+				if !slices.Equal(t.Path, []string{"id"}) {
+					read = fmt.Sprintf("a point read must know the item's %s as well as its id to compute the suffix", from)
+				}
 				recs = append(recs, Recommendation{UseSynthetic, fmt.Sprintf(
-					"Use the synthetic key %s (grade %s): it stores %s and a suffix from 0 to %d computed from %s, so every value of %s spreads over %d logical partitions, and a point read, which knows the id, computes the same suffix.",
-					s.Dist.Spec, s.Grade, e.Dist.Spec, t.Modulus-1, key.Spec{Kind: key.Hash, Paths: [][]string{t.Path}}, e.Dist.Spec, t.Modulus), s.Dist.Spec.String()})
+					"Use the synthetic key %s (grade %s): it stores %s and a suffix from 0 to %s computed from %s, so every value of %s spreads over %s logical partitions; %s.",
+					s.Dist.Spec, s.Grade, e.Dist.Spec, human.Count(int64(t.Modulus-1)), from, e.Dist.Spec, human.Count(int64(t.Modulus)), read), s.Dist.Spec.String()})
 			}
-			if s := better(evals, e, func(o *Evaluation) bool {
+			if e.Dist.Version == epk.V1 {
+				// Candidates holds no hierarchical key for such a container:
+				// say what one would need instead of pointing at none.
+				if groupHint(paths.Path{Segments: first}) || len(recs) > 0 {
+					recs = append(recs, Recommendation{UseHierarchical, fmt.Sprintf(
+						"A hierarchical key with %s as its first level, split by a finer field or /id, would let each value grow past 20 GB and 10,000 RU/s, but hierarchical keys need a container with hash version 2: this one uses hash version 1.",
+						e.Dist.Spec), ""})
+				}
+			} else if s := better(evals, e, func(o *Evaluation) bool {
 				return o.Dist.Spec.Kind == key.MultiHash && slices.Equal(o.Dist.Spec.Paths[0], first)
 			}); s != nil {
 				recs = append(recs, Recommendation{UseHierarchical, fmt.Sprintf(
@@ -82,12 +98,20 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 	return out
 }
 
+// Acceptable reports whether a key may be recommended at all: most
+// documents have a value there that Cosmos DB accepts (not missing, not an
+// object or array).
+func Acceptable(e *Evaluation) bool {
+	d := e.Dist
+	return d.Documents > 0 && 2*(d.Missing+d.Invalid) <= d.Documents
+}
+
 // better returns the best-scoring evaluation that matches and beats e,
-// among keys good enough to advise (grade C or better).
+// among keys good enough to advise (acceptable, grade C or better).
 func better(evals []*Evaluation, e *Evaluation, match func(*Evaluation) bool) *Evaluation {
 	var best *Evaluation
 	for _, o := range evals {
-		if o != e && match(o) && o.Score > e.Score && o.Score >= 55 && (best == nil || o.Score > best.Score) {
+		if o != e && match(o) && Acceptable(o) && o.Score > e.Score && o.Score >= 55 && (best == nil || o.Score > best.Score) {
 			best = o
 		}
 	}

@@ -87,7 +87,7 @@ func (e *Evaluation) score() {
 	// ever serve the container.
 	growing := d.Singletons() >= 0.5
 	want := math.Max(1000, 10*float64(p))
-	distinctProjected := float64(d.Distinct) + (e.Projection.Factor-1)*float64(d.Documents)*d.Singletons()
+	distinctProjected := projectDistinct(d, e.Projection.Factor)
 	card := Component{Name: "Distinct values", Weight: 25}
 	switch {
 	case growing:
@@ -95,9 +95,13 @@ func (e *Evaluation) score() {
 		card.Note = fmt.Sprintf("%s distinct values; most documents bring a new one, so they grow with the data", human.Count(d.Distinct))
 	default:
 		card.Score = pct(math.Log10(math.Max(distinctProjected, 1)) / math.Log10(want))
-		card.Note = fmt.Sprintf("%s distinct values; a good key has thousands, and many more than its %d physical %s", human.Count(d.Distinct), p, human.Plural(int64(p), "partition", "partitions"))
+		card.Note = fmt.Sprintf("%s distinct %s", human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"))
+		if n := int64(math.Round(distinctProjected)); n > d.Distinct {
+			card.Note += fmt.Sprintf(", about %s at the target", human.Count(n))
+		}
+		card.Note += fmt.Sprintf("; a good key has thousands, and many more than its %s physical %s", human.Count(int64(p)), human.Plural(int64(p), "partition", "partitions"))
 	}
-	if !growing {
+	if !growing && keyed > 0 {
 		switch {
 		case d.Distinct < 10:
 			limit(35)
@@ -112,8 +116,9 @@ func (e *Evaluation) score() {
 				sev = Critical
 			}
 			add(Finding{LowCardinality, sev, fmt.Sprintf(
-				"%s has only %s distinct values, so the container can never use more than %s logical partitions: each is capped at 20 GB and 10,000 RU/s, and low-cardinality keys (status, type, country, device) leave most of the key space empty.",
-				spec, human.Count(d.Distinct), human.Count(d.Distinct))})
+				"%s has only %s distinct %s, so the container can never use more than %s %s: each is capped at 20 GB and 10,000 RU/s, and low-cardinality keys (status, type, country, device) leave most of the key space empty.",
+				spec, human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"),
+				human.Count(d.Distinct), human.Plural(d.Distinct, "logical partition", "logical partitions"))})
 		}
 	}
 
@@ -137,7 +142,7 @@ func (e *Evaluation) score() {
 			phys := pct(1 - (ratio-1)/float64(p-1))
 			if phys < data.Score {
 				data.Score = phys
-				data.Note = fmt.Sprintf("the fullest of %d physical partitions holds %.1f× the average", p, ratio)
+				data.Note = fmt.Sprintf("the fullest of %s physical partitions holds %s the average", human.Count(int64(p)), times(ratio))
 			}
 		}
 	}
@@ -194,8 +199,11 @@ func (e *Evaluation) score() {
 			}
 			add(Finding{Throttled, sev, msg})
 		}
-		if t.Headroom < math.Inf(1) {
-			req.Note += fmt.Sprintf("; the workload can grow %.1f× before the busiest partition throttles", t.Headroom)
+		switch {
+		case t.Headroom < 1:
+			req.Note += fmt.Sprintf("; the workload must shrink to about %s of its rate before the busiest partition stops throttling", human.Percent(t.Headroom))
+		case t.Headroom < math.Inf(1):
+			req.Note += fmt.Sprintf("; the workload can grow %s before the busiest partition throttles", times(t.Headroom))
 		}
 	}
 
@@ -206,7 +214,7 @@ func (e *Evaluation) score() {
 	room.Score = pct(1 - (lb-0.35*maxL)/(0.65*maxL))
 	room.Note = fmt.Sprintf("the largest logical partition reaches %s of the 20 GB limit", human.Bytes(int64(lb)))
 	if e.Projection.Factor > 1 {
-		room.Note += fmt.Sprintf(" at %.0f× the sample", e.Projection.Factor)
+		room.Note += fmt.Sprintf(" at %s the sample", times(e.Projection.Factor))
 	}
 	switch {
 	case e.Projection.OverLimitN > 0:
@@ -237,9 +245,13 @@ func (e *Evaluation) score() {
 	concentrated := e.Spread != nil && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
 		(e.Spread.KeysMedian <= 2 || (p > 1 && e.Spread.HottestShare >= 0.9))
 	if e.Monotonicity.Monotonic || concentrated {
-		r := e.Monotonicity.Order
+		r, with := e.Monotonicity.Order, "the order of writes"
 		if !math.IsNaN(e.Monotonicity.Time) && math.Abs(e.Monotonicity.Time) > math.Abs(r) {
-			r = e.Monotonicity.Time
+			r, with = e.Monotonicity.Time, "time"
+		}
+		moves := "increases"
+		if r < 0 {
+			moves = "decreases"
 		}
 		switch {
 		case concentrated:
@@ -249,7 +261,7 @@ func (e *Evaluation) score() {
 				spec, human.Plural(int64(math.Round(e.Spread.KeysMedian)), "one key value", fmt.Sprintf("%s key values", trimFloat(e.Spread.KeysMedian))))})
 		default:
 			add(Finding{Monotonic, Info, fmt.Sprintf(
-				"%s increases with the order of writes (correlation %.2f). Cosmos DB hashes key values, so new writes still spread over partitions; only range queries on the key are affected.", spec, r)})
+				"%s %s with %s (correlation %.2f). Cosmos DB hashes key values, so new writes still spread over partitions; only range queries on the key are affected.", spec, moves, with, r)})
 		}
 	}
 
@@ -269,7 +281,16 @@ func (e *Evaluation) score() {
 			human.Count(d.Missing), human.Plural(int64(d.Missing), "document", "documents"), human.Percent(miss), strings.Join(d.Spec.PathStrings(), " or "))})
 	}
 	if d.Invalid > 0 {
-		limit(40)
+		// Cosmos DB rejects these documents, so they are stored nowhere: the
+		// key is worth only as much as the share it can store, and a key
+		// most documents cannot use scores at the bottom.
+		limit(int(math.Round(40 * (1 - inv))))
+		for _, c := range []*Component{&card, &data, &req, &room, &writes} {
+			c.Score = int(math.Round(float64(c.Score) * (1 - inv)))
+			if keyed == 0 {
+				c.Note = "no document has a value Cosmos DB accepts as a key"
+			}
+		}
 		add(Finding{InvalidValues, Critical, fmt.Sprintf(
 			"%s %s hold an object or an array at %s; a partition key value must be a string, number, boolean or null, so Cosmos DB would reject them.",
 			human.Count(d.Invalid), human.Plural(int64(d.Invalid), "document", "documents"), strings.Join(d.Spec.PathStrings(), " or "))})
@@ -286,8 +307,9 @@ func (e *Evaluation) score() {
 	if len(d.Collisions) > 0 {
 		c := d.Collisions[0]
 		add(Finding{TruncationCollision, Warning, fmt.Sprintf(
-			"Hash V1 reads only the first 100 characters of a key: %d groups of distinct values share an EPK, e.g. %s and %s, so they are stored as if one value. Hash V2 has no such cut.",
-			len(d.Collisions), ValueText(c.Values[0]), ValueText(c.Values[1]))})
+			"Hash V1 reads only the first 100 characters of a key: %s %s, e.g. %s and %s, so they are stored as if one value. Hash V2 has no such cut.",
+			human.Count(int64(len(d.Collisions))), human.Plural(int64(len(d.Collisions)), "group of distinct values shares an EPK", "groups of distinct values share an EPK"),
+			ValueText(c.Values[0]), ValueText(c.Values[1]))})
 	}
 	if e.IsID {
 		add(Finding{IDKey, Info, "/id spreads data and writes perfectly, but only point reads (id and key known) stay in one partition: every query that filters on anything else reads all physical partitions."})
@@ -381,3 +403,53 @@ func ComponentText(v epk.Value) string {
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// times writes a factor: 1.5×, 12×, 3,931,162×.
+func times(f float64) string {
+	if f < 10 {
+		return strconv.FormatFloat(f, 'f', 1, 64) + "×"
+	}
+	return human.Count(int64(math.Round(f))) + "×"
+}
+
+// projectDistinct estimates how many distinct values the key has at factor
+// times the sample. Values not seen yet are estimated by Chao1 from the
+// values seen once (f1) and twice (f2), and are reached gradually as the
+// sample grows (Chao et al. 2014, "Rarefaction and extrapolation with Hill
+// numbers"); never more than one value a document. A key whose values all
+// repeat gains nothing: the share of values seen once, extrapolated
+// linearly, would invent millions of values for a key with a few dozen.
+func projectDistinct(d *partition.Distribution, factor float64) float64 {
+	var f1, f2, n float64
+	for _, l := range d.Logical {
+		n += float64(l.Documents)
+		switch l.Documents {
+		case 1:
+			f1++
+		case 2:
+			f2++
+		}
+	}
+	if d.Estimated && d.Overflow.Documents > 0 {
+		// Values past the exact limit are mostly new ones, as in Singletons.
+		extra := float64(d.Distinct - int64(len(d.Logical)))
+		f1 += min(extra, float64(d.Overflow.Documents))
+		n += float64(d.Overflow.Documents)
+	}
+	seen := float64(d.Distinct)
+	if factor <= 1 || n < 2 || f1 == 0 {
+		return seen
+	}
+	var unseen float64 // Chao1's bias-corrected estimate of the values not seen
+	if f2 > 0 {
+		unseen = (n - 1) / n * f1 * f1 / (2 * f2)
+	} else {
+		unseen = (n - 1) / n * f1 * (f1 - 1) / 2
+	}
+	if unseen <= 0 {
+		return seen
+	}
+	m := (factor - 1) * n // documents to come
+	found := unseen * -math.Expm1(m*math.Log1p(-f1/(n*unseen+f1)))
+	return min(seen+found, n*factor)
+}

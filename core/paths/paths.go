@@ -14,9 +14,9 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 )
 
@@ -281,7 +281,7 @@ func usable(p *Path) (bool, string) {
 		if n == 1 {
 			docs = " document"
 		}
-		return false, "holds " + what + " in " + strconv.Itoa(n) + docs + ": a key value must be a string, number, boolean or null"
+		return false, "holds " + what + " in " + human.Count(int64(n)) + docs + ": a key value must be a string, number, boolean or null"
 	}
 	return true, ""
 }

@@ -192,3 +192,15 @@ func Example() {
 	// /lines/[]        in 1 of 3 documents, 0 distinct, usable as key: false
 	// /lines/[]/sku    in 1 of 3 documents, 1 distinct, usable as key: false
 }
+
+// Counts in reasons read as everywhere else: with thousands separators.
+func TestReasonCount(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&in, "{\"id\":\"%d\",\"tags\":[%d]}\n", i, i)
+	}
+	p := byPath(collect(t, strings.NewReader(in.String()), Options{}).Paths())["/tags"]
+	if want := "holds arrays in 2,000 documents:"; !strings.Contains(p.Reason, want) {
+		t.Errorf("reason %q, want %q", p.Reason, want)
+	}
+}

@@ -245,7 +245,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
 		}
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
-			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target, Operations: a.ops}) {
+			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target, Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}

@@ -61,15 +61,17 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Candidates[0].Named {
 		fmt.Fprintln(bw, "* named with --key")
 	}
-	best := r.Candidates[0]
-	for _, c := range r.Candidates {
-		if c.Key.Spec == r.Recommended {
-			best = c
+	for _, best := range r.Candidates {
+		if best.Key.Spec != r.Recommended {
+			continue
+		}
+		fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
+		for _, b := range best.ScoreBreakdown {
+			fmt.Fprintf(bw, "  %-22s %3d/100 x %2d%%  %s\n", b.Name, b.Score, b.Weight, b.Note)
 		}
 	}
-	fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
-	for _, b := range best.ScoreBreakdown {
-		fmt.Fprintf(bw, "  %-22s %3d/100 x %2d%%  %s\n", b.Name, b.Score, b.Weight, b.Note)
+	if r.Recommended == "" {
+		fmt.Fprintln(bw, "\nNo key is recommended: in every key measured, most documents lack the key or hold a value Cosmos DB rejects.")
 	}
 	for _, c := range r.Candidates {
 		if len(c.Findings) == 0 && len(c.Recommendations) == 0 {

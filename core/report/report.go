@@ -362,10 +362,20 @@ func (a *analysis) finish() *Report {
 	}
 	// Rank by score; named keys keep their place at the top of the list.
 	byScore := slices.Clone(order)
+	acceptable := make([]int, len(evals))
+	for i, e := range evals {
+		if advisor.Acceptable(e) {
+			acceptable[i] = 1
+		}
+	}
 	// Ties go to the key that keeps related documents together: hierarchical
 	// first, then plain, then synthetic (which the application must compute).
 	kindRank := map[key.Kind]int{key.MultiHash: 0, key.Hash: 1, key.Synthetic: 2}
 	slices.SortStableFunc(byScore, func(x, y int) int {
+		// A key most documents cannot use ranks below every key they can.
+		if c := cmp.Compare(acceptable[y], acceptable[x]); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(evals[y].Score, evals[x].Score); c != 0 {
 			return c
 		}
@@ -382,7 +392,7 @@ func (a *analysis) finish() *Report {
 		c.Rank = rank[i]
 		rep.Candidates = append(rep.Candidates, c)
 	}
-	if len(byScore) > 0 && a.docs > 0 {
+	if len(byScore) > 0 && a.docs > 0 && acceptable[byScore[0]] == 1 {
 		rep.Recommended = evals[byScore[0]].Dist.Spec.String()
 	}
 	return rep

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -106,6 +108,49 @@ func TestSampleVerdicts(t *testing.T) {
 	}
 	if c := byKey["/orderDate:day"]; c.Key.Spec != "" && !hasFinding(c, "MONOTONIC") {
 		t.Errorf("/orderDate:day: %v", c.Findings)
+	}
+}
+
+// No key is recommended when every key leaves most documents without a
+// value Cosmos DB accepts, and a hash V1 container gets no hierarchical key.
+func TestRecommendedIsUsable(t *testing.T) {
+	var in strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&in, "{\"id\":\"%d\",\"tags\":[\"a\"],\"k\":\"%s%d\"}\n", i, strings.Repeat("x", 120), i%5)
+	}
+	r, err := Analyze(strings.NewReader(in.String()), Options{Keys: []key.Spec{mustKey(t, "/tags"), mustKey(t, "/nope")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	WriteText(&text, r)
+	if r.Recommended != "" || strings.Contains(text.String(), "Recommended:") || !strings.Contains(text.String(), "No key is recommended") {
+		t.Errorf("recommended %q:\n%s", r.Recommended, text.String())
+	}
+	// A key 60% of documents lack ranks below a constant one, whatever its score.
+	var mix strings.Builder
+	for i := range 100 {
+		m := ""
+		if i%5 < 2 {
+			m = fmt.Sprintf(`,"m":"v%d"`, i)
+		}
+		fmt.Fprintf(&mix, "{\"id\":\"%d\",\"c\":\"x\"%s}\n", i, m)
+	}
+	r, _ = Analyze(strings.NewReader(mix.String()), Options{Keys: []key.Spec{mustKey(t, "/m"), mustKey(t, "/c")}, NoSuggest: true})
+	if r.Recommended != "/c" || r.Candidates[0].Rank != 2 || r.Candidates[0].Score <= r.Candidates[1].Score {
+		t.Errorf("recommended %q; /m rank %d score %d, /c score %d", r.Recommended, r.Candidates[0].Rank, r.Candidates[0].Score, r.Candidates[1].Score)
+	}
+	v1, err := Analyze(strings.NewReader(in.String()), Options{HashVersion: epk.V1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range v1.Candidates {
+		if c.Key.Kind == string(key.MultiHash) {
+			t.Errorf("hash V1: candidate %s", c.Key.Spec)
+		}
+	}
+	if v1.Recommended == "" || strings.Contains(v1.Recommended, ",") {
+		t.Errorf("hash V1: recommended %q", v1.Recommended)
 	}
 }
 

@@ -270,3 +270,28 @@ func TestPathTableScope(t *testing.T) {
 		t.Error("a path table of every document says it is not")
 	}
 }
+
+// TestNoRecommendationShown: when the report recommends no key, section 3
+// still appears and says why, rather than vanishing.
+func TestNoRecommendationShown(t *testing.T) {
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{"two good lines and a bad one", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":}\n{\"id\":\"3\",\"t\":\"b\"}\n", "Only 2 documents: too few to suggest keys"},
+		{"no documents", "[]", "The input holds no documents: there is nothing to measure."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakePage{text: tt.text}
+			c := &Root{Page: f, Loaded: true}
+			c.Analyse()
+			finish(t, c, f)
+			html := render(t, c)
+			if !strings.Contains(html, "3. The key to choose") || !strings.Contains(html, tt.want) {
+				t.Errorf("section 3 does not say %q:\n%s", tt.want, html)
+			}
+			if strings.Contains(html, `id="recommended"`) {
+				t.Error("a key is shown as recommended")
+			}
+		})
+	}
+}

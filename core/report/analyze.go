@@ -12,6 +12,7 @@ package report
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -23,6 +24,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
@@ -210,6 +212,8 @@ type analysis struct {
 	accs      []*partition.Accumulator
 	ops       []query.Op
 	opErrs    []string
+	timed     int // documents with a time at the time field
+	weighed   int // documents with a weight above 0 at the weight field
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -244,8 +248,15 @@ func (a *analysis) choose(window []*ingest.Document) {
 		if target == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
 			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
 		}
+		// A time field given that holds no time (--time-field on a name or
+		// a count) would make keys of buckets every document lacks.
+		timePath := a.timePath
+		span, timed := timeSpan(window, timePath)
+		if timed == 0 {
+			timePath = nil
+		}
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
-			TimePath: a.timePath, TimeSpan: timeSpan(window, a.timePath), TargetBytes: target, Operations: a.ops, Version: a.opts.HashVersion}) {
+			TimePath: timePath, TimeSpan: span, TargetBytes: target, Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}
@@ -276,6 +287,12 @@ func (a *analysis) add(d *ingest.Document) {
 		r.values[i] = key.Lookup(&d.Root, p)
 	}
 	f := partition.FactsOf(r.at(r.time), r.at(r.weight), a.opts.WeightPath != nil)
+	if !math.IsNaN(f.Time) {
+		a.timed++
+	}
+	if f.Weight > 0 {
+		a.weighed++
+	}
 	for k, acc := range a.accs {
 		read := r.byKey[k]
 		for j, i := range r.uses[k] {
@@ -328,14 +345,16 @@ func (r *reads) at(i int) *ingest.Value {
 	return r.values[i]
 }
 
-// timeSpan is the time the window's documents cover.
-func timeSpan(window []*ingest.Document, path []string) time.Duration {
+// timeSpan is the time the window's documents cover, and how many of them
+// have a time.
+func timeSpan(window []*ingest.Document, path []string) (span time.Duration, timed int) {
 	if path == nil {
-		return 0
+		return 0, 0
 	}
 	var lo, hi time.Time
 	for _, d := range window {
 		if at, ok := key.Time(key.Lookup(&d.Root, path)); ok {
+			timed++
 			if lo.IsZero() || at.Before(lo) {
 				lo = at
 			}
@@ -344,7 +363,7 @@ func timeSpan(window []*ingest.Document, path []string) time.Duration {
 			}
 		}
 	}
-	return hi.Sub(lo)
+	return hi.Sub(lo), timed
 }
 
 // looksLikeTime reports whether a path's most common values read as times
@@ -428,6 +447,9 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 		opts.HashVersion = epk.V2
 	}
 	opts.Keys, opts.NoSuggest = []key.Spec{spec}, true
+	// Rows carry their requests; there are no documents to read a weight
+	// field in, nor to warn that they lack one.
+	opts.WeightPath = nil
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
 	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
@@ -445,3 +467,75 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 
 // aggregateProblem wraps a row error; its message names the line.
 func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.Error()} }
+
+// settingWarnings are the time and weight fields the documents did not
+// bear out: without them a report would show 0 % of requests everywhere,
+// or a time field in its header that nothing was measured by.
+func (a *analysis) settingWarnings() []Notice {
+	out := []Notice{}
+	if a.docs == 0 {
+		return out
+	}
+	n := human.Count(int64(a.docs))
+	if w := a.opts.WeightPath; w != nil && weightedTraffic(a.opts.Workload.Traffic) {
+		switch lacking := a.docs - a.weighed; {
+		case a.weighed == 0:
+			out = append(out, Notice{WeightFieldUnused, fmt.Sprintf("The weight field %s holds no number above 0 in any of the %s %s, so requests cannot follow it: every document is weighted the same instead.",
+				paths.Format(w), n, human.Plural(int64(a.docs), "document", "documents"))})
+		case 2*lacking > a.docs:
+			out = append(out, Notice{WeightFieldSparse, fmt.Sprintf("The weight field %s holds no number above 0 in %s of the %s documents (it is missing, not a number, or 0 or less): they are counted as taking no requests.",
+				paths.Format(w), human.Count(int64(lacking)), n)})
+		}
+	}
+	if t := a.timePath; t != nil {
+		switch {
+		case a.timed == 0:
+			out = append(out, Notice{TimeFieldNoTimes, fmt.Sprintf("The time field %s holds no time (an ISO 8601 date, or seconds or milliseconds since 1970) in any of the %s %s: nothing is measured against time, and no write spread is drawn.",
+				paths.Format(t), n, human.Plural(int64(a.docs), "document", "documents"))})
+		case 2*(a.docs-a.timed) > a.docs:
+			out = append(out, Notice{TimeFieldSparse, fmt.Sprintf("The time field %s holds a time in only %s of the %s documents: the correlation with time and the write spread cover those alone.",
+				paths.Format(t), human.Count(int64(a.timed)), n)})
+		}
+	}
+	return out
+}
+
+// weightedTraffic is whether requests follow the weight field: weighted
+// traffic, or none given with a weight field, as package advisor has it.
+func weightedTraffic(t partition.Traffic) bool {
+	return t == partition.ByWeight || t == ""
+}
+
+// minSuggestDistinct is the fewest distinct values a path needs for
+// advisor.Candidates to suggest a key on it.
+const minSuggestDistinct = 3
+
+// whyNoRecommendation says why the report recommends no key: no documents,
+// or no candidates.
+func (a *analysis) whyNoRecommendation() *Notice {
+	if a.docs == 0 {
+		if a.errCount > 0 {
+			return &Notice{NoDocuments, fmt.Sprintf("No document could be read (%d %s in the input): there is nothing to measure.",
+				a.errCount, human.Plural(int64(a.errCount), "problem", "problems"))}
+		}
+		return &Notice{NoDocuments, "The input holds no documents: there is nothing to measure."}
+	}
+	usable, most := 0, 0
+	for _, p := range a.pathTable() {
+		if p.Usable {
+			usable++
+			most = max(most, p.Distinct)
+		}
+	}
+	docs := a.collector.Documents()
+	switch {
+	case usable == 0:
+		return &Notice{NoUsablePath, "No path of the documents can be a partition key: each is in an array, a system property, or holds objects or arrays."}
+	case docs < minSuggestDistinct && most < minSuggestDistinct:
+		return &Notice{TooFewValues, fmt.Sprintf("Only %d %s: too few to suggest keys, as a suggested key needs at least %d distinct values. Name the keys to measure them.",
+			docs, human.Plural(int64(docs), "document", "documents"), minSuggestDistinct)}
+	case most < minSuggestDistinct:
+		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", minSuggestDistinct, most)}
+	}
+	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, or hold measurements or free text. Name the keys to measure them."}
+}

@@ -30,8 +30,17 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, p := range r.Input.Warnings {
 		fmt.Fprintf(bw, "  note: %s\n", p)
 	}
+	for _, n := range r.Warnings {
+		fmt.Fprintf(bw, "  warning %s: %s\n", n.Code, n.Message)
+	}
+	if errs := queryErrors(r); len(errs) > 0 {
+		fmt.Fprintf(bw, "\nQueries not read (%s):\n", opsRead(r))
+		for _, e := range errs {
+			fmt.Fprintf(bw, "  %s\n", e)
+		}
+	}
 	if len(r.Candidates) == 0 {
-		fmt.Fprintln(bw, "\nNo candidate keys: the documents have no path that can be a partition key.")
+		fmt.Fprintf(bw, "\nNo key recommended: %s\n", noRecommendation(r))
 		return bw.err
 	}
 	fmt.Fprintln(bw)
@@ -55,23 +64,21 @@ func WriteText(w io.Writer, r *Report) error {
 			name += " *"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s of %d\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
-			human.Percent(hottest), len(c.PhysicalPartitions), findingCodes(c.Findings))
+			human.Percent(hottest), len(c.PhysicalPartitions), orDash(findingCodes(c.Findings)))
 	}
 	tw.Flush()
 	if r.Candidates[0].Named {
 		fmt.Fprintln(bw, "* named with --key")
 	}
-	for _, best := range r.Candidates {
-		if best.Key.Spec != r.Recommended {
-			continue
-		}
+	// Only the report's own recommendation: the other formats show no
+	// other, and the first row is not one when keys are named.
+	if best, ok := recommended(r); ok {
 		fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
 		for _, b := range best.ScoreBreakdown {
 			fmt.Fprintf(bw, "  %-22s %3d/100 x %2d%%  %s\n", b.Name, b.Score, b.Weight, b.Note)
 		}
-	}
-	if r.Recommended == "" {
-		fmt.Fprintln(bw, "\nNo key is recommended: in every key measured, most documents lack the key or hold a value Cosmos DB rejects.")
+	} else {
+		fmt.Fprintf(bw, "\nNo key recommended: %s\n", noRecommendation(r))
 	}
 	for _, c := range r.Candidates {
 		if len(c.Findings) == 0 && len(c.Recommendations) == 0 {
@@ -100,19 +107,33 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " Projected to %s documents.", human.Count(r.Settings.TargetDocs))
 	}
 	if r.TimeField != "" {
-		fmt.Fprintf(bw, " Time field: `%s`.", r.TimeField)
+		fmt.Fprintf(bw, " Time field: `%s`.", mdCell(r.TimeField))
+	}
+	errs := queryErrors(r)
+	if len(errs) > 0 {
+		fmt.Fprintf(bw, " %d %s of the queries could not be read: see [Queries not read](#queries-not-read).", len(errs), human.Plural(int64(len(errs)), "line", "lines"))
 	}
 	fmt.Fprintln(bw)
-	if r.Recommended != "" {
-		fmt.Fprintf(bw, "\n**Recommended key: `%s`**\n", r.Recommended)
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(bw)
+		for _, n := range r.Warnings {
+			fmt.Fprintf(bw, "- **Warning, %s**: %s\n", n.Code, mdText(n.Message))
+		}
 	}
-	fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Findings |\n|---:|---|---|---:|:---:|---:|---:|---|\n")
+	if r.Recommended != "" {
+		fmt.Fprintf(bw, "\n**Recommended key: `%s`**\n", mdCell(r.Recommended))
+	} else {
+		fmt.Fprintf(bw, "\n**No key recommended**: %s\n", mdText(noRecommendation(r)))
+	}
+	if len(r.Candidates) > 0 {
+		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Findings |\n|---:|---|---|---:|:---:|---:|---:|---|\n")
+	}
 	for _, c := range r.Candidates {
 		largest := ""
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
 		}
-		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, human.Count(c.LogicalPartitions), largest, mdCell(findingCodes(c.Findings)))
+		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, human.Count(c.LogicalPartitions), largest, mdCell(orDash(findingCodes(c.Findings))))
 	}
 	for _, c := range r.Candidates {
 		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
@@ -137,10 +158,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			}
 		}
 	}
+	if len(errs) > 0 {
+		fmt.Fprintf(bw, "\n## Queries not read\n\nThese lines are left out (%s):\n\n", opsRead(r))
+		for _, e := range errs {
+			fmt.Fprintf(bw, "- %s\n", mdText(e))
+		}
+	}
 	return bw.err
 }
 
-// WriteCSV writes one row per candidate key.
+// WriteCSV writes one row per candidate key. CSV has no place for the
+// report's notes (see Notes): a row is a key, every row alike.
 func WriteCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid",
@@ -174,10 +202,76 @@ func findingCodes(fs []Finding) string {
 			codes = append(codes, f.Code)
 		}
 	}
-	if len(codes) == 0 {
+	return strings.Join(codes, " ")
+}
+
+// orDash marks an empty cell of a table people read.
+func orDash(s string) string {
+	if s == "" {
 		return "-"
 	}
-	return strings.Join(codes, " ")
+	return s
+}
+
+// recommended is the report's recommended candidate, if it has one.
+func recommended(r *Report) (Candidate, bool) {
+	for _, c := range r.Candidates {
+		if r.Recommended != "" && c.Key.Spec == r.Recommended {
+			return c, true
+		}
+	}
+	return Candidate{}, false
+}
+
+// noRecommendation says why the report recommends no key.
+func noRecommendation(r *Report) string {
+	if r.NoRecommendation != nil {
+		return r.NoRecommendation.Message
+	}
+	return "the report names none."
+}
+
+// queryErrors are the lines of the application's queries that could not be
+// read, positioned ("line 2, column 34: ...").
+func queryErrors(r *Report) []string {
+	if r.Operations == nil {
+		return nil
+	}
+	return r.Operations.Errors
+}
+
+// opsRead says how many of the workload's operations were read and used.
+func opsRead(r *Report) string {
+	n := int64(r.Operations.Count)
+	if n == 0 {
+		return "no operation read: routing is not measured"
+	}
+	return fmt.Sprintf("%s %s read and used", human.Count(n), human.Plural(n, "operation", "operations"))
+}
+
+// Notes are the report's messages beside its candidates, one a line, as
+// the text output shows them: problems in the input, values read with a
+// change, warnings, queries not read, and why no key is recommended. CSV
+// has no place for them, nor the JSON for people: a command writing those
+// prints them to standard error.
+func Notes(r *Report) []string {
+	var out []string
+	for _, p := range r.Input.Errors {
+		out = append(out, p.String())
+	}
+	for _, p := range r.Input.Warnings {
+		out = append(out, "note: "+p.String())
+	}
+	for _, n := range r.Warnings {
+		out = append(out, "warning "+n.Code+": "+n.Message)
+	}
+	for _, e := range queryErrors(r) {
+		out = append(out, "query not read: "+e)
+	}
+	if r.Recommended == "" {
+		out = append(out, "no key recommended: "+noRecommendation(r))
+	}
+	return out
 }
 
 // mdCell keeps user text from breaking a Markdown table or code span.

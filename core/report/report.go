@@ -23,21 +23,50 @@ const SchemaVersion = 1
 
 // Report is pkcalc's result, as the JSON contract has it.
 type Report struct {
-	SchemaVersion int         `json:"schemaVersion"`
-	Generator     string      `json:"generator"`
-	Input         Input       `json:"input"`
-	Documents     int64       `json:"documents"`
-	Bytes         int64       `json:"bytes"`
-	Settings      Settings    `json:"settings"`
-	TimeField     string      `json:"timeField,omitempty"`
-	Recommended   string      `json:"recommended,omitempty"`
-	Operations    *Operations `json:"operations,omitempty"`
-	Candidates    []Candidate `json:"candidates"`
+	SchemaVersion int      `json:"schemaVersion"`
+	Generator     string   `json:"generator"`
+	Input         Input    `json:"input"`
+	Documents     int64    `json:"documents"`
+	Bytes         int64    `json:"bytes"`
+	Settings      Settings `json:"settings"`
+	TimeField     string   `json:"timeField,omitempty"`
+	// Warnings are about the settings as the documents bore them out: a
+	// weight or time field the documents lack.
+	Warnings    []Notice `json:"warnings"`
+	Recommended string   `json:"recommended,omitempty"`
+	// NoRecommendation says why there is no recommended key, exactly when
+	// Recommended is empty.
+	NoRecommendation *Notice     `json:"noRecommendation,omitempty"`
+	Operations       *Operations `json:"operations,omitempty"`
+	Candidates       []Candidate `json:"candidates"`
 	// Paths describe the first PathsDocuments documents: all of them, or
 	// the window candidates are chosen from when the input is longer.
 	Paths          []Path `json:"paths"`
 	PathsDocuments int64  `json:"pathsDocuments"`
 }
+
+// Notice is a note about the whole report, with a stable code.
+type Notice struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Warning codes: a setting the documents did not bear out.
+const (
+	WeightFieldUnused = "WEIGHT_FIELD_UNUSED" // no document has a weight: documents weigh the same instead
+	WeightFieldSparse = "WEIGHT_FIELD_SPARSE" // most documents have no weight: they take no requests
+	TimeFieldNoTimes  = "TIME_FIELD_NO_TIMES" // no document has a time at the time field
+	TimeFieldSparse   = "TIME_FIELD_SPARSE"   // most documents have no time there
+)
+
+// No-recommendation codes: why a report recommends no key.
+const (
+	NoDocuments  = "NO_DOCUMENTS"   // nothing to measure
+	NoUsablePath = "NO_USABLE_PATH" // no path can be a partition key
+	TooFewValues = "TOO_FEW_VALUES" // no usable path has the distinct values a suggestion needs
+	NoSuggestion = "NO_SUGGESTION"  // usable paths, but none that looks like a key
+	NoUsableKey  = "NO_USABLE_KEY"  // keys measured, but each lacking or invalid in most documents
+)
 
 // Operations summarises the application's workload, when given.
 type Operations struct {
@@ -313,6 +342,7 @@ func (a *analysis) finish() *Report {
 			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
+		Warnings:       a.settingWarnings(),
 		Candidates:     []Candidate{},
 		Paths:          PathsOf(a.pathTable()),
 		PathsDocuments: int64(a.collector.Documents()),
@@ -333,6 +363,18 @@ func (a *analysis) finish() *Report {
 		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
 	}
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
+	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
+		settings.Workload.Traffic = partition.ByDocuments
+	}
+	if a.docs == 0 {
+		// Nothing to measure: keys graded on no documents would read as
+		// findings ("only 0 distinct values").
+		for _, acc := range a.accs {
+			acc.Finish() // ends its goroutine
+		}
+		rep.NoRecommendation = a.whyNoRecommendation()
+		return rep
+	}
 	evals := make([]*advisor.Evaluation, len(a.accs))
 	// Keys finish independently: on as many goroutines as there are cores,
 	// so that no more keys' working memory is held at once than can use it.
@@ -392,8 +434,13 @@ func (a *analysis) finish() *Report {
 		c.Rank = rank[i]
 		rep.Candidates = append(rep.Candidates, c)
 	}
-	if len(byScore) > 0 && a.docs > 0 && acceptable[byScore[0]] == 1 {
+	switch {
+	case len(byScore) > 0 && acceptable[byScore[0]] == 1:
 		rep.Recommended = evals[byScore[0]].Dist.Spec.String()
+	case len(byScore) > 0:
+		rep.NoRecommendation = &Notice{NoUsableKey, "No key measured is usable: in each, more than half the documents lack the key or hold an object or array there, which Cosmos DB rejects."}
+	default:
+		rep.NoRecommendation = a.whyNoRecommendation()
 	}
 	return rep
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"os"
@@ -124,7 +125,7 @@ func TestRecommendedIsUsable(t *testing.T) {
 	}
 	var text bytes.Buffer
 	WriteText(&text, r)
-	if r.Recommended != "" || strings.Contains(text.String(), "Recommended:") || !strings.Contains(text.String(), "No key is recommended") {
+	if r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != NoUsableKey || strings.Contains(text.String(), "Recommended:") || !strings.Contains(text.String(), "No key recommended: No key measured is usable") {
 		t.Errorf("recommended %q:\n%s", r.Recommended, text.String())
 	}
 	// A key 60% of documents lack ranks below a constant one, whatever its score.
@@ -268,5 +269,281 @@ func TestReads(t *testing.T) {
 		if len(r.byKey[k]) != len(use) {
 			t.Errorf("key %d: room for %d values, reads %d", k, len(r.byKey[k]), len(use))
 		}
+	}
+}
+
+// renderAll writes a report in the formats people read.
+func renderAll(t *testing.T, r *Report) (text, md, csv string) {
+	t.Helper()
+	var tb, mb, cb bytes.Buffer
+	if err := WriteText(&tb, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&mb, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(&cb, r); err != nil {
+		t.Fatal(err)
+	}
+	return tb.String(), mb.String(), cb.String()
+}
+
+// TestQueriesNotRead: lines of the queries that cannot be read are shown,
+// positioned, in text and Markdown (escaped there), not only in the JSON,
+// and are among the notes a command prints beside CSV.
+func TestQueriesNotRead(t *testing.T) {
+	docs := schemaLines(20, func(i int) string { return fmt.Sprintf(`{"id":"%d","t":"t%d"}`, i, i%5) })
+	for _, tt := range []struct {
+		name, queries string
+		read          string   // what the text says of the operations read
+		want          []string // in text and in the notes
+		wantMD        []string
+	}{
+		{
+			name:    "a bad line among good ones",
+			queries: "1 SELEKT * FROM c\n2 SELECT * FROM c WHERE c.t = 'a' AND\n3 SELECT * FROM c WHERE c.t = 'b'\n",
+			read:    "Queries not read (1 operation read and used):",
+			want:    []string{"line 1, column 3: expected SELECT to start the query, found 'SELEKT'", "line 2, column 38: expected an expression after 'AND'"},
+			wantMD:  []string{"## Queries not read", "- line 1, column 3: expected SELECT to start the query, found 'SELEKT'"},
+		},
+		{
+			name:    "the only line is bad",
+			queries: "SELEKT_x <b>\n",
+			read:    "Queries not read (no operation read: routing is not measured):",
+			want:    []string{"line 1, column 1: expected SELECT to start the query, found 'SELEKT_x'"},
+			wantMD:  []string{"1 line of the queries could not be read", "found 'SELEKT\\_x'"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Analyze(strings.NewReader(docs), Options{Workload: advisor.Workload{Operations: tt.queries}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, md, _ := renderAll(t, r)
+			notes := strings.Join(Notes(r), "\n")
+			if !strings.Contains(text, tt.read) {
+				t.Errorf("text lacks %q:\n%s", tt.read, text)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text, "\n  "+want) {
+					t.Errorf("text lacks %q:\n%s", want, text)
+				}
+				if !strings.Contains(notes, "query not read: "+want) {
+					t.Errorf("notes lack %q:\n%s", want, notes)
+				}
+			}
+			for _, want := range tt.wantMD {
+				if !strings.Contains(md, want) {
+					t.Errorf("markdown lacks %q:\n%s", want, md)
+				}
+			}
+		})
+	}
+}
+
+// TestRecommendationAgrees: text, Markdown and JSON show the same
+// recommended key, and none with the same reason when the report has none.
+func TestRecommendationAgrees(t *testing.T) {
+	for _, tt := range []struct {
+		name, input string
+		opts        Options
+		want        string // the recommended key, or the code of why there is none
+	}{
+		{"sample", sample.OrdersText(300), Options{}, "/tenantId,/id"},
+		{"a named key", sample.OrdersText(300), Options{Keys: []key.Spec{mustKey(t, "/status")}}, "/tenantId,/id"},
+		{"a named key on no documents", "[]", Options{Keys: []key.Spec{mustKey(t, "/x")}}, NoDocuments},
+		{"no documents", "", Options{}, NoDocuments},
+		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}\n", Options{}, TooFewValues},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Analyze(strings.NewReader(tt.input), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, md, _ := renderAll(t, r)
+			if r.Recommended != "" {
+				if r.Recommended != tt.want || r.NoRecommendation != nil {
+					t.Fatalf("recommended %q (why none: %+v), want %s", r.Recommended, r.NoRecommendation, tt.want)
+				}
+				if !strings.Contains(text, "\nRecommended: "+tt.want+" (") || !strings.Contains(md, "**Recommended key: `"+tt.want+"`**") {
+					t.Errorf("text or markdown does not recommend %s:\n%s\n%s", tt.want, text, md)
+				}
+				return
+			}
+			if r.NoRecommendation == nil || r.NoRecommendation.Code != tt.want {
+				t.Fatalf("no recommendation, reason %+v, want %s", r.NoRecommendation, tt.want)
+			}
+			why := r.NoRecommendation.Message
+			if strings.Contains(text, "Recommended:") || !strings.Contains(text, "No key recommended: "+why) {
+				t.Errorf("text, with no recommendation in the report:\n%s", text)
+			}
+			if strings.Contains(md, "Recommended key") || !strings.Contains(md, "**No key recommended**: "+why) {
+				t.Errorf("markdown, with no recommendation in the report:\n%s", md)
+			}
+		})
+	}
+	// A report with candidates but none recommended (as a JSON consumer
+	// may build one): the first row is not shown as the recommendation.
+	r, _ := Analyze(strings.NewReader(sample.OrdersText(300)), Options{})
+	r.Recommended, r.NoRecommendation = "", &Notice{Code: NoSuggestion, Message: "none fits"}
+	if text, _, _ := renderAll(t, r); strings.Contains(text, "Recommended:") || !strings.Contains(text, "No key recommended: none fits") {
+		t.Errorf("text recommends a key the report does not:\n%s", text)
+	}
+}
+
+// TestNoCandidatesSaysWhy: with no candidates the report gives the real
+// reason, not that no path can be a key when some can.
+func TestNoCandidatesSaysWhy(t *testing.T) {
+	for _, tt := range []struct {
+		name, input, code, want string
+	}{
+		{"one document", `{"id":"1","t":"a"}`, TooFewValues, "Only 1 document: too few to suggest keys, as a suggested key needs at least 3 distinct values. Name the keys to measure them."},
+		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}", TooFewValues, "Only 2 documents: too few to suggest keys"},
+		{"few values", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"t":"t%d"}`, i%2) }), TooFewValues, "No path has the 3 distinct values a suggested key needs (the most is 2)."},
+		{"no usable path", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"a":{"b":[%d]}}`, i) }), NoUsablePath, "No path of the documents can be a partition key"},
+		{"free text", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"description":"item number %d of many"}`, i) }), NoSuggestion, "No path looks like a partition key"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Analyze(strings.NewReader(tt.input), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Candidates) != 0 || r.NoRecommendation == nil || r.NoRecommendation.Code != tt.code || !strings.HasPrefix(r.NoRecommendation.Message, tt.want) {
+				t.Fatalf("%d candidates, reason %+v; want %s: %q", len(r.Candidates), r.NoRecommendation, tt.code, tt.want)
+			}
+			if text, _, _ := renderAll(t, r); !strings.Contains(text, tt.want) {
+				t.Errorf("text lacks %q:\n%s", tt.want, text)
+			}
+		})
+	}
+}
+
+// TestNoDocumentsNotGraded: with no documents there is nothing to measure:
+// no key is graded, named or not, and the report says so.
+func TestNoDocumentsNotGraded(t *testing.T) {
+	named := Options{Keys: []key.Spec{mustKey(t, "/x")}}
+	rows, problems := aggregate.Read(strings.NewReader("k0,documents,bytes\n"), 1)
+	for _, tt := range []struct {
+		name string
+		rep  func() (*Report, error)
+		want string
+	}{
+		{"[] with a named key", func() (*Report, error) { return Analyze(strings.NewReader("[]"), named) }, "The input holds no documents: there is nothing to measure."},
+		{"nothing", func() (*Report, error) { return Analyze(strings.NewReader(""), Options{}) }, "The input holds no documents"},
+		{"only bad documents", func() (*Report, error) { return Analyze(strings.NewReader("{\"x\":}\n{\"x\":]\n"), named) }, "No document could be read (2 problems in the input)"},
+		{"aggregates without rows", func() (*Report, error) { return AnalyzeAggregates(rows, problems, mustKey(t, "/x"), Options{}), nil }, "The input holds no documents"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := tt.rep()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Candidates) != 0 || r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != NoDocuments || !strings.HasPrefix(r.NoRecommendation.Message, tt.want) {
+				t.Fatalf("%d candidates, recommended %q, reason %+v", len(r.Candidates), r.Recommended, r.NoRecommendation)
+			}
+			text, md, _ := renderAll(t, r)
+			for _, out := range []string{text, md} {
+				if !strings.Contains(out, tt.want) || strings.Contains(out, "0 distinct values") || strings.Contains(out, "grade") {
+					t.Errorf("with no documents:\n%s", out)
+				}
+			}
+		})
+	}
+}
+
+// TestSettingWarnings: a weight or time field the documents lack is
+// reported in every format, and a weight field with no weight at all
+// weighs documents equally instead of giving every key 0 % of requests.
+func TestSettingWarnings(t *testing.T) {
+	docs := func(n int, weight func(i int) string) string {
+		return schemaLines(n, func(i int) string {
+			return fmt.Sprintf(`{"id":"%d","device":"dev-%d","label":"L%d","ts":"2024-03-01T%02d:00:00Z"%s}`, i, i%4, i, i%24, weight(i))
+		})
+	}
+	none := func(int) string { return "" }
+	for _, tt := range []struct {
+		name  string
+		input string
+		opts  Options
+		want  []string // codes
+		text  string   // in every format
+	}{
+		{"weight field in no document", docs(40, none), Options{WeightPath: []string{"nonexistent"}}, []string{WeightFieldUnused},
+			"The weight field /nonexistent holds no number above 0 in any of the 40 documents, so requests cannot follow it: every document is weighted the same instead."},
+		{"weight field of text", docs(40, func(i int) string { return `,"w":"heavy"` }), Options{WeightPath: []string{"w"}}, []string{WeightFieldUnused}, "The weight field /w holds no number above 0 in any of the 40 documents"},
+		{"weight field mostly 0", docs(40, func(i int) string { return fmt.Sprintf(`,"w":%d`, max(0, i-30)) }), Options{WeightPath: []string{"w"}}, []string{WeightFieldSparse},
+			"The weight field /w holds no number above 0 in 31 of the 40 documents (it is missing, not a number, or 0 or less): they are counted as taking no requests."},
+		{"weight field in every document", docs(40, func(i int) string { return `,"w":2` }), Options{WeightPath: []string{"w"}}, nil, ""},
+		{"weight field with uniform traffic", docs(40, none), Options{WeightPath: []string{"w"}, Workload: advisor.Workload{Traffic: "uniform"}}, nil, ""},
+		{"time field of names", docs(40, none), Options{TimePath: []string{"label"}}, []string{TimeFieldNoTimes},
+			"The time field /label holds no time (an ISO 8601 date, or seconds or milliseconds since 1970) in any of the 40 documents"},
+		{"time field mostly missing", docs(40, func(i int) string {
+			if i < 30 {
+				return ""
+			}
+			return fmt.Sprintf(`,"at":"2024-03-02T%02d:00:00Z"`, i-30)
+		}), Options{TimePath: []string{"at"}}, []string{TimeFieldSparse}, "The time field /at holds a time in only 10 of the 40 documents"},
+		{"time field detected", docs(40, none), Options{}, nil, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Analyze(strings.NewReader(tt.input), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, w := range r.Warnings {
+				codes = append(codes, w.Code)
+			}
+			if !slices.Equal(codes, tt.want) {
+				t.Fatalf("warnings %+v, want codes %q", r.Warnings, tt.want)
+			}
+			if tt.text == "" {
+				return
+			}
+			text, md, _ := renderAll(t, r)
+			var j bytes.Buffer
+			WriteJSON(&j, r)
+			for name, out := range map[string]string{"text": text, "markdown": md, "json": j.String(), "notes": strings.Join(Notes(r), "\n")} {
+				if !strings.Contains(out, tt.text) {
+					t.Errorf("%s lacks %q:\n%s", name, tt.text, out)
+				}
+			}
+			for _, c := range r.Candidates {
+				if tt.want[0] == WeightFieldUnused && hottest(c) == 0 {
+					t.Errorf("%s takes 0%% of requests on every physical partition", c.Key.Spec)
+				}
+				if tt.want[0] == TimeFieldNoTimes && strings.Contains(c.Key.Spec, "/label:") {
+					t.Errorf("candidate %s buckets a field that holds no time", c.Key.Spec)
+				}
+			}
+		})
+	}
+}
+
+func hottest(c Candidate) float64 {
+	h := 0.0
+	for _, p := range c.PhysicalPartitions {
+		h = max(h, p.RequestShare)
+	}
+	return h
+}
+
+// TestCSVNoFindingsIsEmpty: a key without findings has an empty findings
+// cell, as CSV readers expect of a missing value, not a dash.
+func TestCSVNoFindingsIsEmpty(t *testing.T) {
+	r, err := Analyze(strings.NewReader(schemaLines(200, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) })), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingCodes(r.Candidates[0].Findings); f != "" {
+		t.Fatalf("/id has findings %q; the test needs a key without", f)
+	}
+	_, _, out := renderAll(t, r)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := len(rows[0]) - 1; rows[0][last] != "findings" || rows[1][last] != "" {
+		t.Errorf("findings cell %q under %q, want it empty", rows[1][last], rows[0][last])
 	}
 }

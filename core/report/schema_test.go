@@ -338,7 +338,21 @@ type schemaCase struct {
 func schemaInlineCases(t *testing.T) []schemaCase {
 	tenants := []string{"contoso", "contoso", "contoso", "contoso", "contoso", "contoso", "fabrikam", "fabrikam", "adatum", "litware"}
 	return []schemaCase{
-		{name: "empty", input: "", want: []string{"/input/format"}},
+		{name: "empty", input: "", want: []string{"/input/format", "/noRecommendation/code"}},
+		{
+			// Too few documents to suggest keys: no candidates, and why.
+			name:  "two documents",
+			input: "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}\n",
+			want:  []string{"/noRecommendation/message"},
+		},
+		{
+			// A weight field no document has and a time field of names:
+			// warnings, and requests that follow documents instead.
+			name:  "unusable weight and time fields",
+			input: schemaLines(30, func(i int) string { return fmt.Sprintf(`{"id":"%d","g":"g%d"}`, i, i%5) }),
+			opts:  Options{TimePath: []string{"g"}, WeightPath: []string{"w"}, Workload: advisor.Workload{Traffic: partition.ByWeight}},
+			want:  []string{"/warnings/0/code", "/warnings/1/message", "/recommended"},
+		},
 		{
 			name: "bad JSON lines",
 			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"id":"%d","pk":"p%d"}`, i, i%5) }) +
@@ -647,7 +661,7 @@ func TestReportConditionalFields(t *testing.T) {
 						t.Errorf("%s/recommendations/%d: key %v is not a candidate", at, j, k)
 					}
 				}
-				if c["rank"] == 1.0 && doc["recommended"] != nil && doc["recommended"] != c["key"].(map[string]any)["spec"] {
+				if c["rank"] == 1.0 && has(doc, "recommended") && doc["recommended"] != c["key"].(map[string]any)["spec"] {
 					t.Errorf("recommended %v, but rank 1 is %v", doc["recommended"], c["key"])
 				}
 				// Per-key aggregates have no single documents, so nothing to
@@ -655,6 +669,23 @@ func TestReportConditionalFields(t *testing.T) {
 				if m := c["monotonicity"].(map[string]any); aggregates && (m["samples"] != 0.0 || m["monotonic"] != false) {
 					t.Errorf("%s/monotonicity: %v measured on per-key aggregate rows", at, schemaCompact(m))
 				}
+			}
+			if has(doc, "noRecommendation") == has(doc, "recommended") {
+				t.Errorf("noRecommendation present %t, recommended present %t: exactly one must be", has(doc, "noRecommendation"), has(doc, "recommended"))
+			}
+			// Candidates but none usable: no recommendation, and it says so.
+			unusable := false
+			if nr, ok := doc["noRecommendation"].(map[string]any); ok {
+				unusable = nr["code"] == NoUsableKey
+			}
+			if has(doc, "recommended") != (len(specs) > 0 && !unusable) {
+				t.Errorf("recommended present %t with %d candidates", has(doc, "recommended"), len(specs))
+			}
+			if unusable && len(specs) == 0 {
+				t.Errorf("%s with no candidates", NoUsableKey)
+			}
+			if doc["documents"] == 0.0 && len(specs) > 0 {
+				t.Errorf("%d candidates graded on no documents", len(specs))
 			}
 			for i, p := range schemaList(doc["paths"]) {
 				if has(p, "reason") == (p.(map[string]any)["usable"] == true) {
@@ -843,6 +874,8 @@ func TestSchemaEnumerations(t *testing.T) {
 		{"#/$defs/Key/properties/kind", schemaConstStrings(t, "../key", typed("Kind"))},
 		{"#/$defs/WriteSpread/properties/unit", schemaConstStrings(t, "../key", typed("Bucket"))},
 		{"#/$defs/Settings/properties/traffic", schemaConstStrings(t, "../partition", typed("Traffic"))},
+		{"#/$defs/Warning/properties/code", schemaConstStrings(t, ".", doc("Warning codes"))},
+		{"#/$defs/NoRecommendation/properties/code", schemaConstStrings(t, ".", doc("No-recommendation codes"))},
 	} {
 		var got []string
 		for _, v := range schemaList(c.at(e.loc)["enum"]) {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -29,18 +30,28 @@ func (k *keyFlags) Set(s string) error {
 // are report.OptionNames in kebab case, parsed by report.ParseOptions as
 // the browser's and the HTTP API's settings are.
 type analyzeFlags struct {
-	fs         *flag.FlagSet
-	keys       keyFlags
-	format     string
-	aggregates string
-	docBytes   int64
-	queries    string
+	*command
+	keys        keyFlags
+	format      string
+	inputFormat string
+	aggregates  string
+	docBytes    int64
+	queries     string
 }
 
-func newAnalyzeFlags(stderr io.Writer) *analyzeFlags {
-	f := &analyzeFlags{fs: flag.NewFlagSet("analyze", flag.ContinueOnError)}
+const analyzeUsage = `Usage: pkcalc analyze [flags] FILE...
+
+Measures candidate partition keys over the documents in FILE and ranks them.
+FILE may be - for standard input. Several files are read as one input, each
+by its own name: a file named .csv or .tsv as CSV (with a header row), any
+other file and standard input as JSON (an array, JSON Lines or documents one
+after another); --input-format sets the format of every file.
+
+Example: pkcalc analyze --key /tenantId --target-gb 500 orders.json`
+
+func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
+	f := &analyzeFlags{command: newCommand("analyze", analyzeUsage, stdout, stderr)}
 	fs := f.fs
-	fs.SetOutput(stderr)
 	fs.Var(&f.keys, "key", "a key to measure (repeatable): /a/b for a hash key, /a,/b,/c for a hierarchical key, /a+/ts:day or /a+hash(/id)%8 for a synthetic key")
 	fs.Int("hash-version", 2, "hash `version` of the container: 1 or 2")
 	fs.Int("partitions", 0, "physical partitions to start from (default: from the throughput)")
@@ -63,6 +74,7 @@ func newAnalyzeFlags(stderr io.Writer) *analyzeFlags {
 	fs.String("weight-field", "", "`path` of a number weighting each document's requests")
 	fs.Int("max-distinct", 0, "distinct values counted exactly per key before estimating (default 50,000)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text, json, markdown or csv")
+	fs.StringVar(&f.inputFormat, "input-format", "", inputFormatUsage)
 	fs.StringVar(&f.aggregates, "aggregates", "", "read per-key aggregates (CSV or JSON from pkcalc aggregate-query) from `FILE` instead of documents; needs one --key")
 	fs.Int64Var(&f.docBytes, "doc-bytes", 1024, "average document size in `bytes`, for aggregates without a bytes column")
 	return f
@@ -73,7 +85,7 @@ func (f *analyzeFlags) options() (report.Options, error) {
 	v := url.Values{}
 	f.fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "format", "aggregates", "doc-bytes", "queries":
+		case "format", "input-format", "aggregates", "doc-bytes", "queries":
 		case "key":
 			v["keys"] = f.keys
 		default:
@@ -87,7 +99,7 @@ func (f *analyzeFlags) options() (report.Options, error) {
 		}
 		v.Set("queries", string(b))
 	}
-	o, err := report.ParseOptions(v)
+	o, err := report.ParseOptionsNamed(v, flagName)
 	if err != nil {
 		return o, err
 	}
@@ -96,7 +108,31 @@ func (f *analyzeFlags) options() (report.Options, error) {
 	default:
 		return o, fmt.Errorf("--format must be text, json, markdown or csv, not %q", f.format)
 	}
+	if err := checkInputFormat(f.inputFormat); err != nil {
+		return o, err
+	}
+	if f.docBytes <= 0 {
+		return o, fmt.Errorf("--doc-bytes must be 1 or more, not %d", f.docBytes)
+	}
 	return o, nil
+}
+
+// flagName is the flag of a report option, for its error messages: targetGb
+// is --target-gb, and keys, given one at a time, is --key.
+func flagName(option string) string {
+	if option == "keys" {
+		return "--key"
+	}
+	var b strings.Builder
+	b.WriteString("--")
+	for _, r := range option {
+		if unicode.IsUpper(r) {
+			b.WriteByte('-')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // camel turns a flag name into its option name: target-gb is targetGb.
@@ -109,23 +145,24 @@ func camel(flag string) string {
 }
 
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f := newAnalyzeFlags(stderr)
-	f.fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: pkcalc analyze [flags] FILE...\n\nMeasures candidate partition keys over the documents in FILE (- for standard input; several files are read as one input) and ranks them.\n\nFlags:")
-		f.fs.PrintDefaults()
-	}
-	files, err := parse(f.fs, args)
-	if err != nil {
+	f := newAnalyzeFlags(stdout, stderr)
+	if len(args) == 0 {
+		f.help(stderr)
 		return 2
+	}
+	files, code, ok := f.parse(args, true)
+	if !ok {
+		return code
 	}
 	opts, err := f.options()
 	if err != nil {
-		fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
-		return 2
+		return f.fail("%v", err)
 	}
-	if len(files) == 0 && f.aggregates == "" {
-		f.fs.Usage()
-		return 2
+	switch {
+	case len(files) == 0 && f.aggregates == "":
+		return f.fail("name a FILE of documents, or - for standard input")
+	case len(files) > 0 && f.aggregates != "":
+		return f.fail("--aggregates reads aggregates instead of documents: give no FILE with it")
 	}
 	if isTerminal(stderr) {
 		opts.Progress = func(p report.Progress) {
@@ -136,8 +173,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rep *report.Report
 	if f.aggregates != "" {
 		if len(opts.Keys) != 1 {
-			fmt.Fprintln(stderr, "pkcalc analyze: --aggregates needs exactly one --key: the key the aggregates were grouped by")
-			return 2
+			return f.fail("--aggregates needs exactly one --key: the key the aggregates were grouped by")
 		}
 		src, done, err := open(f.aggregates, stdin)
 		if err != nil {
@@ -151,12 +187,12 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
-		src, done, err := openAll(files, stdin)
+		src, done, err := openInputs(files, f.inputFormat, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
-		rep, err = report.Analyze(src, opts)
+		rep, err = report.AnalyzeSource(src, opts)
 		done()
 		if opts.Progress != nil {
 			fmt.Fprintln(stderr)
@@ -189,30 +225,6 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// openAll opens files as one stream; documents may not span two files.
-func openAll(files []string, stdin io.Reader) (io.Reader, func(), error) {
-	var readers []io.Reader
-	var closers []func()
-	done := func() {
-		for _, c := range closers {
-			c()
-		}
-	}
-	for i, name := range files {
-		r, c, err := open(name, stdin)
-		if err != nil {
-			done()
-			return nil, nil, err
-		}
-		if i > 0 {
-			readers = append(readers, strings.NewReader("\n"))
-		}
-		readers = append(readers, r)
-		closers = append(closers, c)
-	}
-	return io.MultiReader(readers...), done, nil
 }
 
 func isTerminal(w io.Writer) bool {

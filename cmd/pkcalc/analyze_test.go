@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/core/sample"
 )
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -83,21 +87,107 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"analyze"}, "Usage: pkcalc analyze"},
+		{[]string{"analyze", "--key", "/a"}, "pkcalc analyze: name a FILE of documents, or - for standard input\nRun 'pkcalc analyze --help' for the flags.\n"},
 		{[]string{"analyze", "--key", "tenant", "x"}, `invalid value "tenant" for flag -key: path "tenant" must start with '/'`},
-		{[]string{"analyze", "--hash-version", "3", "x"}, "hashVersion must be 1 or 2"},
+		{[]string{"analyze", "--bogus", "x"}, "pkcalc analyze: flag provided but not defined: -bogus\nRun 'pkcalc analyze --help' for the flags.\n"},
+		// Errors name the command line's flags, not the API's options.
+		{[]string{"analyze", "--hash-version", "3", "x"}, "--hash-version must be 1 or 2, not 3"},
 		{[]string{"analyze", "--hash-version", "1", "--key", "/a,/b", "x"}, "hierarchical, which needs hash version 2"},
-		{[]string{"analyze", "--no-suggest", "x"}, "noSuggest needs at least one key"},
+		{[]string{"analyze", "--no-suggest", "x"}, "--no-suggest needs at least one key: name it with --key"},
 		{[]string{"analyze", "--format", "xml", "x"}, "--format must be text, json, markdown or csv"},
-		{[]string{"analyze", "--traffic", "zipf", "x"}, "traffic must be documents, uniform or weighted"},
-		{[]string{"analyze", "--ru", "-5", "x"}, "ru must be a whole number of 0 or more"},
-		{[]string{"analyze", "--time-field", "ts", "x"}, "timeField: path \"ts\" must start with '/'"},
+		{[]string{"analyze", "--input-format", "xml", "x"}, `--input-format must be json or csv, not "xml"`},
+		{[]string{"analyze", "--traffic", "zipf", "x"}, "--traffic must be documents, uniform or weighted"},
+		{[]string{"analyze", "--ru", "-5", "x"}, "--ru must be a whole number of 0 or more"},
+		{[]string{"analyze", "--time-field", "ts", "x"}, "--time-field: path \"ts\" must start with '/'"},
+		{[]string{"analyze", "--growth-gb-per-day", "2", "x"}, "--growth-gb-per-day and --retention-days go together"},
+		{[]string{"analyze", "--growth-gb-per-day", "2", "--retention-days", "9", "--target-gb", "1", "x"}, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
+		{[]string{"analyze", "--max-distinct", "2000000", "x"}, "--max-distinct 2000000 is more than pkcalc keeps exactly"},
+		{[]string{"analyze", "--doc-bytes", "0", "x"}, "--doc-bytes must be 1 or more, not 0"},
+		// Throughput the service would refuse.
+		{[]string{"analyze", "--ru", "40000", "--partitions", "2", "x"}, "--partitions 2 cannot serve --ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
+		{[]string{"analyze", "--ru", "100", "x"}, "--ru 100 is below the least the service allows for manual throughput, 400 RU/s"},
+		{[]string{"analyze", "--ru", "500", "--autoscale", "x"}, "--ru 500 is below the least the service allows for an autoscale maximum (--autoscale), 1,000 RU/s"},
+		{[]string{"analyze", "--ru", "450", "x"}, "--ru 450 is not a multiple of 100"},
 		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
+		{[]string{"analyze", "--aggregates", "x.csv", "--key", "/a", "docs.json"}, "--aggregates reads aggregates instead of documents: give no FILE with it"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
 	} {
 		code, _, errs := runCmd(t, "", tt.args...)
 		if code == 0 || !strings.Contains(errs, tt.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want %q", tt.args, code, errs, tt.msg)
 		}
+		if len(tt.args) > 1 && strings.Contains(errs, "Flags:") {
+			t.Errorf("%q: the error is followed by the usage:\n%s", tt.args, errs)
+		}
+	}
+}
+
+// TestAnalyzeCSV: documents in CSV are read as the HTTP API reads them: a
+// file by its name, standard input when told.
+func TestAnalyzeCSV(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "orders.csv")
+	tsv := filepath.Join(dir, "orders.tsv")
+	jsonl := filepath.Join(dir, "orders.jsonl")
+	var c, tb strings.Builder
+	c.WriteString("id,tenantId\n")
+	tb.WriteString("id\ttenantId\n")
+	for i := range 30 {
+		fmt.Fprintf(&c, "c%d,t%d\n", i, i%3)
+		fmt.Fprintf(&tb, "t%d\tt%d\n", i, i%3)
+	}
+	os.WriteFile(csv, []byte(c.String()), 0o644)
+	os.WriteFile(tsv, []byte(tb.String()), 0o644)
+	os.WriteFile(jsonl, []byte(`{"id":"j1","tenantId":"t0"}`+"\n"+`{"id":"j2","tenantId":"t1"}`+"\n"), 0o644)
+	for _, tt := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{csv}, "30 documents (830 B), read as CSV\n"},
+		{"", []string{tsv}, "30 documents (830 B), read as TSV\n"},
+		{c.String(), []string{"--input-format", "csv", "-"}, "30 documents (830 B), read as CSV\n"},
+		{"", []string{"--input-format", "csv", csv}, "30 documents (830 B), read as CSV\n"},
+		// Several files, each read as its name says.
+		{"", []string{jsonl, csv, tsv}, "62 documents (1.7 KB), read as JSON Lines, CSV and TSV\n"},
+		{"", []string{csv, csv}, "60 documents (1.6 KB), read as CSV\n"},
+	} {
+		code, out, errs := runCmd(t, tt.stdin, append([]string{"analyze", "--key", "/tenantId"}, tt.args...)...)
+		if code != 0 || !strings.HasPrefix(out, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, output:\n%s\nwant it to start %q", tt.args, code, errs, out, tt.want)
+		}
+	}
+	// CSV read as JSON: the message gives this command line's remedies.
+	code, out, _ := runCmd(t, c.String(), "analyze", "-")
+	if want := `the input looks like CSV (first line "id,tenantId"), not JSON: read it as CSV: name the file .csv, or give --input-format csv`; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
+	}
+	// With several files, a problem names its file; lines count within it.
+	code, out, _ = runCmd(t, "", "analyze", "--key", "/tenantId", csv, "testdata/orders.jsonl")
+	if want := "line 3, column 22 (document 3): in testdata/orders.jsonl: expected a JSON value"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
+	}
+}
+
+// TestAnalyzeSeveralProjected: past the first window the analysis reads
+// only the paths it needs; every file after the first must be read so too,
+// and counted whole.
+func TestAnalyzeSeveralProjected(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	os.WriteFile(a, []byte(sample.OrdersText(12000)), 0o644)
+	os.WriteFile(b, []byte(sample.OrdersText(3000)), 0o644)
+	code, out, errs := runCmd(t, "", "analyze", "--format", "json", "--key", "/tenantId", "--no-suggest", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Documents  int
+		Candidates []struct{ Documents, Missing int }
+	}
+	json.Unmarshal([]byte(out), &r)
+	if r.Documents != 15000 || len(r.Candidates) != 1 || r.Candidates[0].Documents != 15000 || r.Candidates[0].Missing != 0 {
+		t.Errorf("%+v", r)
 	}
 }
 
@@ -116,6 +206,28 @@ func TestAnalyzeAggregates(t *testing.T) {
 	json.Unmarshal([]byte(out), &r)
 	if r.Documents != 1000 || r.Bytes != 2048000 || len(r.Candidates) != 1 || r.Candidates[0].LogicalPartitions != 2 {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestAnalyzeAggregatesErrors: documents given as aggregates get one
+// message saying so, and rows that cannot be read are listed up to a count.
+func TestAnalyzeAggregatesErrors(t *testing.T) {
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "docs.json")
+	os.WriteFile(docs, []byte(sample.OrdersText(500)), 0o644)
+	code, out, errs := runCmd(t, "", "analyze", "--aggregates", docs, "--key", "/tenantId")
+	want := "pkcalc analyze: the input looks like documents, not per-key aggregates: its first 10 objects have no documents field, " +
+		"the count per key value that pkcalc aggregate-query's query computes; analyze it as documents instead (run pkcalc analyze without --aggregates)\n"
+	if code != 1 || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errs, want)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("k0,documents\n"+strings.Repeat("a,x\n", 300)), 0o644)
+	code, _, errs = runCmd(t, "", "analyze", "--aggregates", bad, "--key", "/tenantId")
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	if code != 1 || len(lines) != 12 || lines[0] != `line 2: column documents: "x" is not a number` ||
+		lines[10] != "and 290 more problems" || lines[11] != "pkcalc analyze: no aggregate rows could be read" {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }
 
@@ -160,7 +272,102 @@ func TestAggregateQuery(t *testing.T) {
 			t.Errorf("%s: exit %d %q\n%s", engine, code, errs, out)
 		}
 	}
-	if code, _, errs := runCmd(t, "", "aggregate-query", "--key", "/t", "--engine", "oracle"); code != 2 || errs == "" {
-		t.Errorf("unknown engine: exit %d", code)
+	for _, tt := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--key", "/t", "--engine", "oracle"}, `unknown engine "oracle"`},
+		{[]string{"--key", "/t"}, "pkcalc aggregate-query: --engine is missing: cosmos, spark or duckdb, where the data lives\nRun 'pkcalc aggregate-query --help' for the flags.\n"},
+		{[]string{"--engine", "duckdb"}, "pkcalc aggregate-query: --key is missing: the key to aggregate by"},
+		{[]string{"--key", "/t", "--engine", "duckdb", "extra"}, `unexpected argument "extra"`},
+	} {
+		code, _, errs := runCmd(t, "", append([]string{"aggregate-query"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errs, tt.msg) || strings.Contains(errs, "Flags:") {
+			t.Errorf("%q: exit %d, stderr %q; want %q", tt.args, code, errs, tt.msg)
+		}
+	}
+}
+
+// TestAggregateQueryCommand: the command in the query's comments runs as
+// written, on the query's result.
+func TestAggregateQueryCommand(t *testing.T) {
+	dir := t.TempDir()
+	for _, engine := range []string{"cosmos", "spark", "duckdb"} {
+		_, q, _ := runCmd(t, "", "aggregate-query", "--key", "/tenantId,/userId", "--engine", engine)
+		_, command, ok := strings.Cut(q, "--   pkcalc ")
+		if !ok {
+			t.Fatalf("%s: no command in\n%s", engine, q)
+		}
+		command, _, _ = strings.Cut(command, "\n")
+		args := strings.Fields(command) // the key needs no quoting
+		result := filepath.Join(dir, "result-"+engine)
+		os.WriteFile(result, []byte(`[{"k0":"a","k1":"u1","documents":3,"bytes":300},{"k0":"b","k1":"u2","documents":1,"bytes":100}]`), 0o644)
+		args[len(args)-1] = result
+		if code, out, errs := runCmd(t, "", args...); code != 0 || !strings.HasPrefix(out, "4 documents") {
+			t.Errorf("%s: pkcalc %s: exit %d, stderr %q\n%s", engine, command, code, errs, out)
+		}
+	}
+}
+
+func TestSample(t *testing.T) {
+	code, out, errs := runCmd(t, "", "sample", "orders")
+	if code != 0 || out != sample.OrdersText(sample.DefaultOrders) {
+		t.Errorf("orders: exit %d, stderr %q, %d bytes", code, errs, len(out))
+	}
+	code, out, _ = runCmd(t, "", "sample", "--count", "3", "telemetry")
+	if code != 0 || out != sample.TelemetryText(3) {
+		t.Errorf("telemetry: exit %d, %q", code, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"sample", "customers"}, `no sample "customers": the samples are orders and telemetry`},
+		{[]string{"sample", "orders", "telemetry"}, "name one sample: orders or telemetry"},
+		{[]string{"sample", "--count", "-1", "orders"}, "--count must be from 1 to 10,000,000, not -1"},
+	} {
+		if code, _, errs := runCmd(t, "", tt.args...); code != 2 || !strings.Contains(errs, tt.msg) {
+			t.Errorf("%q: exit %d, stderr %q; want %q", tt.args, code, errs, tt.msg)
+		}
+	}
+}
+
+// TestREADMEExamples runs every command of the README's command-line
+// section as written, on the sample the README says to write first.
+func TestREADMEExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "## On the command line")
+	section, _, _ = strings.Cut(section, "\n## ")
+	dir := t.TempDir()
+	files := map[string]string{} // names the examples write, where they were written
+	ran := 0
+	for _, cmd := range strings.Split(strings.ReplaceAll(section, "\\\n", " "), "\n") {
+		cmd, _, _ = strings.Cut(cmd, "#")
+		cmd, ok := strings.CutPrefix(strings.TrimSpace(cmd), "go run ./cmd/pkcalc ")
+		if !ok {
+			continue
+		}
+		cmd, redirect, _ := strings.Cut(cmd, ">")
+		args := strings.Fields(cmd)
+		for i, a := range args {
+			if f, ok := files[a]; ok {
+				args[i] = f
+			}
+		}
+		code, out, errs := runCmd(t, "", args...)
+		if code != 0 || out == "" {
+			t.Errorf("pkcalc %s: exit %d, stderr %q", cmd, code, errs)
+		}
+		if name := strings.TrimSpace(redirect); name != "" {
+			files[name] = filepath.Join(dir, name)
+			os.WriteFile(files[name], []byte(out), 0o644)
+		}
+		ran++
+	}
+	if ran < 3 {
+		t.Errorf("ran %d commands of the README; the section has changed", ran)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +18,13 @@ import (
 // gzipped in base64 and are unpacked by the browser (DecompressionStream);
 // the engine's Web Worker is made from a Blob.
 func runBundle(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("dir", "dist", "`directory` of the built site")
-	out := fs.String("out", "", "the file to write (default DIR/pkcalc.html)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	c := newCommand("bundle", "Usage: pkcalc bundle [--dir DIR] [--out FILE]\n\nWrites the web app built by ./build.sh dist as one HTML file, which works\nopened from disk.", stdout, stderr)
+	dir := c.fs.String("dir", "dist", "`directory` of the built site")
+	out := c.fs.String("out", "", "the file to write (default DIR/pkcalc.html)")
+	if rest, code, ok := c.parse(args, false); !ok {
+		return code
+	} else if len(rest) > 0 {
+		return c.fail("unexpected argument %q: give the file with --out", rest[0])
 	}
 	if *out == "" {
 		*out = filepath.Join(*dir, "pkcalc.html")

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,43 +10,40 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 )
 
-func runEPK(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("epk", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	version := fs.Int("hash-version", 2, "hash `version`: 1 or 2")
-	multi := fs.Bool("multihash", false, "hash each component alone, as hierarchical keys do")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: pkcalc epk [--hash-version 1|2] [--multihash] 'JSON array of key components'
+const epkUsage = `Usage: pkcalc epk [--hash-version 1|2] [--multihash] 'JSON array of key components'
 
 Prints the effective partition key (EPK) Cosmos DB computes for a key value,
 in upper-case hex. {"$undefined":true} stands for a missing value.
-Example: pkcalc epk --multihash '["contoso", "user-7"]'`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+Example: pkcalc epk --multihash '["contoso", "user-7"]'`
+
+func runEPK(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("epk", epkUsage, stdout, stderr)
+	version := c.fs.Int("hash-version", 2, "hash `version`: 1 or 2")
+	multi := c.fs.Bool("multihash", false, "hash each component alone, as hierarchical keys do")
+	if len(args) == 0 {
+		c.help(stderr)
 		return 2
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	rest, code, ok := c.parse(args, true)
+	if !ok {
+		return code
+	}
+	if len(rest) != 1 {
+		return c.fail("give one key value, a JSON array such as '[\"contoso\", 42]', not %d arguments", len(rest))
 	}
 	if *version != 1 && *version != 2 {
-		fmt.Fprintf(stderr, "pkcalc epk: --hash-version must be 1 or 2, not %d\n", *version)
-		return 2
+		return c.fail("--hash-version must be 1 or 2, not %d", *version)
 	}
-	vals, err := parseComponents(fs.Arg(0))
+	vals, err := parseComponents(rest[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "pkcalc epk: %v\n", err)
-		return 2
+		return c.fail("%v", err)
 	}
 	switch {
 	case *multi && *version == 1:
-		fmt.Fprintln(stderr, "pkcalc epk: --multihash needs hash version 2")
-		return 2
+		return c.fail("--multihash needs --hash-version 2")
 	case *multi:
 		if len(vals) > 3 {
-			fmt.Fprintf(stderr, "pkcalc epk: a hierarchical key has at most 3 levels, not %d\n", len(vals))
-			return 2
+			return c.fail("a hierarchical key has at most 3 levels, not %d", len(vals))
 		}
 		fmt.Fprintln(stdout, epk.MultiHash(vals...))
 	case *version == 1:
@@ -101,24 +97,23 @@ func parseComponents(s string) ([]epk.Value, error) {
 }
 
 func runRanges(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ranges", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	version := fs.Int("hash-version", 2, "hash `version`: 1 or 2 (2 also serves hierarchical keys)")
-	n := fs.Int("partitions", 0, "number of physical `partitions`")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: pkcalc ranges [--hash-version 1|2] --partitions N\n\nPrints the EPK ranges a new container with N physical partitions starts with.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	c := newCommand("ranges", "Usage: pkcalc ranges [--hash-version 1|2] --partitions N\n\nPrints the EPK ranges a new container with N physical partitions starts with.", stdout, stderr)
+	version := c.fs.Int("hash-version", 2, "hash `version`: 1 or 2 (2 also serves hierarchical keys)")
+	n := c.fs.Int("partitions", 0, "number of physical `partitions`")
+	if len(args) == 0 {
+		c.help(stderr)
 		return 2
 	}
-	if *n < 1 || *n > 1<<20 || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "pkcalc ranges: --partitions must be from 1 to 1,048,576")
-		return 2
-	}
-	if *version != 1 && *version != 2 {
-		fmt.Fprintf(stderr, "pkcalc ranges: --hash-version must be 1 or 2, not %d\n", *version)
-		return 2
+	rest, code, ok := c.parse(args, false)
+	switch {
+	case !ok:
+		return code
+	case len(rest) > 0:
+		return c.fail("unexpected argument %q", rest[0])
+	case *n < 1 || *n > 1<<20:
+		return c.fail("--partitions must be from 1 to 1,048,576")
+	case *version != 1 && *version != 2:
+		return c.fail("--hash-version must be 1 or 2, not %d", *version)
 	}
 	var b bytes.Buffer
 	for i, r := range epk.Ranges(epk.Version(*version), *n) {

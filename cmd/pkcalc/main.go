@@ -8,11 +8,13 @@
 //	pkcalc aggregate-query --key SPEC --engine E     print the query that aggregates per key
 //	pkcalc serve [--dir DIR] [--addr HOST:PORT]     serve the built site on loopback
 //	pkcalc bundle [--dir DIR] [--out FILE]          write the single-file build
+//	pkcalc sample orders|telemetry                  write a built-in sample
 //
 // FILE may be - for standard input.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,13 +28,16 @@ const usage = `pkcalc: choose an Azure Cosmos DB partition key from sample docum
 Usage:
   pkcalc analyze [flags] FILE...                      measure and rank candidate partition keys
   pkcalc paths [--format text|json] FILE...           describe every property path of the documents
+  pkcalc sample orders|telemetry                      write a built-in sample as JSON Lines
   pkcalc epk [--hash-version 1|2] [--multihash] KEY   print the EPK of a key value (a JSON array)
   pkcalc ranges [--hash-version 1|2] --partitions N   print the EPK ranges of N physical partitions
   pkcalc aggregate-query --key SPEC --engine ENGINE   print the per-key aggregate query (cosmos, spark, duckdb)
   pkcalc serve [--dir DIR] [--addr HOST:PORT]         serve the web app (built by ./build.sh dist)
   pkcalc bundle [--dir DIR] [--out FILE]              write the single-file build of the web app
 
-FILE may be - for standard input. Run 'pkcalc COMMAND -h' for a command's flags.
+FILE may be - for standard input; a file named .csv or .tsv is read as CSV,
+others as JSON (--input-format json|csv to choose). Run 'pkcalc COMMAND --help'
+for a command's flags. To try it: pkcalc sample orders > orders.json
 `
 
 func main() {
@@ -69,32 +74,76 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stdout, stderr)
 	case "bundle":
 		return runBundle(args[1:], stdout, stderr)
+	case "sample":
+		return runSample(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "pkcalc: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "pkcalc: unknown command %q\nRun 'pkcalc help' for the commands.\n", args[0])
 	return 2
 }
 
-// parse parses flags that may come before, between or after the file
-// names, as people type them, and returns the file names. "--" ends flags.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
+// command is a subcommand's flags and usage. A flag error prints the error
+// and a one-line hint, not the whole usage, which would push the error off
+// the screen; -h and --help print the usage, on standard output.
+type command struct {
+	name   string
+	usage  string // the usage line and what the command does
+	fs     *flag.FlagSet
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func newCommand(name, usage string, stdout, stderr io.Writer) *command {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are printed by parse, usage by help
+	fs.Usage = func() {}
+	return &command{name: name, usage: usage, fs: fs, stdout: stdout, stderr: stderr}
+}
+
+// help prints the usage and the flags to w.
+func (c *command) help(w io.Writer) {
+	fmt.Fprintln(w, strings.TrimRight(c.usage, "\n"))
+	n := 0
+	c.fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		c.fs.SetOutput(w)
+		c.fs.PrintDefaults()
+		c.fs.SetOutput(io.Discard)
+	}
+}
+
+// fail prints a usage error and the hint, and returns the exit status 2.
+func (c *command) fail(format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "pkcalc %s: %s\nRun 'pkcalc %s --help' for the flags.\n", c.name, fmt.Sprintf(format, args...), c.name)
+	return 2
+}
+
+// parse parses args and returns the arguments that are not flags. When
+// interspersed, flags may come before, between or after them, as people
+// type file names; "--" ends flags. ok false means return code: 0 after
+// help, 2 after an error.
+func (c *command) parse(args []string, interspersed bool) (rest []string, code int, ok bool) {
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+		if err := c.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				c.help(c.stdout)
+				return nil, 0, false
+			}
+			return nil, c.fail("%v", err), false
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return files, nil
+		args = c.fs.Args()
+		if !interspersed || len(args) == 0 {
+			return append(rest, args...), 0, true
 		}
 		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
-			files = append(files, args[0])
+			rest = append(rest, args[0])
 			args = args[1:]
 			continue
 		}
 		// Parse stopped at "--": the rest are names.
-		return append(files, args...), nil
+		return append(rest, args...), 0, true
 	}
 }

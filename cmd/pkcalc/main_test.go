@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/core/sample"
 )
 
 func TestPathsText(t *testing.T) {
@@ -21,9 +24,10 @@ func TestPathsText(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errs.String(), want)
 	}
 	for _, want := range []string{
-		"testdata/orders.jsonl: 3 documents, 97 bytes, read as JSON Lines",
+		"testdata/orders.jsonl: 3 documents (97 B), read as JSON Lines",
 		"/tenantId      string  3     2         \"a\"×2 \"b\"×1        yes\n",
-		"/lines         array   1     0                            no: holds arrays in 1 document: a key value",
+		// Distinct values are counted among scalars: an array has none.
+		"/lines         array   1     –                            no: holds arrays in 1 document: a key value",
 		"/lines/[]/sku  string  1     1         \"x\"×1              no: inside an array",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -66,16 +70,106 @@ func TestUsage(t *testing.T) {
 		msg  string
 	}{
 		{nil, 2, "Usage:"},
-		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"frobnicate"}, 2, "pkcalc: unknown command \"frobnicate\"\nRun 'pkcalc help' for the commands.\n"},
 		{[]string{"paths"}, 2, "Usage: pkcalc paths"},
-		{[]string{"paths", "--format", "xml", "x"}, 2, "--format must be text or json"},
+		{[]string{"paths", "--format", "xml", "x"}, 2, "pkcalc paths: --format must be text or json, not \"xml\"\nRun 'pkcalc paths --help' for the flags.\n"},
+		{[]string{"paths", "--input-format", "xml", "x"}, 2, "--input-format must be json or csv"},
+		{[]string{"paths", "--format", "json"}, 2, "pkcalc paths: name a FILE of documents, or - for standard input\n"},
 		{[]string{"paths", "testdata/missing.json"}, 1, "no such file"},
 		{[]string{"serve", "--dir", "testdata"}, 1, "has no index.html: build the site first"},
+		{[]string{"serve", "--port", "80"}, 2, "pkcalc serve: flag provided but not defined: -port\nRun 'pkcalc serve --help' for the flags.\n"},
+		{[]string{"bundle", "dist"}, 2, "unexpected argument \"dist\": give the file with --out"},
+		{[]string{"ranges", "--partitions", "x"}, 2, "pkcalc ranges: invalid value \"x\" for flag -partitions"},
+		{[]string{"epk", "--hash-version", "3", "[1]"}, 2, "pkcalc epk: --hash-version must be 1 or 2, not 3\nRun 'pkcalc epk --help'"},
 	} {
 		var out, errs bytes.Buffer
-		if code := run(tt.args, nil, &out, &errs); code != tt.code || !strings.Contains(errs.String(), tt.msg) {
+		code := run(tt.args, nil, &out, &errs)
+		if code != tt.code || !strings.Contains(errs.String(), tt.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tt.args, code, errs.String(), tt.code, tt.msg)
 		}
+		// An error stays on screen: the hint, not forty lines of flags.
+		if len(tt.args) > 1 && strings.Contains(errs.String(), "Flags:") {
+			t.Errorf("%q: the error is followed by the usage:\n%s", tt.args, errs.String())
+		}
+	}
+}
+
+// TestHelp: asked for, the usage goes to standard output with exit 0, for
+// every command.
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"analyze", "paths", "epk", "ranges", "aggregate-query", "serve", "bundle", "sample"} {
+		for _, flag := range []string{"-h", "--help"} {
+			var out, errs bytes.Buffer
+			code := run([]string{cmd, flag}, nil, &out, &errs)
+			if code != 0 || errs.Len() > 0 || !strings.HasPrefix(out.String(), "Usage: pkcalc "+cmd) || !strings.Contains(out.String(), "Flags:") {
+				t.Errorf("%s %s: exit %d, stderr %q, stdout %q", cmd, flag, code, errs.String(), out.String())
+			}
+		}
+	}
+}
+
+func TestPathsCSV(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "docs.CSV") // the extension in any case
+	os.WriteFile(file, []byte("id,t\n1,a\n2,b\n"), 0o644)
+	for _, tt := range []struct {
+		args  []string
+		stdin string
+		want  string
+		code  int
+	}{
+		{[]string{"paths", file}, "", file + ": 2 documents (32 B), read as CSV", 0},
+		{[]string{"paths", "--input-format", "csv", "-"}, "id,t\n1,a\n", "-: 1 document (16 B), read as CSV", 0},
+		// Told, the name does not decide.
+		{[]string{"paths", "--input-format", "json", file}, "", "read as empty", 1},
+	} {
+		code, out, errs := runCmd(t, tt.stdin, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, output:\n%s\nwant %q", tt.args, code, errs, out, tt.want)
+		}
+	}
+	// JSON that looks like CSV names the command line's remedies.
+	code, _, errs := runCmd(t, "id,t\n1,a\n", "paths", "-")
+	if want := "read it as CSV: name the file .csv, or give --input-format csv"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("stdin CSV as JSON: exit %d, stderr %q; want %q", code, errs, want)
+	}
+}
+
+// TestPathsNumbers: counts are written with thousands separators.
+func TestPathsNumbers(t *testing.T) {
+	code, out, errs := runCmd(t, sample.OrdersText(1500), "paths", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"-: 1,500 documents (", "KB), read as JSON Lines", "string  1,500  1,500 ", "\"delivered\"×1,067"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPathsJSONSeveral: several files make one JSON document, an array of
+// the objects one file gives.
+func TestPathsJSONSeveral(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "b.csv")
+	os.WriteFile(csv, []byte("id,t\n1,a\n"), 0o644)
+	code, out, errs := runCmd(t, "", "paths", "--format", "json", "testdata/orders.jsonl", csv)
+	if code != 1 || !strings.Contains(errs, "testdata/orders.jsonl: line 3") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	var got []struct {
+		File      string
+		Format    string
+		Documents int
+		Errors    []string
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got) != 2 || got[0].File != "testdata/orders.jsonl" || got[0].Documents != 3 || len(got[0].Errors) != 1 ||
+		got[1].File != csv || got[1].Format != "CSV" || got[1].Documents != 1 {
+		t.Errorf("%+v", got)
 	}
 }
 
@@ -100,6 +194,42 @@ func TestSiteHandler(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %d", resp.StatusCode)
+	}
+}
+
+// TestSiteEncodings: the precompressed file the browser takes is sent,
+// brotli before gzip; q=0 refuses a coding.
+func TestSiteEncodings(t *testing.T) {
+	srv := httptest.NewServer(siteHandler("testdata/site"))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, tt := range []struct {
+		accept, encoding, file string
+	}{
+		{"gzip, deflate, br, zstd", "br", "main.wasm.br"},
+		{"br", "br", "main.wasm.br"},
+		{"gzip", "gzip", "main.wasm.gz"},
+		{"br;q=0, gzip;q=0.8", "gzip", "main.wasm.gz"},
+		{"br; q=0.0, gzip; q=0", "", "main.wasm"},
+		{"", "", "main.wasm"},
+		{"identity", "", "main.wasm"},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/main.wasm", nil)
+		if tt.accept != "" {
+			req.Header.Set("Accept-Encoding", tt.accept)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		want, _ := os.ReadFile("testdata/site/" + tt.file)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != tt.encoding || resp.Header.Get("Content-Type") != "application/wasm" ||
+			resp.Header.Get("Vary") != "Accept-Encoding" || !bytes.Equal(body, want) {
+			t.Errorf("Accept-Encoding %q: %d, Content-Encoding %q, Content-Type %q, body %q; want %q and %s",
+				tt.accept, resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Type"), body, tt.encoding, tt.file)
+		}
 	}
 }
 

@@ -2,46 +2,56 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
+const pathsUsage = `Usage: pkcalc paths [--format text|json] [--input-format json|csv] FILE...
+
+Describes every property path of the documents in FILE (- for standard
+input), each file on its own; a file named .csv or .tsv is read as CSV.
+With --format json, one file gives one JSON object, several files a JSON
+array of them, in the order given.`
+
 func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("paths", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output `format`: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: pkcalc paths [--format text|json] FILE...\n\nDescribes every property path of the documents in FILE (- for standard input).")
-		fs.PrintDefaults()
-	}
-	files, err := parse(fs, args)
-	if err != nil {
+	c := newCommand("paths", pathsUsage, stdout, stderr)
+	format := c.fs.String("format", "text", "output `format`: text or json")
+	inputFormat := c.fs.String("input-format", "", inputFormatUsage)
+	if len(args) == 0 {
+		c.help(stderr)
 		return 2
+	}
+	files, code, ok := c.parse(args, true)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "pkcalc paths: --format must be text or json, not %q\n", *format)
-		return 2
+		return c.fail("--format must be text or json, not %q", *format)
+	}
+	if err := checkInputFormat(*inputFormat); err != nil {
+		return c.fail("%v", err)
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return 2
+		return c.fail("name a FILE of documents, or - for standard input")
 	}
 	status := 0
+	all := []pathsJSON{}
 	for _, name := range files {
-		src, closeFn, err := open(name, stdin)
+		src, closeFn, err := openInputs([]string{name}, *inputFormat, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "pkcalc: %v\n", err)
+			fmt.Fprintf(stderr, "pkcalc paths: %v\n", err)
 			status = 1
 			continue
 		}
-		s, err := paths.Discover(src, paths.Options{})
+		s, err := discover(src)
 		closeFn()
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
@@ -54,27 +64,71 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 		}
 		if *format == "json" {
-			writePathsJSON(stdout, name, s)
+			all = append(all, newPathsJSON(name, s))
 		} else {
 			writePathsText(stdout, name, s)
+		}
+	}
+	if *format == "json" && (len(files) > 1 || len(all) == 1) {
+		// One file, one object (as before several were taken); several, one
+		// array: either way a single JSON document.
+		var v any = all
+		if len(files) == 1 {
+			v = all[0]
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			fmt.Fprintf(stderr, "pkcalc paths: writing: %v\n", err)
+			return 1
 		}
 	}
 	return status
 }
 
-func open(name string, stdin io.Reader) (io.Reader, func(), error) {
-	if name == "-" {
-		return stdin, func() {}, nil
+// discover is paths.Discover over any Source, so that CSV is read too. An
+// error reading the input itself is returned with what was read before it.
+func discover(r interface {
+	Next() (*ingest.Document, error)
+	Format() string
+}) (*paths.Summary, error) {
+	c := paths.New(paths.Options{})
+	s := &paths.Summary{}
+	var err error
+	for {
+		d, e := r.Next()
+		if e == io.EOF {
+			break
+		}
+		var ie *ingest.Error
+		if errors.As(e, &ie) {
+			if len(s.Errors) < 100 {
+				s.Errors = append(s.Errors, ie)
+			}
+			continue
+		}
+		if e != nil {
+			err = e
+			break
+		}
+		s.Documents++
+		s.Bytes += int64(d.Bytes)
+		for _, n := range d.Notes {
+			if len(s.Notes) < 100 {
+				s.Notes = append(s.Notes, n)
+			}
+		}
+		c.Add(&d.Root)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { f.Close() }, nil
+	s.Format = r.Format()
+	s.Paths = c.Paths()
+	return s, err
 }
 
 func writePathsText(w io.Writer, name string, s *paths.Summary) {
-	fmt.Fprintf(w, "%s: %d documents, %d bytes, read as %s\n\n", name, s.Documents, s.Bytes, s.Format)
+	fmt.Fprintf(w, "%s: %s %s (%s), read as %s\n\n", name, human.Count(int64(s.Documents)),
+		human.Plural(int64(s.Documents), "document", "documents"), human.Bytes(s.Bytes), s.Format)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tTYPES\tDOCS\tDISTINCT\tTOP VALUES\tKEY")
 	for _, p := range s.Paths {
@@ -84,23 +138,44 @@ func writePathsText(w io.Writer, name string, s *paths.Summary) {
 		}
 		var top []string
 		for _, v := range p.Top {
-			top = append(top, fmt.Sprintf("%s×%d", clip(v.Value, 24), v.Count))
+			top = append(top, fmt.Sprintf("%s×%s", clip(v.Value, 24), human.Count(int64(v.Count))))
 		}
-		distinct := fmt.Sprint(p.Distinct)
-		if p.DistinctCapped {
-			distinct = ">" + distinct
-		}
-		key := "yes"
-		if !p.Usable {
-			key = "no: " + p.Reason
-		}
-		if p.System != "" {
-			key += " (system)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", p.Path, strings.Join(types, ","), p.Documents, distinct, strings.Join(top, " "), key)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Path, strings.Join(types, ","), human.Count(int64(p.Documents)),
+			distinctText(p), strings.Join(top, " "), keyText(p))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
+}
+
+// distinctText is the DISTINCT cell: distinct values are counted among
+// scalars, so a path that holds only objects or arrays has none to count,
+// which "–" says rather than a 0 that reads as "always missing".
+func distinctText(p paths.Path) string {
+	scalars := 0
+	for k, n := range p.Types {
+		if ingest.Kind(k).Scalar() {
+			scalars += n
+		}
+	}
+	if scalars == 0 {
+		return "–"
+	}
+	d := human.Count(int64(p.Distinct))
+	if p.DistinctCapped {
+		d = ">" + d
+	}
+	return d
+}
+
+func keyText(p paths.Path) string {
+	key := "yes"
+	if !p.Usable {
+		key = "no: " + p.Reason
+	}
+	if p.System != "" {
+		key += " (system)"
+	}
+	return key
 }
 
 func clip(s string, n int) string {
@@ -111,20 +186,20 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func writePathsJSON(w io.Writer, name string, s *paths.Summary) {
-	out := struct {
-		File      string        `json:"file"`
-		Format    string        `json:"format"`
-		Documents int           `json:"documents"`
-		Bytes     int64         `json:"bytes"`
-		Errors    []string      `json:"errors"`
-		Paths     []report.Path `json:"paths"`
-	}{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: report.PathsOf(s.Paths)}
+// pathsJSON is one file's path table as JSON.
+type pathsJSON struct {
+	File      string        `json:"file"`
+	Format    string        `json:"format"`
+	Documents int           `json:"documents"`
+	Bytes     int64         `json:"bytes"`
+	Errors    []string      `json:"errors"`
+	Paths     []report.Path `json:"paths"`
+}
+
+func newPathsJSON(name string, s *paths.Summary) pathsJSON {
+	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: report.PathsOf(s.Paths)}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	enc.Encode(out)
+	return out
 }

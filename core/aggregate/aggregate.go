@@ -36,6 +36,7 @@ package aggregate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/key"
@@ -107,7 +108,64 @@ func check(spec key.Spec) error {
 
 // header starts every query: what it computes and for which key.
 func header(b *strings.Builder, spec key.Spec, engine string) {
-	fmt.Fprintf(b, "-- pkcalc: documents and bytes per value of the partition key %s, for %s.\n", spec, engine)
+	fmt.Fprintf(b, "-- pkcalc: documents and bytes per value of the partition key %s, for %s.\n", commentText(spec.String()), engine)
+}
+
+// analyzeCommand is the command that reads the query's saved result in
+// file: the key is part of it, since aggregates are for one key.
+func analyzeCommand(spec key.Spec, file string) string {
+	return "pkcalc analyze --key " + shellWord(spec.String()) + " --aggregates " + file
+}
+
+// commentText escapes the control characters of s, so that a property name
+// holding a line break cannot end a -- comment and become SQL.
+func commentText(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 }
+
+// shellWord quotes s for a POSIX shell where it needs it: in single
+// quotes, or, when it holds control characters, in $'...' (bash, zsh).
+func shellWord(s string) string {
+	plain := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_,.:+%=@-", r))
+	})
+	switch {
+	case plain:
+		return s
+	case !strings.ContainsFunc(s, isControl):
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case isControl(r) && r < 0x80:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case isControl(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // plainName reports whether a property name needs no quoting in SQL.

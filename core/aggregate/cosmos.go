@@ -38,7 +38,7 @@ func cosmosQuery(spec key.Spec, source string) (string, error) {
 	header(&b, spec, "Azure Cosmos DB for NoSQL")
 	b.WriteString("-- Run it on the container (Data Explorer, or an SDK for many rows) and save\n")
 	b.WriteString("-- the result array as JSON; an item without the key path has no k field.\n")
-	b.WriteString("--   pkcalc analyze --aggregates aggregates.json\n")
+	b.WriteString("--   " + analyzeCommand(spec, "aggregates.json") + "\n")
 	b.WriteString("-- It reads every item, so its RU charge grows with the container. bytes is\n")
 	b.WriteString("-- the length in characters of each item's JSON, system properties included\n")
 	b.WriteString("-- (bytes for ASCII text); to save RUs, remove the bytes line and the comma\n")

@@ -29,7 +29,7 @@ func duckQuery(spec key.Spec, source string) string {
 	header(&b, spec, "DuckDB")
 	b.WriteString("-- Save the result as CSV and give it to pkcalc:\n")
 	b.WriteString("--   duckdb -csv < aggregates.sql > aggregates.csv\n")
-	b.WriteString("--   pkcalc analyze --aggregates aggregates.csv\n")
+	b.WriteString("--   " + analyzeCommand(spec, "aggregates.csv") + "\n")
 	b.WriteString("-- (or COPY (the query) TO 'aggregates.csv' (HEADER)). Keep to CSV: an empty k\n")
 	b.WriteString("-- cell is a document without the key path, which JSON output prints as null.\n")
 	b.WriteString("-- Key values are JSON text, so 1 and \"1\" stay apart; bytes is each\n")

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -172,6 +173,51 @@ func TestJSONPointer(t *testing.T) {
 	} {
 		if got := jsonPointer(tt.names); got != tt.want {
 			t.Errorf("jsonPointer(%q) = %q, want %q", tt.names, got, tt.want)
+		}
+	}
+}
+
+// TestQueryCommand: the comment's command names the key, without which
+// pkcalc analyze refuses the aggregates, quoted as a shell reads it.
+func TestQueryCommand(t *testing.T) {
+	for _, tt := range []struct{ spec, word string }{
+		{"/tenantId", "/tenantId"},
+		{"/tenantId,/userId", "/tenantId,/userId"},
+		{"/deviceId+/ts:day", "/deviceId+/ts:day"},
+		{"/customerId+hash(/id)%8", "'/customerId+hash(/id)%8'"},
+		{`/"order id"`, `'/"order id"'`},
+		{`/"it's"`, `'/"it'\''s"'`},
+		{"/\"a\nb\"", `$'/"a\x0ab"'`},
+	} {
+		spec, err := key.Parse(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, engine := range []Engine{Cosmos, Spark, DuckDB} {
+			q, err := Query(spec, engine, "")
+			if err != nil {
+				continue // Cosmos DB cannot hash
+			}
+			if want := "--   pkcalc analyze --key " + tt.word + " --aggregates "; !strings.Contains(q, want) {
+				t.Errorf("%s %s: lacks %q:\n%s", tt.spec, engine, want, q)
+			}
+			// Every line before the query itself is a comment: a line
+			// break in a name cannot end one.
+			for _, line := range strings.Split(q, "\n") {
+				if strings.HasPrefix(line, "SELECT") || strings.HasPrefix(line, "SET") || strings.HasPrefix(line, "WITH") {
+					break
+				}
+				if !strings.HasPrefix(line, "--") {
+					t.Errorf("%q %s: line %q is not a comment:\n%s", tt.spec, engine, line, q)
+				}
+			}
+		}
+		if sh, err := exec.LookPath("sh"); err == nil && !strings.Contains(tt.word, "$'") {
+			// The shell gives back the key exactly.
+			out, err := exec.Command(sh, "-c", "printf %s "+tt.word).Output()
+			if err != nil || string(out) != spec.String() {
+				t.Errorf("sh reads %s as %q (%v), want %q", tt.word, out, err, spec.String())
+			}
 		}
 	}
 }

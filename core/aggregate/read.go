@@ -60,14 +60,44 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 	} else {
 		rd.readCSV(br)
 	}
+	if rd.documents() {
+		// One error, not one per document: the whole input is the wrong kind.
+		n := "its " + strconv.Itoa(rd.objects)
+		if rd.objects >= sniffObjects {
+			n = "its first " + strconv.Itoa(rd.objects)
+		}
+		if rd.objects == 1 {
+			n = "its one object has"
+		} else {
+			n += " objects have"
+		}
+		return nil, []error{fmt.Errorf("%w: %s no documents field, the count per key value that pkcalc aggregate-query's query computes; analyze it as documents instead", ErrDocuments, n)}
+	}
 	return rd.rows, rd.errs
 }
 
+// ErrDocuments is wrapped by Read's error for input that looks like the
+// documents themselves rather than aggregates of them, so that a front end
+// can say how to analyze documents.
+var ErrDocuments = errors.New("the input looks like documents, not per-key aggregates")
+
+// sniffObjects is how many objects without a documents field, and no row
+// before them, make Read take its input for documents and stop.
+const sniffObjects = 10
+
 type reader struct {
-	levels int
-	base   int // lines skipped before the first byte
-	rows   []Row
-	errs   []error
+	levels  int
+	base    int // lines skipped before the first byte
+	rows    []Row
+	errs    []error
+	objects int // JSON rows read
+	docless int // ... of which have no documents field
+}
+
+// documents reports whether the input looks like documents: no row read,
+// and no object so far had a documents field.
+func (rd *reader) documents() bool {
+	return len(rd.rows) == 0 && rd.objects > 0 && rd.docless == rd.objects
 }
 
 func (rd *reader) fail(line int, format string, args ...any) {
@@ -124,6 +154,12 @@ func (rd *reader) readCSV(r io.Reader) {
 		cols[name] = i
 	}
 	width := len(head)
+	if _, ok := cols[colDocuments]; !ok {
+		if _, ok := cols["k0"]; !ok {
+			rd.errs = append(rd.errs, fmt.Errorf("%w: its CSV header has neither a k0 nor a documents column; analyze it as documents instead", ErrDocuments))
+			return
+		}
+	}
 	keyCols := make([]int, rd.levels)
 	for i := range keyCols {
 		c, ok := cols[fmt.Sprintf("k%d", i)]
@@ -337,6 +373,9 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 				return
 			}
 			rd.jsonValue(raw, line, true)
+			if rd.documents() && rd.objects >= sniffObjects {
+				return
+			}
 		}
 		if _, err := dec.Token(); err != nil {
 			syntax(err)
@@ -357,6 +396,9 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			return
 		}
 		rd.jsonValue(raw, line, true)
+		if rd.documents() && rd.objects >= sniffObjects {
+			return
+		}
 	}
 }
 
@@ -390,6 +432,10 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		if _, taken := lower[l]; !taken || name == l {
 			lower[l] = fields[name]
 		}
+	}
+	rd.objects++
+	if _, ok := lower[colDocuments]; !ok {
+		rd.docless++
 	}
 	row := Row{Values: make([]epk.Value, rd.levels), Line: line}
 	for i := range 10 {

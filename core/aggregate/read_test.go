@@ -117,6 +117,12 @@ func TestRead(t *testing.T) {
 		{name: "csv header error after blank lines", levels: 1, in: "\n\nk0\n", errs: []string{"line 3: the header has no column documents"}},
 		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5: field documents: negative count -1"}},
 		{name: "empty", levels: 1, in: " \n\t", errs: []string{"the input is empty"}},
+		// Documents given as aggregates: one error for the input, not one per document.
+		{name: "documents", file: "documents.jsonl", levels: 1, errs: []string{"the input looks like documents, not per-key aggregates: its first 10 objects have no documents field"}},
+		{name: "documents in an array", levels: 1, in: `[{"id":"1"},{"id":"2"}]`, errs: []string{"the input looks like documents, not per-key aggregates: its 2 objects have no documents field"}},
+		{name: "many documents", levels: 1, in: strings.Repeat(`{"id":"1","tenantId":"a"}`+"\n", 5000), errs: []string{"its first 10 objects have no documents field"}},
+		{name: "documents as CSV", levels: 1, in: "id,tenantId\n1,a\n2,b\n", errs: []string{"the input looks like documents, not per-key aggregates: its CSV header has neither a k0 nor a documents column"}},
+		{name: "a row without documents among rows", levels: 1, in: `[{"k0":"a"},{"k0":"b","documents":2}]`, rows: []Row{{Values: vals(str("b")), Documents: 2, Line: 1}}, errs: []string{"line 1: field documents: missing document count"}},
 		{name: "bad levels", levels: 4, in: "k0,documents\n", errs: []string{"1 to 3 levels, not 4"}},
 		{
 			name: "csv bad rows", file: "read/bad.csv", levels: 1,
@@ -236,6 +242,12 @@ func TestReadError(t *testing.T) {
 	checkErrs(t, errs, []string{"reading aggregates: disk on fire"})
 	_, errs = Read(io.MultiReader(strings.NewReader("k0,documents\n1,2\n"), failingReader{}), 1)
 	checkErrs(t, errs, []string{"reading CSV: disk on fire"})
+	// Front ends tell documents apart to say how to analyze them.
+	for _, in := range []string{`{"id":"1"}`, "id,name\n1,a\n"} {
+		if _, errs = Read(strings.NewReader(in), 1); len(errs) != 1 || !errors.Is(errs[0], ErrDocuments) {
+			t.Errorf("%q: %v, want ErrDocuments", in, errs)
+		}
+	}
 }
 
 // TestReadEngineOutput reads hand-written copies of what each engine prints

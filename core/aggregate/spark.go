@@ -29,7 +29,7 @@ func sparkQuery(spec key.Spec, source string) string {
 	b.WriteString("-- Save the result as one CSV file with a header and quotes doubled (Spark's\n")
 	b.WriteString("-- default escape, \\, is not CSV), e.g. in PySpark:\n")
 	b.WriteString("--   spark.sql(query).coalesce(1).write.option(\"header\", True).option(\"escape\", '\"').csv(\"aggregates\")\n")
-	b.WriteString("--   pkcalc analyze --aggregates aggregates/part-00000-....csv\n")
+	b.WriteString("--   " + analyzeCommand(spec, "aggregates/part-00000-....csv") + "\n")
 	b.WriteString("-- Key values are JSON text, so 1 and \"1\" stay apart where the column types do\n")
 	b.WriteString("-- (reading JSON, Spark makes a property holding both a string); a null or\n")
 	b.WriteString("-- missing value leaves the cell empty, read as a missing key path. bytes is\n")

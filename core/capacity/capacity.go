@@ -142,6 +142,28 @@ func MinRU(autoscale bool, storageBytes int64, highestEver int) int {
 	return int(math.Ceil(need/step) * step)
 }
 
+// RUStep is the increment the service sets throughput in: manual RU/s in
+// steps of 100, an autoscale maximum in steps of 1,000 (see MinRU). A
+// setting between steps is refused, not rounded.
+func RUStep(autoscale bool) int {
+	if autoscale {
+		return 1000
+	}
+	return 100
+}
+
+// MinPartitions is the fewest physical partitions that can serve ru RU/s
+// (the autoscale maximum for autoscale): ceil(ru / PartitionMaxRU), at
+// least 1. A container never has fewer, since raising its RU/s past
+// partitions x 10,000 splits partitions first
+// (scaling-provisioned-throughput-best-practices).
+func MinPartitions(ru int) int {
+	if ru <= 0 {
+		return 1
+	}
+	return (ru-1)/PartitionMaxRU + 1
+}
+
 // PerPartitionRU is the throughput each of n physical partitions gets:
 // provisioned RU/s are divided evenly among physical partitions
 // (partitioning-overview: 18,000 RU/s over three gives 6,000 each), and one

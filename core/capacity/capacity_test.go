@@ -128,6 +128,21 @@ func TestMinRU(t *testing.T) {
 	}
 }
 
+func TestMinPartitions(t *testing.T) {
+	for _, tt := range []struct{ ru, want int }{
+		{0, 1}, {-5, 1}, {400, 1}, {10000, 1}, {10001, 2},
+		{20000, 2}, {40000, 4}, {40100, 5}, // 40,000 RU/s never run on 2
+		{math.MaxInt, math.MaxInt/PartitionMaxRU + 1},
+	} {
+		if got := MinPartitions(tt.ru); got != tt.want {
+			t.Errorf("MinPartitions(%d) = %d, want %d", tt.ru, got, tt.want)
+		}
+	}
+	if RUStep(false) != 100 || RUStep(true) != 1000 {
+		t.Errorf("steps %d, %d; want 100 manual, 1000 autoscale", RUStep(false), RUStep(true))
+	}
+}
+
 func TestPerPartitionRU(t *testing.T) {
 	tests := []struct {
 		t    Throughput

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -35,19 +35,31 @@ const (
 )
 
 // ParseOptions reads settings from named string values (query parameters,
-// flags). An unknown name or a bad value is an error that names it.
+// flags). An unknown name or a bad value is an error that names it, as
+// OptionNames spell it.
 func ParseOptions(v url.Values) (Options, error) {
+	return ParseOptionsNamed(v, nil)
+}
+
+// ParseOptionsNamed is ParseOptions for a front end whose users spell the
+// options another way: its errors name each option as name(option) does,
+// so that the command line says --target-gb where the API says targetGb.
+// A nil name keeps OptionNames' spelling.
+func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, error) {
+	if name == nil {
+		name = func(option string) string { return option }
+	}
 	var o Options
-	for name := range v {
-		if !slices.Contains(OptionNames, name) {
-			return o, fmt.Errorf("unknown option %q; the options are %s", name, strings.Join(OptionNames, ", "))
+	for n := range v {
+		if !slices.Contains(OptionNames, n) {
+			return o, fmt.Errorf("unknown option %q; the options are %s", n, strings.Join(OptionNames, ", "))
 		}
 	}
-	p := optionReader{v: v}
+	p := optionReader{v: v, name: name}
 	for _, s := range v["keys"] {
 		ks, err := key.ParseList(s)
 		if err != nil {
-			return o, fmt.Errorf("keys: %w", err)
+			return o, fmt.Errorf("%s: %w", name("keys"), err)
 		}
 		o.Keys = append(o.Keys, ks...)
 	}
@@ -58,10 +70,11 @@ func ParseOptions(v url.Values) (Options, error) {
 	case 2:
 		o.HashVersion = epk.V2
 	default:
-		p.fail("hashVersion must be 1 or 2, not %d", hv)
+		p.fail("%s must be 1 or 2, not %d", name("hashVersion"), hv)
 	}
 	o.Partitions = p.int("partitions", 0)
 	o.Throughput = capacity.Throughput{RU: p.int("ru", 0), Autoscale: p.bool("autoscale")}
+	p.throughput(o.Throughput, o.Partitions)
 	if gb := p.float("targetGb"); gb > 0 {
 		o.TargetBytes = int64(gb * (1 << 30))
 	}
@@ -69,12 +82,12 @@ func ParseOptions(v url.Values) (Options, error) {
 	growth, days := p.float("growthGbPerDay"), p.float("retentionDays")
 	switch {
 	case growth > 0 && days > 0 && o.TargetBytes > 0:
-		p.fail("give either targetGb or growthGbPerDay with retentionDays, not both")
+		p.fail("give either %s or %s with %s, not both", name("targetGb"), name("growthGbPerDay"), name("retentionDays"))
 	case growth > 0 && days > 0:
 		o.TargetBytes = int64(growth * days * (1 << 30))
 		o.GrowthGBPerDay, o.RetentionDays = growth, days
 	case growth > 0 || days > 0:
-		p.fail("growthGbPerDay and retentionDays go together: the container holds growth times retention")
+		p.fail("%s and %s go together: the container holds growth times retention", name("growthGbPerDay"), name("retentionDays"))
 	}
 	o.TargetDocs = int64(p.float("targetDocs"))
 	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}
@@ -95,7 +108,7 @@ func ParseOptions(v url.Values) (Options, error) {
 	case "", partition.ByDocuments, partition.Uniform, partition.ByWeight:
 		o.Workload.Traffic = t
 	default:
-		p.fail("traffic must be documents, uniform or weighted, not %q", t)
+		p.fail("%s must be documents, uniform or weighted, not %q", name("traffic"), t)
 	}
 	o.TimePath = p.path("timeField")
 	o.WeightPath = p.path("weightField")
@@ -113,26 +126,59 @@ func ParseOptions(v url.Values) (Options, error) {
 		}
 	}
 	if o.NoSuggest && len(o.Keys) == 0 {
-		return o, errors.New("noSuggest needs at least one key")
+		return o, fmt.Errorf("%s needs at least one key: name it with %s", name("noSuggest"), name("keys"))
 	}
 	// Each key keeps up to maxDistinct values and its sketches: bounds
 	// that keep a browser tab's memory in hand.
 	if len(o.Keys) > MaxKeys {
-		return o, fmt.Errorf("keys: %d keys named; pkcalc measures at most %d at once (beside the ones it suggests): name fewer, or run it again for the rest", len(o.Keys), MaxKeys)
+		return o, fmt.Errorf("%s: %d keys named; pkcalc measures at most %d at once (beside the ones it suggests): name fewer, or run it again for the rest", name("keys"), len(o.Keys), MaxKeys)
 	}
 	if o.MaxDistinct > MaxDistinctLimit {
-		return o, fmt.Errorf("maxDistinct %d is more than pkcalc keeps exactly per key (1,000,000); past it, values are counted by sketches anyway", o.MaxDistinct)
-	}
-	if o.Partitions > 1<<20 {
-		return o, fmt.Errorf("partitions %d is more than pkcalc models (1,048,576)", o.Partitions)
+		return o, fmt.Errorf("%s %d is more than pkcalc keeps exactly per key (1,000,000); past it, values are counted by sketches anyway", name("maxDistinct"), o.MaxDistinct)
 	}
 	return o, nil
 }
 
+// MaxPartitions is the most physical partitions pkcalc models, given or
+// implied by the throughput.
+const MaxPartitions = 1 << 20
+
 // optionReader reads typed values, keeping the first error.
 type optionReader struct {
-	v   url.Values
-	err error
+	v    url.Values
+	name func(string) string // how the front end spells an option
+	err  error
+}
+
+// throughput checks t and partitions against the service's rules
+// (capacity.MinRU, RUStep, MinPartitions), which would refuse them: a
+// report on a container that cannot exist would mislead. A zero RU/s or
+// partition count is left for the analysis to choose.
+func (p *optionReader) throughput(t capacity.Throughput, partitions int) {
+	ru, parts := p.name("ru"), p.name("partitions")
+	floor, step := capacity.MinRU(t.Autoscale, 0, 0), capacity.RUStep(t.Autoscale)
+	what := "manual throughput"
+	if t.Autoscale {
+		what = "an autoscale maximum (" + p.name("autoscale") + ")"
+	}
+	switch {
+	case t.RU > MaxPartitions*capacity.PartitionMaxRU:
+		p.fail("%s %d is more than pkcalc models (%s RU/s: %s physical partitions of 10,000 RU/s)", ru, t.RU,
+			human.Count(MaxPartitions*capacity.PartitionMaxRU), human.Count(MaxPartitions))
+	case t.RU > 0 && t.RU < floor:
+		p.fail("%s %d is below the least the service allows for %s, %s RU/s: give %s or more, or leave %s out for the least", ru, t.RU, what,
+			human.Count(int64(floor)), human.Count(int64(floor)), ru)
+	case t.RU%step != 0:
+		p.fail("%s %d is not a multiple of %s: the service sets %s in steps of %s RU/s and refuses values between them (%s or %s)", ru, t.RU,
+			human.Count(int64(step)), what, human.Count(int64(step)), human.Count(int64(t.RU/step*step)), human.Count(int64(t.RU/step*step+step)))
+	case partitions > MaxPartitions:
+		p.fail("%s %d is more than pkcalc models (%s)", parts, partitions, human.Count(MaxPartitions))
+	case partitions > 0 && partitions < capacity.MinPartitions(t.RU):
+		need := capacity.MinPartitions(t.RU)
+		p.fail("%s %d cannot serve %s %d: a physical partition serves at most 10,000 RU/s, so %s RU/s need at least %d partitions "+
+			"(the service splits partitions before it raises throughput past partitions x 10,000): give %s %d or more, or leave %s out to have it follow from %s",
+			parts, partitions, ru, t.RU, human.Count(int64(t.RU)), need, parts, need, parts, ru)
+	}
 }
 
 func (p *optionReader) fail(format string, args ...any) {
@@ -148,7 +194,7 @@ func (p *optionReader) int(name string, def int) int {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		p.fail("%s must be a whole number of 0 or more, not %q", name, s)
+		p.fail("%s must be a whole number of 0 or more, not %q", p.name(name), s)
 		return def
 	}
 	return n
@@ -161,7 +207,7 @@ func (p *optionReader) float(name string) float64 {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		p.fail("%s must be a number of 0 or more, not %q", name, s)
+		p.fail("%s must be a number of 0 or more, not %q", p.name(name), s)
 		return 0
 	}
 	return f
@@ -174,7 +220,7 @@ func (p *optionReader) bool(name string) bool {
 	case "true", "1":
 		return true
 	default:
-		p.fail("%s must be true or false, not %q", name, s)
+		p.fail("%s must be true or false, not %q", p.name(name), s)
 		return false
 	}
 }
@@ -186,7 +232,7 @@ func (p *optionReader) path(name string) []string {
 	}
 	names, err := paths.Parse(s)
 	if err != nil {
-		p.fail("%s: %v", name, err)
+		p.fail("%s: %v", p.name(name), err)
 	}
 	return names
 }

@@ -44,16 +44,71 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"targetGb": {"lots"}}, "targetGb must be a number"},
 		{url.Values{"autoscale": {"yes"}}, "autoscale must be true or false"},
 		{url.Values{"traffic": {"zipf"}}, "traffic must be documents, uniform or weighted"},
-		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key"},
+		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
 		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},
 		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
 		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
 		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
+		{url.Values{"partitions": {"1048577"}}, "partitions 1048577 is more than pkcalc models (1,048,576)"},
 	} {
 		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)
+		}
+	}
+}
+
+// TestThroughputRules: settings the service would refuse are refused with
+// the rule, rather than analysed as a container that cannot exist.
+func TestThroughputRules(t *testing.T) {
+	for _, tt := range []struct {
+		v   url.Values
+		msg string // "" when accepted
+	}{
+		{url.Values{"ru": {"400"}}, ""},
+		{url.Values{"ru": {"1000"}, "autoscale": {"true"}}, ""},
+		{url.Values{"ru": {"40000"}, "partitions": {"4"}}, ""},
+		{url.Values{"ru": {"40000"}, "partitions": {"10"}}, ""},
+		{url.Values{"partitions": {"2"}}, ""}, // the RU/s default to the least
+		{url.Values{"ru": {"40000"}, "partitions": {"2"}},
+			"partitions 2 cannot serve ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
+		{url.Values{"ru": {"40000"}, "partitions": {"3"}, "autoscale": {"true"}}, "give partitions 4 or more, or leave partitions out"},
+		{url.Values{"ru": {"10001"}, "partitions": {"1"}}, "is not a multiple of 100"},
+		{url.Values{"ru": {"100"}}, "ru 100 is below the least the service allows for manual throughput, 400 RU/s: give 400 or more"},
+		{url.Values{"ru": {"400"}, "autoscale": {"true"}}, "ru 400 is below the least the service allows for an autoscale maximum (autoscale), 1,000 RU/s"},
+		{url.Values{"ru": {"450"}}, "ru 450 is not a multiple of 100: the service sets manual throughput in steps of 100 RU/s and refuses values between them (400 or 500)"},
+		{url.Values{"ru": {"4500"}, "autoscale": {"true"}}, "steps of 1,000 RU/s and refuses values between them (4,000 or 5,000)"},
+		{url.Values{"ru": {"20000000000"}}, "ru 20000000000 is more than pkcalc models"},
+	} {
+		_, err := ParseOptions(tt.v)
+		if tt.msg == "" && err != nil || tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)) {
+			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
+		}
+	}
+}
+
+// TestParseOptionsNamed: each front end's errors name the options as its
+// users type them.
+func TestParseOptionsNamed(t *testing.T) {
+	flag := func(o string) string {
+		return map[string]string{"targetGb": "--target-gb", "growthGbPerDay": "--growth-gb-per-day", "retentionDays": "--retention-days",
+			"hashVersion": "--hash-version", "ru": "--ru", "partitions": "--partitions", "noSuggest": "--no-suggest", "keys": "--key"}[o]
+	}
+	for _, tt := range []struct {
+		v   url.Values
+		msg string
+	}{
+		{url.Values{"targetGb": {"lots"}}, `--target-gb must be a number of 0 or more, not "lots"`},
+		{url.Values{"growthGbPerDay": {"2"}}, "--growth-gb-per-day and --retention-days go together"},
+		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
+		{url.Values{"hashVersion": {"3"}}, "--hash-version must be 1 or 2, not 3"},
+		{url.Values{"ru": {"40000"}, "partitions": {"2"}}, "--partitions 2 cannot serve --ru 40000"},
+		{url.Values{"noSuggest": {"true"}}, "--no-suggest needs at least one key: name it with --key"},
+	} {
+		_, err := ParseOptionsNamed(tt.v, flag)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
 		}
 	}
 }

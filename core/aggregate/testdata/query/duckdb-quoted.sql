@@ -1,7 +1,7 @@
 -- pkcalc: documents and bytes per value of the partition key /"order id"/"it's \"q\" a/b~c`d", for DuckDB.
 -- Save the result as CSV and give it to pkcalc:
 --   duckdb -csv < aggregates.sql > aggregates.csv
---   pkcalc analyze --aggregates aggregates.csv
+--   pkcalc analyze --key '/"order id"/"it'\''s \"q\" a/b~c`d"' --aggregates aggregates.csv
 -- (or COPY (the query) TO 'aggregates.csv' (HEADER)). Keep to CSV: an empty k
 -- cell is a document without the key path, which JSON output prints as null.
 -- Key values are JSON text, so 1 and "1" stay apart; bytes is each

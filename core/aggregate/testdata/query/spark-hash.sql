@@ -5,7 +5,7 @@
 -- Save the result as one CSV file with a header and quotes doubled (Spark's
 -- default escape, \, is not CSV), e.g. in PySpark:
 --   spark.sql(query).coalesce(1).write.option("header", True).option("escape", '"').csv("aggregates")
---   pkcalc analyze --aggregates aggregates/part-00000-....csv
+--   pkcalc analyze --key /tenantId --aggregates aggregates/part-00000-....csv
 -- Key values are JSON text, so 1 and "1" stay apart where the column types do
 -- (reading JSON, Spark makes a property holding both a string); a null or
 -- missing value leaves the cell empty, read as a missing key path. bytes is

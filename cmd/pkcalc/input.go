@@ -1,0 +1,210 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/report"
+)
+
+// inputFormatUsage is the --input-format flag's help, shared by analyze and
+// paths.
+const inputFormatUsage = "`format` of the documents: json or csv (default: each file by its name, csv for .csv and .tsv, json for the rest and for standard input)"
+
+// checkInputFormat refuses an --input-format other than json or csv.
+func checkInputFormat(f string) error {
+	switch f {
+	case "", "json", "csv":
+		return nil
+	}
+	return fmt.Errorf("--input-format must be json or csv, not %q", f)
+}
+
+// isCSV reports whether the file name is read as CSV when --input-format
+// is format: a file named .csv or .tsv is, as the HTTP API reads text/csv
+// and text/tab-separated-values; standard input is JSON unless told.
+func isCSV(name, format string) bool {
+	if format != "" {
+		return format == "csv"
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv", ".tsv":
+		return true
+	}
+	return false
+}
+
+// newSource reads r as name is read: CSV or JSON.
+func newSource(r io.Reader, name, format string) report.Source {
+	if isCSV(name, format) {
+		return ingest.NewCSVReader(r)
+	}
+	return ingest.NewReader(r)
+}
+
+// open opens a file, or standard input for "-".
+func open(name string, stdin io.Reader) (io.Reader, func(), error) {
+	if name == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// inputs reads the documents of several files as one Source, each file by
+// its own reader (so a CSV file's header is its own, and a JSON file's
+// format is found in it alone). With more than one file, a problem's
+// message names its file, since lines and documents count within it.
+type inputs struct {
+	names     []string
+	sources   []report.Source
+	cur       int
+	done      int64      // bytes of the files already read
+	project   [][]string // the paths to read, once the analysis has chosen them
+	projected bool       // ... if it has
+	csvHint   string     // the hint for JSON that looks like CSV, for this command line
+}
+
+// openInputs opens every file before reading any, so that a missing file
+// is reported before a long analysis. close closes them.
+func openInputs(files []string, format string, stdin io.Reader) (in *inputs, close func(), err error) {
+	var closers []func()
+	close = func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	in = &inputs{names: files, csvHint: "read it as CSV: name the file .csv, or give --input-format csv"}
+	for _, name := range files {
+		r, c, err := open(name, stdin)
+		if err != nil {
+			close()
+			return nil, nil, err
+		}
+		closers = append(closers, c)
+		in.sources = append(in.sources, newSource(r, name, format))
+	}
+	return in, close, nil
+}
+
+// Next returns the next document of the current file, going on to the next
+// file at the end of one.
+func (in *inputs) Next() (*ingest.Document, error) {
+	for in.cur < len(in.sources) {
+		d, err := in.sources[in.cur].Next()
+		if err == io.EOF {
+			in.done += in.sources[in.cur].Offset()
+			in.cur++
+			if in.projected {
+				in.applyProjection()
+			}
+			continue
+		}
+		var ie *ingest.Error
+		if errors.As(err, &ie) {
+			e := *ie
+			e.Msg = in.message(e.Msg)
+			return nil, &e
+		}
+		if err != nil {
+			return nil, in.where(err)
+		}
+		if len(in.names) > 1 {
+			for i, n := range d.Notes {
+				c := *n
+				c.Msg = in.message(c.Msg)
+				d.Notes[i] = &c
+			}
+		}
+		return d, nil
+	}
+	return nil, io.EOF
+}
+
+// csvSuggestion ends ingest's message for JSON that looks like CSV, which
+// names the HTTP API's remedies; the command line has its own.
+const csvSuggestion = "read it as CSV, from a file named .csv or sent as text/csv"
+
+// message says, with several files, which file a problem is in, and gives
+// the command line's way to read CSV.
+func (in *inputs) message(msg string) string {
+	if m, ok := strings.CutSuffix(msg, csvSuggestion); ok {
+		msg = m + in.csvHint
+	}
+	if len(in.names) > 1 {
+		msg = "in " + in.names[in.cur] + ": " + msg
+	}
+	return msg
+}
+
+// where names the file a read error (not a problem in the documents) came
+// from, with several files.
+func (in *inputs) where(err error) error {
+	if len(in.names) > 1 {
+		return fmt.Errorf("%s: %w", in.names[in.cur], err)
+	}
+	return err
+}
+
+// Format is how the files were read: "JSON Lines", or "JSON Lines and CSV"
+// when they differ. Files with no documents count only if all are empty.
+func (in *inputs) Format() string {
+	var formats []string
+	for i, s := range in.sources {
+		if i > in.cur {
+			break
+		}
+		if f := s.Format(); f != "empty" && !slices.Contains(formats, f) {
+			formats = append(formats, f)
+		}
+	}
+	switch len(formats) {
+	case 0:
+		if len(in.sources) == 0 {
+			return "empty"
+		}
+		return in.sources[0].Format()
+	case 1:
+		return formats[0]
+	}
+	return strings.Join(formats[:len(formats)-1], ", ") + " and " + formats[len(formats)-1]
+}
+
+// Offset is the bytes read from all files so far, for progress.
+func (in *inputs) Offset() int64 {
+	if in.cur < len(in.sources) {
+		return in.done + in.sources[in.cur].Offset()
+	}
+	return in.done
+}
+
+// projector is a Source that reads only some paths of each document, as
+// ingest's JSON Reader can (see report's analysis).
+type projector interface {
+	Project(paths [][]string)
+}
+
+// Project passes the analysis's choice of paths to the current file's
+// reader and keeps it for the files after it.
+func (in *inputs) Project(paths [][]string) {
+	in.project, in.projected = paths, true
+	in.applyProjection()
+}
+
+func (in *inputs) applyProjection() {
+	if in.cur >= len(in.sources) {
+		return
+	}
+	if p, ok := in.sources[in.cur].(projector); ok {
+		p.Project(in.project)
+	}
+}

@@ -216,12 +216,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pkcalc analyze: writing: %v\n", err)
 		return 1
 	}
-	if rep.Input.ErrorCount > 0 {
-		if f.format != "text" {
-			for _, p := range rep.Input.Errors {
-				fmt.Fprintln(stderr, p)
-			}
+	if f.format != "text" {
+		// The text report shows these itself; the others are for
+		// programs, so a person reads the problems here.
+		for _, n := range report.Notes(rep) {
+			fmt.Fprintln(stderr, n)
 		}
+	}
+	// Problems in the input, or in the queries, or nothing to measure: the
+	// report still says what could be read, but the run did not go well.
+	if rep.Input.ErrorCount > 0 || (rep.Operations != nil && len(rep.Operations.Errors) > 0) || rep.Documents == 0 {
 		return 1
 	}
 	return 0

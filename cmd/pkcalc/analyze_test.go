@@ -169,6 +169,39 @@ func TestAnalyzeCSV(t *testing.T) {
 	}
 }
 
+// TestAnalyzeExitAndNotes: a run with nothing to measure, or with queries
+// that could not be read, exits 1, and the formats for programs leave the
+// problems on standard error, where a person sees them.
+func TestAnalyzeExitAndNotes(t *testing.T) {
+	dir := t.TempDir()
+	queries := filepath.Join(dir, "queries.txt")
+	os.WriteFile(queries, []byte("10 SELECT * FROM c WHERE c.tenantId = @t\n1 SELEKT * FROM c\n"), 0o644)
+	docs := filepath.Join(dir, "orders.jsonl")
+	var d strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&d, `{"id":"o%d","tenantId":"t%d"}`+"\n", i, i%3)
+	}
+	os.WriteFile(docs, []byte(d.String()), 0o644)
+	weights := []string{"--weight-field", "/nonexistent"}
+	for _, tt := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stderr string // in the json output's standard error
+	}{
+		{"no documents", "[]", []string{"--key", "/x", "-"}, 1, "no key recommended: The input holds no documents"},
+		{"query not read", "", []string{"--queries", queries, docs}, 1, "query not read: line 2"},
+		// A warning is not a failure: the report is whole.
+		{"weight field unused", "", append(weights, "--key", "/tenantId", docs), 0, "warning WEIGHT_FIELD_UNUSED"},
+	} {
+		code, _, errs := runCmd(t, tt.stdin, append([]string{"analyze", "--format", "json"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(errs, tt.stderr) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", tt.name, code, errs, tt.code, tt.stderr)
+		}
+	}
+}
+
 // TestAnalyzeSeveralProjected: past the first window the analysis reads
 // only the paths it needs; every file after the first must be read so too,
 // and counted whole.

@@ -14,6 +14,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,14 +74,28 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	// The API's own options besides the analysis's: named in the message
+	// for a mistyped one, which ParseOptions would give without them.
+	own := []string{"format", "aggregates", "docBytes"}
+	for name := range q {
+		if !slices.Contains(own, name) && !slices.Contains(report.OptionNames, name) {
+			fail(w, http.StatusBadRequest, "unknown option %q; the options are %s", name, strings.Join(append(slices.Clone(report.OptionNames), own...), ", "))
+			return
+		}
+	}
 	format := q.Get("format")
 	q.Del("format")
 	// aggregates=true: the body is per-key aggregates (pkcalc aggregate-query's
 	// result) for the one key named; docBytes sizes rows without bytes.
 	aggregates := q.Get("aggregates") == "true"
-	docBytes, _ := strconv.ParseInt(q.Get("docBytes"), 10, 64)
-	if docBytes <= 0 {
-		docBytes = 1024
+	docBytes := int64(1024)
+	if v := q.Get("docBytes"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			fail(w, http.StatusBadRequest, "docBytes must be a whole number of bytes above 0, not %q", v)
+			return
+		}
+		docBytes = n
 	}
 	q.Del("aggregates")
 	q.Del("docBytes")

@@ -110,6 +110,9 @@ func TestErrors(t *testing.T) {
 		{"content type", http.MethodPost, "/v1/analyze", "application/xml", "<a/>", 415, "Content-Type application/xml is not accepted"},
 		{"bad option", http.MethodPost, "/v1/analyze?ru=lots", "", `{"a":1}`, 400, `ru must be a whole number of 0 or more, not "lots"`},
 		{"unknown option", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `unknown option "colour"`},
+		// The list names the API's own options too.
+		{"options listed", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `queries, format, aggregates, docBytes`},
+		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of bytes above 0, not "big"`},
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
 		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the body holds no documents"},

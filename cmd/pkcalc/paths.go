@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -51,7 +50,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		s, err := discover(src)
+		s, err := paths.DiscoverFrom(src, paths.Options{})
 		closeFn()
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
@@ -85,45 +84,6 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
-}
-
-// discover is paths.Discover over any Source, so that CSV is read too. An
-// error reading the input itself is returned with what was read before it.
-func discover(r interface {
-	Next() (*ingest.Document, error)
-	Format() string
-}) (*paths.Summary, error) {
-	c := paths.New(paths.Options{})
-	s := &paths.Summary{}
-	var err error
-	for {
-		d, e := r.Next()
-		if e == io.EOF {
-			break
-		}
-		var ie *ingest.Error
-		if errors.As(e, &ie) {
-			if len(s.Errors) < 100 {
-				s.Errors = append(s.Errors, ie)
-			}
-			continue
-		}
-		if e != nil {
-			err = e
-			break
-		}
-		s.Documents++
-		s.Bytes += int64(d.Bytes)
-		for _, n := range d.Notes {
-			if len(s.Notes) < 100 {
-				s.Notes = append(s.Notes, n)
-			}
-		}
-		c.Add(&d.Root)
-	}
-	s.Format = r.Format()
-	s.Paths = c.Paths()
-	return s, err
 }
 
 func writePathsText(w io.Writer, name string, s *paths.Summary) {

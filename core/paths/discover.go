@@ -17,12 +17,23 @@ type Summary struct {
 	Paths     []Path
 }
 
-// Discover reads every document from src and describes their paths. An
-// error reading src itself (not a problem in the JSON) is returned with the
-// summary of what was read before it.
+// Discover reads every document from src as JSON and describes their
+// paths. An error reading src itself (not a problem in the JSON) is
+// returned with the summary of what was read before it.
 func Discover(src io.Reader, opts Options) (*Summary, error) {
+	return DiscoverFrom(ingest.NewReader(src), opts)
+}
+
+// Documents is a reader of documents: ingest's JSON Reader or its
+// CSVReader.
+type Documents interface {
+	Next() (*ingest.Document, error) // io.EOF at the end; *ingest.Error for a problem, after which it goes on
+	Format() string
+}
+
+// DiscoverFrom is Discover over documents read by r.
+func DiscoverFrom(r Documents, opts Options) (*Summary, error) {
 	c := New(opts)
-	r := ingest.NewReader(src)
 	s := &Summary{}
 	var err error
 	for {

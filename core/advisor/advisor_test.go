@@ -176,9 +176,11 @@ func TestWorkload(t *testing.T) {
 	}
 }
 
-func TestCandidates(t *testing.T) {
+// datasetPaths collects the paths of a shared dataset's documents.
+func datasetPaths(t *testing.T, name string) *paths.Collector {
+	t.Helper()
 	c := paths.New(paths.Options{})
-	r := ingest.NewReader(dataset(t, "dp420-tenant-products.json"))
+	r := ingest.NewReader(dataset(t, name))
 	for {
 		d, err := r.Next()
 		if err != nil {
@@ -186,6 +188,11 @@ func TestCandidates(t *testing.T) {
 		}
 		c.Add(&d.Root)
 	}
+	return c
+}
+
+func TestCandidates(t *testing.T) {
+	c := datasetPaths(t, "dp420-tenant-products.json")
 	var got []string
 	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents()}) {
 		got = append(got, s.String())
@@ -359,15 +366,7 @@ func TestInvalidKeyScoresLast(t *testing.T) {
 // A hash version 1 container cannot have a hierarchical key: none is
 // proposed, and the advice that would call for one says what it needs.
 func TestHashV1NoHierarchical(t *testing.T) {
-	c := paths.New(paths.Options{})
-	r := ingest.NewReader(dataset(t, "dp420-tenant-products.json"))
-	for {
-		d, err := r.Next()
-		if err != nil {
-			break
-		}
-		c.Add(&d.Root)
-	}
+	c := datasetPaths(t, "dp420-tenant-products.json")
 	var specs []string
 	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents(), Version: epk.V1}) {
 		specs = append(specs, s.String())

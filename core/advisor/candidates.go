@@ -29,6 +29,10 @@ type Sample struct {
 // at the target size: half the 20 GB limit, to leave room to grow.
 const suffixChunk = 10 << 30
 
+// MinDistinct is the fewest distinct values a path needs for Candidates to
+// suggest a key on it: with fewer, no key could spread anything.
+const MinDistinct = 3
+
 // MaxCandidates is how many generated keys are measured by default, beside
 // the keys the user names; enough to compare, few enough to read.
 const MaxCandidates = 12
@@ -59,7 +63,7 @@ func Candidates(in Sample) []key.Spec {
 	var plain []scored
 	var id *paths.Path
 	for _, p := range ps {
-		if !p.Usable || p.Distinct < 3 || docs == 0 || float64(p.Documents) < 0.5*float64(docs) || measurement(p) || freeText(p) {
+		if !p.Usable || p.Distinct < MinDistinct || docs == 0 || float64(p.Documents) < 0.5*float64(docs) || measurement(p) || freeText(p) {
 			continue
 		}
 		if len(p.Segments) == 1 && p.Segments[0] == "id" {

@@ -506,10 +506,6 @@ func weightedTraffic(t partition.Traffic) bool {
 	return t == partition.ByWeight || t == ""
 }
 
-// minSuggestDistinct is the fewest distinct values a path needs for
-// advisor.Candidates to suggest a key on it.
-const minSuggestDistinct = 3
-
 // whyNoRecommendation says why the report recommends no key: no documents,
 // or no candidates.
 func (a *analysis) whyNoRecommendation() *Notice {
@@ -531,11 +527,11 @@ func (a *analysis) whyNoRecommendation() *Notice {
 	switch {
 	case usable == 0:
 		return &Notice{NoUsablePath, "No path of the documents can be a partition key: each is in an array, a system property, or holds objects or arrays."}
-	case docs < minSuggestDistinct && most < minSuggestDistinct:
+	case docs < advisor.MinDistinct && most < advisor.MinDistinct:
 		return &Notice{TooFewValues, fmt.Sprintf("Only %d %s: too few to suggest keys, as a suggested key needs at least %d distinct values. Name the keys to measure them.",
-			docs, human.Plural(int64(docs), "document", "documents"), minSuggestDistinct)}
-	case most < minSuggestDistinct:
-		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", minSuggestDistinct, most)}
+			docs, human.Plural(int64(docs), "document", "documents"), advisor.MinDistinct)}
+	case most < advisor.MinDistinct:
+		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", advisor.MinDistinct, most)}
 	}
 	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, or hold measurements or free text. Name the keys to measure them."}
 }

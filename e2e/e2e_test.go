@@ -383,8 +383,11 @@ func TestQueries(t *testing.T) {
 		w.dispatchEvent(new Event("input", {bubbles: true})); })()`)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	status := waitStatus(t, ctx, "Read 2,000 documents")
-	if !strings.Contains(status, "2 operations of the workload, 1 unreadable: line 3, column 10") {
+	if !strings.Contains(status, "2 operations of the workload, 1 unreadable: see below.") {
 		t.Errorf("status %q", status)
+	}
+	if q := eval[string](t, ctx, `document.getElementById("query-errors").innerText`); !strings.Contains(q, "Queries not read (1)") || !strings.Contains(q, "line 3, column 10") {
+		t.Errorf("queries not read %q", q)
 	}
 	cs := candidates(t, ctx)
 	if c := cs["/id"]; c.FanOut != "100%" || !strings.Contains(c.Findings, "cross partition queries") {

@@ -305,7 +305,7 @@ func (c *Root) Status() string {
 	if o := r.Operations; o != nil {
 		msg += fmt.Sprintf(" %s %s of the workload", human.Count(int64(o.Count)), human.Plural(int64(o.Count), "operation", "operations"))
 		if len(o.Errors) > 0 {
-			msg += fmt.Sprintf(", %d unreadable: %s", len(o.Errors), o.Errors[0])
+			msg += fmt.Sprintf(", %d unreadable: see below", len(o.Errors))
 		}
 		msg += "."
 	}
@@ -330,6 +330,11 @@ func (c *Root) ErrorsTitle() string {
 func (c *Root) WarningsTitle() string {
 	n := c.Report.Input.Notes
 	return fmt.Sprintf("%d %s read with a change (the documents were kept)", n, human.Plural(int64(n), "value", "values"))
+}
+
+// QueryErrorsTitle heads the list of the lines of the queries that could not be read.
+func (c *Root) QueryErrorsTitle() string {
+	return fmt.Sprintf("Queries not read (%d)", len(c.Report.Operations.Errors))
 }
 
 // ProblemText is one problem, positioned.

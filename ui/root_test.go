@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"html/template"
 	"net/url"
 	"regexp"
 	"strings"
@@ -293,5 +294,60 @@ func TestNoRecommendationShown(t *testing.T) {
 				t.Error("a key is shown as recommended")
 			}
 		})
+	}
+}
+
+// TestSettingWarningsShown: every warning about the settings is in the
+// page, as text.
+func TestSettingWarningsShown(t *testing.T) {
+	f := &fakePage{text: sample.OrdersText(300)}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.WeightField = `/"<b>w</b>"`
+	c.Settings.TimeField = "/noTime"
+	c.Analyse()
+	finish(t, c, f)
+	if len(c.Report.Warnings) != 2 {
+		t.Fatalf("warnings %+v", c.Report.Warnings)
+	}
+	html := render(t, c)
+	if !strings.Contains(html, `id="setting-warnings"`) || !strings.Contains(html, "Settings the documents did not bear out") {
+		t.Errorf("no list of setting warnings:\n%s", html)
+	}
+	for _, w := range c.Report.Warnings {
+		if want := template.HTMLEscapeString(w.Message); !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "<b>w</b>") {
+		t.Error("a field name became markup")
+	}
+}
+
+// TestQueryErrorsShown: every line of the queries that could not be read
+// is listed, not only the first, and the status line stays short.
+func TestQueryErrorsShown(t *testing.T) {
+	f := &fakePage{text: sample.OrdersText(300)}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.Workload = "300 SELECT * FROM c WHERE c.tenantId = @t\n1 SELECT FROM WHERE\n2 SELECT * FROM\n3 DELETE <b>x</b>\n"
+	c.Analyse()
+	finish(t, c, f)
+	errs := c.Report.Operations.Errors
+	if len(errs) != 3 {
+		t.Fatalf("query errors %q", errs)
+	}
+	html := render(t, c)
+	if !strings.Contains(html, `id="query-errors"`) || !strings.Contains(html, "Queries not read (3)") {
+		t.Errorf("no list of queries not read:\n%s", html)
+	}
+	for _, e := range errs {
+		if want := template.HTMLEscapeString(e); !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "<b>x</b>") {
+		t.Error("a query became markup")
+	}
+	if s := c.Status(); !strings.Contains(s, "3 unreadable: see below.") || strings.Contains(s, errs[0]) {
+		t.Errorf("status %q", s)
 	}
 }

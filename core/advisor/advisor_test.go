@@ -3,10 +3,12 @@ package advisor
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
@@ -479,6 +481,42 @@ func TestMessageWording(t *testing.T) {
 		}
 		if !strings.Contains(text, tt.want) || strings.Contains(text, tt.not) {
 			t.Errorf("%s: %q\nwant %q, without %q", tt.name, text, tt.want, tt.not)
+		}
+	}
+}
+
+// A key follows time only on evidence: with a couple of sampled writes a
+// day, a random key writes at most a couple of values a day too, and is no
+// more a time key than the date is. With hundreds a day, the date is one.
+func TestFollowsTimeNeedsEvidence(t *testing.T) {
+	opts := partition.Options{TimePath: []string{"at"}}
+	docs := func(n, days int) io.Reader {
+		rng := rand.New(rand.NewPCG(7, 7))
+		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		return lines(n, func(i int) string {
+			at := start.Add(time.Duration(i) * time.Duration(days) * 24 * time.Hour / time.Duration(n))
+			return fmt.Sprintf(`{"id":"%016x","cust":"c%d","day":%q,"at":%q}`, rng.Uint64(), rng.IntN(150), at.Format("2006-01-02"), at.Format(time.RFC3339))
+		})
+	}
+	for _, tt := range []struct {
+		name      string
+		n, days   int
+		spec      string
+		followsIt bool
+	}{
+		{"sparse, id", 300, 150, "/id", false},
+		{"sparse, customer", 300, 150, "/cust", false},
+		{"dense, id", 3000, 10, "/id", false},
+		{"dense, customer", 3000, 10, "/cust", false},
+		{"dense, day", 3000, 10, "/day", true},
+	} {
+		e := evaluate(t, tt.spec, docs(tt.n, tt.days), opts, Settings{})
+		f := finding(e, Monotonic)
+		if got := f != nil && f.Severity == Critical; got != tt.followsIt {
+			t.Errorf("%s: MONOTONIC %+v, want critical %v", tt.name, f, tt.followsIt)
+		}
+		if w := component(e, "Writes over time"); !tt.followsIt && w.Score < 90 {
+			t.Errorf("%s: writes over time %d: %s", tt.name, w.Score, w.Note)
 		}
 	}
 }

@@ -230,10 +230,20 @@ func (e *Evaluation) score() {
 
 	// Writes over time.
 	writes := Component{Name: "Writes over time", Weight: 10, Score: 100, Note: "no time field to measure"}
-	if sp := e.Spread; sp != nil {
-		keysScore := pct(math.Log10(math.Max(sp.KeysMedian, 1)) / 2) // 100 keys a bucket is full marks
-		writes.Score = keysScore
-		writes.Note = fmt.Sprintf("a median %s distinct values written per %s", trimFloat(sp.KeysMedian), sp.Unit)
+	// Judged only with enough sampled writes a bucket: with two a day, any
+	// key, random ones too, writes at most two values a day to at most two
+	// partitions, and would read as following time.
+	measurable := e.Spread != nil && e.Spread.SamplesMedian >= minBucketSamples
+	if sp := e.Spread; sp != nil && !measurable {
+		writes.Note = fmt.Sprintf("a median %s sampled %s per %s, too few to tell how writes spread at a time",
+			trimFloat(sp.SamplesMedian), human.Plural(int64(sp.SamplesMedian), "write", "writes"), sp.Unit)
+	}
+	if sp := e.Spread; measurable {
+		// 100 keys a bucket is full marks, or as many as the bucket's
+		// sampled writes, if fewer.
+		full := math.Min(100, sp.SamplesMedian)
+		writes.Score = pct(math.Log10(math.Max(sp.KeysMedian, 1)) / math.Log10(full))
+		writes.Note = fmt.Sprintf("a median %s distinct values in %s sampled writes per %s", trimFloat(sp.KeysMedian), trimFloat(sp.SamplesMedian), sp.Unit)
 		if p > 1 {
 			fair := 1 / float64(p)
 			s := pct((1 - sp.HottestShare) / (1 - fair))
@@ -241,9 +251,10 @@ func (e *Evaluation) score() {
 			writes.Note += fmt.Sprintf("; the busiest partition takes %s of each %s's writes (fair: %s)", human.Percent(sp.HottestShare), sp.Unit, human.Percent(fair))
 		}
 	}
-	// A key that moves with time: few values written at a time, out of many.
-	concentrated := e.Spread != nil && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
-		(e.Spread.KeysMedian <= 2 || (p > 1 && e.Spread.HottestShare >= 0.9))
+	// A key that moves with time: few values written at a time, out of
+	// many, and few of the bucket's writes.
+	concentrated := measurable && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
+		((e.Spread.KeysMedian <= 2 && e.Spread.KeysMedian <= e.Spread.SamplesMedian/4) || (p > 1 && e.Spread.HottestShare >= 0.9))
 	if e.Monotonicity.Monotonic || concentrated {
 		r, with := e.Monotonicity.Order, "the order of writes"
 		if !math.IsNaN(e.Monotonicity.Time) && math.Abs(e.Monotonicity.Time) > math.Abs(r) {
@@ -403,6 +414,10 @@ func ComponentText(v epk.Value) string {
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// minBucketSamples is the fewest sampled writes a time bucket needs, at the
+// median, for the write spread to be judged.
+const minBucketSamples = 8
 
 // times writes a factor: 1.5×, 12×, 3,931,162×.
 func times(f float64) string {

@@ -109,7 +109,12 @@ type Spread struct {
 	// perfect, 1 means every write of the moment lands on one partition.
 	HottestShare float64
 	KeysMedian   float64 // median distinct key values written per bucket
-	Estimated    bool    // measured on a sample of the documents
+	// SamplesMedian is the median sampled writes per bucket: no bucket can
+	// show more distinct values than it has writes, nor spread fewer
+	// writes than partitions evenly, so the two figures above are judged
+	// against it.
+	SamplesMedian float64
+	Estimated     bool // measured on a sample of the documents
 }
 
 // TimeBucket is the writes of one time bucket.
@@ -187,14 +192,17 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	}
 	shares := make([]float64, 0, len(sp.Buckets))
 	counts := make([]float64, 0, len(sp.Buckets))
+	sampled := make([]float64, 0, len(sp.Buckets))
 	for i := range sp.Buckets {
 		b := &sp.Buckets[i]
 		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
 		counts = append(counts, float64(b.Keys))
+		sampled = append(sampled, math.Round(b.Writes/scale))
 	}
 	slices.SortFunc(sp.Buckets, func(x, y TimeBucket) int { return x.Start.Compare(y.Start) })
 	sp.HottestShare = median(shares)
 	sp.KeysMedian = median(counts)
+	sp.SamplesMedian = median(sampled)
 	return sp
 }
 

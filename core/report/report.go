@@ -267,11 +267,12 @@ type Monotonicity struct {
 
 // WriteSpread is writes per time bucket and physical partition.
 type WriteSpread struct {
-	Unit          string       `json:"unit"`
-	KeysPerBucket float64      `json:"keysPerBucketMedian"`
-	HottestShare  float64      `json:"hottestPartitionShare"`
-	Estimated     bool         `json:"estimated"`
-	Buckets       []TimeBucket `json:"buckets"`
+	Unit             string       `json:"unit"`
+	KeysPerBucket    float64      `json:"keysPerBucketMedian"`
+	SamplesPerBucket float64      `json:"sampledWritesPerBucketMedian"`
+	HottestShare     float64      `json:"hottestPartitionShare"`
+	Estimated        bool         `json:"estimated"`
+	Buckets          []TimeBucket `json:"buckets"`
 }
 
 // TimeBucket is one time bucket's writes.
@@ -508,7 +509,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 		c.Monotonicity.Time = &t
 	}
 	if sp := e.Spread; sp != nil {
-		ws := &WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []TimeBucket{}}
+		ws := &WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, SamplesPerBucket: sp.SamplesMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []TimeBucket{}}
 		for _, b := range sp.Buckets {
 			tb := TimeBucket{Start: b.Start.Format("2006-01-02T15:04:05Z"), Writes: round(b.Writes, 1), Keys: b.Keys, Partitions: make([]float64, len(b.Partitions))}
 			for i, v := range b.Partitions {

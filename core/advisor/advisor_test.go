@@ -467,6 +467,11 @@ func TestMessageWording(t *testing.T) {
 			"The point read of /id (line 2) does not know /tenant, so it cannot be a point read: it must first query every partition to find the item (500 per second). Give it the key.", "a read without"},
 		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
 			"its latency grows with them: the container has 1 physical partition.", "target"},
+		{"one over V1's limit", "/k", strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":\"short\"}\n", long)), partition.Options{Version: epk.V1}, Settings{}, KeyTooLong,
+			"1 document has a key value over 101 bytes", "have"},
+		// A hierarchical key's missing level is undefined on its own.
+		{"missing level", "/tenant,/nope", small(), partition.Options{}, Settings{}, MissingValues,
+			"50 documents (100%) lack /tenant or /nope. Cosmos DB stores a missing level as the undefined value: documents that lack the same levels and share the others share one logical partition", "them all"},
 	} {
 		e := evaluate(t, tt.spec, tt.src, tt.opts, tt.s)
 		var text string

@@ -287,9 +287,15 @@ func (e *Evaluation) score() {
 		if miss >= 0.01 {
 			sev = Warning
 		}
-		add(Finding{MissingValues, sev, fmt.Sprintf(
-			"%s %s (%s) lack %s. Cosmos DB stores them all under the undefined value: one logical partition that grows with every such document.",
-			human.Count(d.Missing), human.Plural(int64(d.Missing), "document", "documents"), human.Percent(miss), strings.Join(d.Spec.PathStrings(), " or "))})
+		where := "Cosmos DB stores them all under the undefined value: one logical partition that grows with every such document."
+		if d.Spec.Kind == key.MultiHash {
+			// A level is undefined on its own: the other levels still
+			// tell the documents apart.
+			where = "Cosmos DB stores a missing level as the undefined value: documents that lack the same levels and share the others share one logical partition, and those that lack the first level share its place in the key space."
+		}
+		add(Finding{MissingValues, sev, fmt.Sprintf("%s %s (%s) %s %s. %s",
+			human.Count(d.Missing), human.Plural(int64(d.Missing), "document", "documents"), human.Percent(miss),
+			human.Plural(int64(d.Missing), "lacks", "lack"), strings.Join(d.Spec.PathStrings(), " or "), where)})
 	}
 	if d.Invalid > 0 {
 		// Cosmos DB rejects these documents, so they are stored nowhere: the
@@ -303,17 +309,17 @@ func (e *Evaluation) score() {
 			}
 		}
 		add(Finding{InvalidValues, Critical, fmt.Sprintf(
-			"%s %s hold an object or an array at %s; a partition key value must be a string, number, boolean or null, so Cosmos DB would reject them.",
-			human.Count(d.Invalid), human.Plural(int64(d.Invalid), "document", "documents"), strings.Join(d.Spec.PathStrings(), " or "))})
+			"%s %s an object or an array at %s; a partition key value must be a string, number, boolean or null, so Cosmos DB would reject %s.",
+			human.Count(d.Invalid), human.Plural(int64(d.Invalid), "document holds", "documents hold"), strings.Join(d.Spec.PathStrings(), " or "), human.Plural(int64(d.Invalid), "it", "them"))})
 	}
 	switch {
 	case d.OverLimit > 0:
 		limit(40)
-		add(Finding{KeyTooLong, Critical, fmt.Sprintf("%s %s have a key value over 2,048 bytes (the longest is %s bytes); Cosmos DB rejects them.",
-			human.Count(d.OverLimit), human.Plural(int64(d.OverLimit), "document", "documents"), human.Count(int64(d.KeyMaxBytes)))})
+		add(Finding{KeyTooLong, Critical, fmt.Sprintf("%s %s a key value over 2,048 bytes (the longest is %s bytes); Cosmos DB rejects %s.",
+			human.Count(d.OverLimit), human.Plural(int64(d.OverLimit), "document has", "documents have"), human.Count(int64(d.KeyMaxBytes)), human.Plural(int64(d.OverLimit), "it", "them"))})
 	case d.Version == epk.V1 && d.Spec.Kind != key.MultiHash && d.OverLimitV1 > 0:
-		add(Finding{KeyTooLong, Warning, fmt.Sprintf("%s %s have a key value over 101 bytes, the limit without large partition keys (hash V1); create the container with hash V2.",
-			human.Count(d.OverLimitV1), human.Plural(int64(d.OverLimitV1), "document", "documents"))})
+		add(Finding{KeyTooLong, Warning, fmt.Sprintf("%s %s a key value over 101 bytes, the limit without large partition keys (hash V1); create the container with hash V2.",
+			human.Count(d.OverLimitV1), human.Plural(int64(d.OverLimitV1), "document has", "documents have"))})
 	}
 	if len(d.Collisions) > 0 {
 		c := d.Collisions[0]

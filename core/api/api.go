@@ -14,6 +14,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,7 +74,13 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusMethodNotAllowed, "use POST with the documents as the body")
 		return
 	}
-	q := r.URL.Query()
+	// ParseQuery, not URL.Query, which drops a part it cannot read (an
+	// unencoded ";" ends keys=/a;/b) without saying so.
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "the query string cannot be read: %v (encode ; as %%3B and , as %%2C in values)", err)
+		return
+	}
 	// The API's own options besides the analysis's: named in the message
 	// for a mistyped one, which ParseOptions would give without them.
 	own := []string{"format", "aggregates", "docBytes"}

@@ -112,6 +112,7 @@ func TestErrors(t *testing.T) {
 		{"unknown option", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `unknown option "colour"`},
 		// The list names the API's own options too.
 		{"options listed", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `queries, format, aggregates, docBytes`},
+		{"semicolon", http.MethodPost, "/v1/analyze?keys=/tenantId;/id", "", `{"a":1}`, 400, `the query string cannot be read: invalid semicolon separator in query`},
 		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of bytes above 0, not "big"`},
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},

@@ -258,7 +258,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 			return r, r, false
 		}
 		k := max(big, 1) // before it, or, when it comes first, after it
-		left, right := r.cut(k)
+		left, right := r.cut(k, v)
 		return left, right, true
 	}
 	if len(r.logical) >= 2 {
@@ -274,7 +274,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 				break
 			}
 		}
-		left, right := r.cut(k)
+		left, right := r.cut(k, v)
 		return left, right, true
 	}
 	if v == epk.V1 {
@@ -299,11 +299,19 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 }
 
 // cut divides a range before its k-th logical partition (0 < k <
-// len(r.logical)), giving each side the share of the range's other mass
-// that its count of logical partitions is of the whole.
-func (r simRange) cut(k int) (left, right simRange) {
+// len(r.logical)). The range's other mass (new values, values past the
+// exact limit) lies evenly over its key space, so each side takes the share
+// of the key space it covers; V1 EPKs are not evenly spread numbers, so
+// there each side takes the share its count of logical partitions is of
+// the whole.
+func (r simRange) cut(k int, v epk.Version) (left, right simRange) {
 	mid := r.logical[k].EPK
 	share := float64(k) / float64(len(r.logical))
+	if v != epk.V1 {
+		if f, ok := keyFraction(r.min, mid, r.max); ok {
+			share = f
+		}
+	}
 	left = simRange{min: r.min, max: mid, width: r.width * share, logical: r.logical[:k:k],
 		overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
 	right = simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: r.logical[k:],
@@ -311,19 +319,38 @@ func (r simRange) cut(k int) (left, right simRange) {
 	return left, right
 }
 
-// midpoint is the hex EPK halfway between two V2 EPKs ("" is 0, "FF" the
-// top of the space, 0x3FFF...F + 1).
-func midpoint(lo, hi string) (string, bool) {
-	parse := func(s string, top bool) (*big.Int, bool) {
-		if top && s == "FF" {
-			return new(big.Int).Lsh(big.NewInt(1), 126), true
-		}
-		s = (s + strings.Repeat("0", 32))[:32]
-		v, ok := new(big.Int).SetString(s, 16)
-		return v, ok
+// epkNumber is a V2 EPK's first 32 digits as a number ("" is 0; "FF", as
+// an upper bound, the top of the space, 0x3FFF...F + 1).
+func epkNumber(s string, top bool) (*big.Int, bool) {
+	if top && s == "FF" {
+		return new(big.Int).Lsh(big.NewInt(1), 126), true
 	}
-	a, ok1 := parse(lo, false)
-	b, ok2 := parse(hi, true)
+	s = (s + strings.Repeat("0", 32))[:32]
+	return new(big.Int).SetString(s, 16)
+}
+
+// keyFraction is where the V2 EPK mid lies between lo and hi, as a
+// fraction of the key space between them.
+func keyFraction(lo, mid, hi string) (float64, bool) {
+	a, ok1 := epkNumber(lo, false)
+	m, ok2 := epkNumber(mid, false)
+	b, ok3 := epkNumber(hi, true)
+	if !ok1 || !ok2 || !ok3 || b.Cmp(a) <= 0 {
+		return 0, false
+	}
+	num, _ := new(big.Float).SetInt(new(big.Int).Sub(m, a)).Float64()
+	den, _ := new(big.Float).SetInt(new(big.Int).Sub(b, a)).Float64()
+	f := num / den
+	if f <= 0 || f >= 1 {
+		return 0, false
+	}
+	return f, true
+}
+
+// midpoint is the hex EPK halfway between two V2 EPKs (see epkNumber).
+func midpoint(lo, hi string) (string, bool) {
+	a, ok1 := epkNumber(lo, false)
+	b, ok2 := epkNumber(hi, true)
 	if !ok1 || !ok2 {
 		return "", false
 	}

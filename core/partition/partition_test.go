@@ -322,6 +322,36 @@ func TestProject(t *testing.T) {
 	}
 }
 
+// New values spread evenly over the key space, so a split gives each side
+// the new mass of the key space it covers, whatever the values that fix
+// where it is cut.
+func TestProjectSplitsByKeySpace(t *testing.T) {
+	const gb = int64(1) << 30
+	d := accumulate(t, "/id", lines(20, func(i int) string { return fmt.Sprintf(`{"id":"v%d"}`, i) }), Options{})
+	p := d.Project(float64(120*gb)/float64(d.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	if len(p.Physical) < 3 {
+		t.Fatalf("%d physical partitions", len(p.Physical))
+	}
+	uniform := float64(120*gb - d.Bytes) // every value is new: all growth is new values
+	for _, ph := range p.Physical {
+		w, ok := keyFraction("", ph.MinInclusive, "FF")
+		if ph.MinInclusive == "" {
+			w, ok = 0, true
+		}
+		x, ok2 := keyFraction("", ph.MaxExclusive, "FF")
+		if ph.MaxExclusive == "FF" {
+			x, ok2 = 1, true
+		}
+		if !ok || !ok2 {
+			t.Fatalf("bounds %q %q", ph.MinInclusive, ph.MaxExclusive)
+		}
+		want := uniform * (x - w)
+		if r := float64(ph.Bytes) / want; r < 0.999 || r > 1.001 {
+			t.Errorf("partition %d [%s, %s) covers %.4f of the key space: %d bytes, want %.0f", ph.ID, ph.MinInclusive, ph.MaxExclusive, x-w, ph.Bytes, want)
+		}
+	}
+}
+
 func TestShares(t *testing.T) {
 	d := accumulate(t, "/t", strings.NewReader(`{"t":"a","w":3}
 {"t":"a","w":1}

@@ -497,6 +497,15 @@ func (a *analysis) settingWarnings() []Notice {
 				paths.Format(t), human.Count(int64(a.timed)), n)})
 		}
 	}
+	// A sample is projected up, never down (a factor below 1 is taken as 1).
+	switch o := a.opts; {
+	case o.TargetBytes > 0 && o.TargetBytes < a.bytes:
+		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target size, %s, is below the input's own, %s: a sample is projected up, never down, so every figure is for the input as it is.",
+			human.Bytes(o.TargetBytes), human.Bytes(a.bytes))})
+	case o.TargetBytes == 0 && o.TargetDocs > 0 && o.TargetDocs < int64(a.docs):
+		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
+			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
+	}
 	return out
 }
 

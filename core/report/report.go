@@ -57,6 +57,7 @@ const (
 	WeightFieldSparse = "WEIGHT_FIELD_SPARSE" // most documents have no weight: they take no requests
 	TimeFieldNoTimes  = "TIME_FIELD_NO_TIMES" // no document has a time at the time field
 	TimeFieldSparse   = "TIME_FIELD_SPARSE"   // most documents have no time there
+	TargetBelowInput  = "TARGET_BELOW_INPUT"  // the target size is below the input's: nothing is projected
 )
 
 // No-recommendation codes: why a report recommends no key.
@@ -340,7 +341,7 @@ func (a *analysis) finish() *Report {
 		Bytes:         a.bytes,
 		Settings: Settings{
 			HashVersion: int(o.HashVersion), RU: o.Throughput.RU, Autoscale: o.Throughput.Autoscale, Partitions: o.Partitions,
-			TargetGB: round(float64(o.TargetBytes)/(1<<30), 3), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
+			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
 		Warnings:       a.settingWarnings(),
@@ -444,6 +445,16 @@ func (a *analysis) finish() *Report {
 		rep.NoRecommendation = a.whyNoRecommendation()
 	}
 	return rep
+}
+
+// targetGB is the target size in GB, to 3 decimals, or, for a target below
+// half a megabyte, as it is: rounded to 0 it would not be echoed at all.
+func targetGB(b int64) float64 {
+	gb := float64(b) / (1 << 30)
+	if r := round(gb, 3); r > 0 || b == 0 {
+		return r
+	}
+	return gb
 }
 
 func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {

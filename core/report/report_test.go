@@ -484,6 +484,11 @@ func TestSettingWarnings(t *testing.T) {
 			return fmt.Sprintf(`,"at":"2024-03-02T%02d:00:00Z"`, i-30)
 		}), Options{TimePath: []string{"at"}}, []string{TimeFieldSparse}, "The time field /at holds a time in only 10 of the 40 documents"},
 		{"time field detected", docs(40, none), Options{}, nil, ""},
+		{"target below the input", docs(40, none), Options{TargetBytes: 107}, []string{TargetBelowInput},
+			"The target size, 107 B, is below the input's own, "},
+		{"target documents below the input", docs(40, none), Options{TargetDocs: 10}, []string{TargetBelowInput},
+			"The target, 10 documents, is below the input's own 40: a sample is projected up, never down"},
+		{"target above the input", docs(40, none), Options{TargetDocs: 400}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(tt.input), tt.opts)
@@ -545,5 +550,22 @@ func TestCSVNoFindingsIsEmpty(t *testing.T) {
 	}
 	if last := len(rows[0]) - 1; rows[0][last] != "findings" || rows[1][last] != "" {
 		t.Errorf("findings cell %q under %q, want it empty", rows[1][last], rows[0][last])
+	}
+}
+
+// A target is echoed however small: rounded to 0 it would vanish.
+func TestTargetEchoed(t *testing.T) {
+	for _, tt := range []struct {
+		bytes int64
+		want  float64
+	}{
+		{0, 0},
+		{107, 107.0 / (1 << 30)},
+		{1 << 29, 0.5},
+		{500 << 30, 500},
+	} {
+		if got := targetGB(tt.bytes); got != tt.want {
+			t.Errorf("targetGB(%d) = %v, want %v", tt.bytes, got, tt.want)
+		}
 	}
 }

@@ -525,3 +525,49 @@ func TestFollowsTimeNeedsEvidence(t *testing.T) {
 		}
 	}
 }
+
+// A key with a time bucket grows by new buckets, not by bigger ones: its
+// values have no ceiling, and at the target its past buckets keep their
+// size. Cut into hours, a few busy devices still crowd one partition at a
+// time, which it says.
+func TestTimeBucketKey(t *testing.T) {
+	const gb = int64(1) << 30
+	opts := partition.Options{TimePath: []string{"at"}}
+	docs := func() io.Reader {
+		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		return lines(4800, func(i int) string {
+			dev := 0 // half the readings come from one device
+			if i%2 == 1 {
+				dev = 1 + i%7
+			}
+			at := start.Add(time.Duration(i) * 18 * time.Second) // a day
+			return fmt.Sprintf(`{"id":"%d","dev":"d%d","at":%q,"pad":%q}`, i, dev, at.Format(time.RFC3339), strings.Repeat("x", 200))
+		})
+	}
+	e := evaluate(t, "/dev+/at:hour", docs(), opts, Settings{TargetBytes: 500 * gb, Partitions: 20})
+	if f := finding(e, LowCardinality); f != nil {
+		t.Errorf("LOW_CARDINALITY for a key that grows with time: %s", f.Message)
+	}
+	if c := component(e, "Distinct values"); c.Score != 100 || !strings.Contains(c.Note, "every new hour brings new ones") {
+		t.Errorf("distinct values %d: %s", c.Score, c.Note)
+	}
+	if largest := e.Dist.Largest(1)[0]; e.Projection.Largest.Bytes != largest.Bytes || e.Projection.OverLimitN != 0 {
+		t.Errorf("an hour of d0 grows from %d to %d bytes at the target, %d over the limit", largest.Bytes, e.Projection.Largest.Bytes, e.Projection.OverLimitN)
+	}
+	if f := finding(e, Monotonic); f == nil || f.Severity != Warning || !strings.Contains(f.Message, "At any hour the busiest of") {
+		t.Errorf("MONOTONIC %+v, want the busiest partition of the hour", f)
+	}
+}
+
+// A computed suffix bounds a key's values by design: the count is told,
+// not held against it.
+func TestSuffixKeyCount(t *testing.T) {
+	e := evaluate(t, "/tenant+hash(/id)%4", lines(400, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d"}`, i, i%3) }), partition.Options{}, Settings{})
+	f := finding(e, LowCardinality)
+	if f == nil || f.Severity != Info || !strings.Contains(f.Message, "12 distinct values by design") {
+		t.Errorf("LOW_CARDINALITY %+v", f)
+	}
+	if e.Score < 55 {
+		t.Errorf("score %d: capped as a low-cardinality key", e.Score)
+	}
+}

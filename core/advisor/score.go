@@ -85,11 +85,18 @@ func (e *Evaluation) score() {
 
 	// Distinct values: a key with few values caps the partitions that can
 	// ever serve the container.
-	growing := d.Singletons() >= 0.5
+	// A key with a time bucket gains a set of values with each bucket: its
+	// count has no ceiling, and what matters is how many are written at a
+	// time (Writes over time, MONOTONIC).
+	bucket := d.Spec.TimeBucket()
+	growing := d.Singletons() >= 0.5 || bucket != ""
 	want := math.Max(1000, 10*float64(p))
 	distinctProjected := projectDistinct(d, e.Projection.Factor)
 	card := Component{Name: "Distinct values", Weight: 25}
 	switch {
+	case bucket != "":
+		card.Score = 100
+		card.Note = fmt.Sprintf("%s distinct %s; every new %s brings new ones, so they grow with time", human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"), bucket)
 	case growing:
 		card.Score = 100
 		card.Note = fmt.Sprintf("%s distinct values; most documents bring a new one, so they grow with the data", human.Count(d.Distinct))
@@ -101,7 +108,16 @@ func (e *Evaluation) score() {
 		}
 		card.Note += fmt.Sprintf("; a good key has thousands, and many more than its %s physical %s", human.Count(int64(p)), human.Plural(int64(p), "partition", "partitions"))
 	}
-	if !growing && keyed > 0 {
+	suffix := suffixModulus(d.Spec)
+	if !growing && keyed > 0 && suffix > 0 && distinctProjected < want {
+		// A computed suffix bounds the values by design: it was chosen so
+		// that each stays small at the target (LOGICAL_PARTITION_LIMIT
+		// says if one does not). The count is worth knowing, not a fault.
+		add(Finding{LowCardinality, Info, fmt.Sprintf(
+			"%s has %s distinct %s by design: each value of the rest of the key is cut into %d suffixes, so its data and requests spread over %d logical partitions; the count grows only with new values of the rest.",
+			spec, human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"), suffix, suffix)})
+	}
+	if !growing && keyed > 0 && suffix == 0 {
 		switch {
 		case d.Distinct < 10:
 			limit(35)
@@ -131,6 +147,7 @@ func (e *Evaluation) score() {
 	data := Component{Name: "Spread of data", Weight: 20}
 	data.Score = shareScore(topShare)
 	data.Note = fmt.Sprintf("the largest logical partition holds %s of the data", human.Percent(topShare))
+	fullest := 1.0 // the fullest physical partition's share of the data
 	if p > 1 {
 		var maxB, sum float64
 		for _, ph := range e.Projection.Physical {
@@ -138,6 +155,7 @@ func (e *Evaluation) score() {
 			sum += float64(ph.Bytes)
 		}
 		if sum > 0 {
+			fullest = maxB / sum
 			ratio := maxB / (sum / float64(p))
 			phys := pct(1 - (ratio-1)/float64(p-1))
 			if phys < data.Score {
@@ -243,7 +261,7 @@ func (e *Evaluation) score() {
 		// sampled writes, if fewer.
 		full := math.Min(100, sp.SamplesMedian)
 		writes.Score = pct(math.Log10(math.Max(sp.KeysMedian, 1)) / math.Log10(full))
-		writes.Note = fmt.Sprintf("a median %s distinct values in %s sampled writes per %s", trimFloat(sp.KeysMedian), trimFloat(sp.SamplesMedian), sp.Unit)
+		writes.Note = fmt.Sprintf("a median %s distinct values in %s sampled writes per %s", trimFloat(sp.KeysMedian), human.Count(int64(math.Round(sp.SamplesMedian))), sp.Unit)
 		if p > 1 {
 			fair := 1 / float64(p)
 			s := pct((1 - sp.HottestShare) / (1 - fair))
@@ -255,6 +273,20 @@ func (e *Evaluation) score() {
 	// many, and few of the bucket's writes.
 	concentrated := measurable && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
 		((e.Spread.KeysMedian <= 2 && e.Spread.KeysMedian <= e.Spread.SamplesMedian/4) || (p > 1 && e.Spread.HottestShare >= 0.9))
+	// Short of that, one partition may still take several times its share
+	// of the writes of the moment, and twice its share of all the data: a
+	// key led by a few busy devices or tenants, cut into time buckets,
+	// writes each one's bucket of the moment to one partition, though over
+	// time the buckets spread. (A key whose data is as skewed in total is
+	// HOT_PARTITION's.)
+	crowded := !concentrated && measurable && p > 1 && e.Spread.HottestShare >= 0.3 &&
+		e.Spread.HottestShare >= 4/float64(p) && e.Spread.HottestShare >= 2*fullest
+	if crowded {
+		limit(70)
+		add(Finding{Monotonic, Warning, fmt.Sprintf(
+			"At any %s the busiest of %s physical partitions takes %s of the writes (fair: %s): it takes the write load of the moment and throttles first, however even the data is in total.",
+			e.Spread.Unit, human.Count(int64(p)), human.Percent(e.Spread.HottestShare), human.Percent(1/float64(p)))})
+	}
 	if e.Monotonicity.Monotonic || concentrated {
 		r, with := e.Monotonicity.Order, "the order of writes"
 		if !math.IsNaN(e.Monotonicity.Time) && math.Abs(e.Monotonicity.Time) > math.Abs(r) {
@@ -421,6 +453,17 @@ func ComponentText(v epk.Value) string {
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
+// suffixModulus is the N of a synthetic key's computed suffix
+// (hash(/path)%N), or 0 if it has none.
+func suffixModulus(spec key.Spec) int {
+	for _, t := range spec.Terms {
+		if t.Modulus > 0 {
+			return t.Modulus
+		}
+	}
+	return 0
+}
+
 // minBucketSamples is the fewest sampled writes a time bucket needs, at the
 // median, for the write spread to be judged.
 const minBucketSamples = 8
@@ -458,6 +501,10 @@ func projectDistinct(d *partition.Distribution, factor float64) float64 {
 		n += float64(d.Overflow.Documents)
 	}
 	seen := float64(d.Distinct)
+	if d.Spec.TimeBucket() != "" {
+		// New buckets, each with as many values as the sample's have.
+		return max(seen, min(seen*factor, n*factor))
+	}
 	if factor <= 1 || n < 2 || f1 == 0 {
 		return seen
 	}

@@ -230,6 +230,18 @@ func (s Spec) PathStrings() []string {
 	return out
 }
 
+// TimeBucket is the unit of a synthetic key's time bucket term, or "" if
+// it has none. Such a key gains a new set of values with each new hour,
+// day or month.
+func (s Spec) TimeBucket() Bucket {
+	for _, t := range s.Terms {
+		if t.Bucket != "" {
+			return t.Bucket
+		}
+	}
+	return ""
+}
+
 // Levels is the number of components a key value has: the levels of a
 // hierarchical key, else one.
 func (s Spec) Levels() int {

@@ -91,6 +91,12 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		factor = 1
 	}
 	pNew := d.Singletons()
+	if d.Spec.TimeBucket() != "" {
+		// A key with a time bucket grows by adding buckets: the documents
+		// to come are written in hours, days or months not yet seen, so
+		// the values seen (past buckets) keep their size.
+		pNew = 1
+	}
 	grow := 1 + (factor-1)*(1-pNew)
 	p := Projection{Factor: factor, NewValueShare: pNew}
 	p.Documents = int64(math.Round(float64(d.Documents) * factor))

@@ -571,3 +571,23 @@ func TestSuffixKeyCount(t *testing.T) {
 		t.Errorf("score %d: capped as a low-cardinality key", e.Score)
 	}
 }
+
+// Throughput below what the service allows for the target's storage could
+// not exist there: the least allowed is used, and its partitions.
+func TestThroughputRaisedForStorage(t *testing.T) {
+	const gb = int64(1) << 30
+	in := func() io.Reader { return lines(100, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }) }
+	for _, tt := range []struct {
+		t      capacity.Throughput
+		wantRU int
+	}{
+		{capacity.Throughput{RU: 1000}, 2000},
+		{capacity.Throughput{RU: 10000, Autoscale: true}, 20000},
+		{capacity.Throughput{RU: 3000}, 3000},
+	} {
+		e := evaluate(t, "/id", in(), partition.Options{}, Settings{Throughput: tt.t, TargetBytes: 2000 * gb, Partitions: 1})
+		if e.Throughput.RU != tt.wantRU || len(e.Physical) < capacity.MinPartitions(tt.wantRU) {
+			t.Errorf("%+v: %d RU/s on %d partitions, want %d", tt.t, e.Throughput.RU, len(e.Physical), tt.wantRU)
+		}
+	}
+}

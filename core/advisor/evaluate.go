@@ -87,15 +87,17 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	factor = max(factor, 1)
 	storage := int64(float64(d.Bytes) * factor)
 
+	// The service requires throughput for the storage it holds (MinRU): a
+	// setting below that at the target could not exist there, so the
+	// least allowed is used instead, as for no setting (the report warns).
 	e.Throughput = s.Throughput
-	if e.Throughput.RU <= 0 {
-		e.Throughput.RU = capacity.MinRU(e.Throughput.Autoscale, storage, 0)
-	}
+	e.Throughput.RU = max(e.Throughput.RU, capacity.MinRU(e.Throughput.Autoscale, storage, 0))
 	n := s.Partitions
 	if n <= 0 {
 		n = capacity.InitialPartitions(e.Throughput)
 		n = max(n, int(math.Ceil(float64(e.Throughput.RU)/capacity.PartitionMaxRU)))
 	}
+	n = max(n, capacity.MinPartitions(e.Throughput.RU))
 	version := d.Version
 	if d.Spec.Kind == key.MultiHash {
 		version = epk.V2

@@ -497,6 +497,22 @@ func (a *analysis) settingWarnings() []Notice {
 				paths.Format(t), human.Count(int64(a.timed)), n)})
 		}
 	}
+	// Throughput the service would not allow for the target's storage is
+	// raised to its minimum (advisor.Evaluate).
+	if t := a.opts.Throughput; t.RU > 0 {
+		storage := max(a.bytes, a.opts.TargetBytes)
+		if a.opts.TargetBytes == 0 && a.opts.TargetDocs > int64(a.docs) {
+			storage = a.opts.TargetDocs * a.bytes / int64(a.docs)
+		}
+		if least := capacity.MinRU(t.Autoscale, storage, 0); t.RU < least {
+			what := "RU/s"
+			if t.Autoscale {
+				what = "RU/s as the autoscale maximum"
+			}
+			out = append(out, Notice{ThroughputBelowStorage, fmt.Sprintf("%s %s is below the least the service allows for %s of data, %s %s: every figure uses %s instead.",
+				human.Count(int64(t.RU)), what, human.Bytes(storage), human.Count(int64(least)), what, human.Count(int64(least)))})
+		}
+	}
 	// A sample is projected up, never down (a factor below 1 is taken as 1).
 	switch o := a.opts; {
 	case o.TargetBytes > 0 && o.TargetBytes < a.bytes:

@@ -53,11 +53,12 @@ type Notice struct {
 
 // Warning codes: a setting the documents did not bear out.
 const (
-	WeightFieldUnused = "WEIGHT_FIELD_UNUSED" // no document has a weight: documents weigh the same instead
-	WeightFieldSparse = "WEIGHT_FIELD_SPARSE" // most documents have no weight: they take no requests
-	TimeFieldNoTimes  = "TIME_FIELD_NO_TIMES" // no document has a time at the time field
-	TimeFieldSparse   = "TIME_FIELD_SPARSE"   // most documents have no time there
-	TargetBelowInput  = "TARGET_BELOW_INPUT"  // the target size is below the input's: nothing is projected
+	WeightFieldUnused      = "WEIGHT_FIELD_UNUSED"      // no document has a weight: documents weigh the same instead
+	WeightFieldSparse      = "WEIGHT_FIELD_SPARSE"      // most documents have no weight: they take no requests
+	TimeFieldNoTimes       = "TIME_FIELD_NO_TIMES"      // no document has a time at the time field
+	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
+	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
+	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
 )
 
 // No-recommendation codes: why a report recommends no key.

@@ -489,6 +489,12 @@ func TestSettingWarnings(t *testing.T) {
 		{"target documents below the input", docs(40, none), Options{TargetDocs: 10}, []string{TargetBelowInput},
 			"The target, 10 documents, is below the input's own 40: a sample is projected up, never down"},
 		{"target above the input", docs(40, none), Options{TargetDocs: 400}, nil, ""},
+		// 2,000 GB need 2,000 RU/s, or an autoscale maximum of 20,000.
+		{"throughput below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 1000}}, []string{ThroughputBelowStorage},
+			"1,000 RU/s is below the least the service allows for 2.0 TB of data, 2,000 RU/s: every figure uses 2,000 instead."},
+		{"autoscale below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 10000, Autoscale: true}}, []string{ThroughputBelowStorage},
+			"10,000 RU/s as the autoscale maximum is below the least the service allows for 2.0 TB of data, 20,000 RU/s as the autoscale maximum"},
+		{"throughput enough for the storage", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 2000}}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(tt.input), tt.opts)

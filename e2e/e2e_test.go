@@ -400,6 +400,34 @@ func TestQueries(t *testing.T) {
 	if v := eval[string](t, ctx, `document.getElementById("verdicts").innerText`); !strings.Contains(v, "SELECT * FROM c WHERE c.status = 'x'") {
 		t.Errorf("verdicts %q", v)
 	}
+	// Rates read as the page's other numbers.
+	if r := eval[[]string](t, ctx, `[...document.querySelectorAll("#verdicts tbody td.num")].map(td => td.innerText)`); strings.Join(r, " ") != "300 5" {
+		t.Errorf("rates %q", r)
+	}
+}
+
+// TestAddressSettings: the RU per operation from the address count, fill
+// the form and stay in the address, as the command line's --write-ru does.
+func TestAddressSettings(t *testing.T) {
+	if browserCtx == nil {
+		t.Skip("no browser: run ./build.sh test")
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+	do(t, ctx, chromedp.Navigate(siteURL+"embed.html?sample=orders&keys=/tenantId&ru=20000&writeRu=20&writesPerSecond=1000&noSuggest=true&maxDistinct=60000"),
+		chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	if c := candidates(t, ctx)["/tenantId"]; c.Score != "39" || c.Grade != "F" { // pkcalc analyze --write-ru 20 ...
+		t.Errorf("/tenantId at 20 RU per write: %+v", c)
+	}
+	if v := eval[[]string](t, ctx, `["write-ru", "read-ru", "max-distinct"].map(id => document.getElementById(id).value)`); strings.Join(v, " ") != "20  60000" {
+		t.Errorf("form %q", v)
+	}
+	if hash := eval[string](t, ctx, `location.hash`); !strings.Contains(hash, "writeRu=20") || !strings.Contains(hash, "maxDistinct=60000") {
+		t.Errorf("address %q", hash)
+	}
 }
 
 func TestAggregatesInput(t *testing.T) {
@@ -727,14 +755,24 @@ func TestCompareAndExport(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	ctx := page(t)
-	// About 30 MB of documents: long enough to cancel.
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	// About 30 MB of documents in a file: long enough to cancel.
 	eval[chromedp.Void](t, ctx, `(() => { const line = JSON.stringify({id: "x", tenant: "t", pad: "p".repeat(280)});
-		const t = document.getElementById("docs"); t.value = Array.from({length: 100000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n");
-		document.getElementById("analyse").click(); })()`)
-	waitStatus(t, ctx, "Analysing")
-	do(t, ctx, chromedp.Click(chromedp.ID("cancel")))
-	if e := eval[string](t, ctx, `document.getElementById("error").innerText`); !strings.HasPrefix(e, "Cancelled.") {
-		t.Errorf("after cancel: %q", e)
+		const dt = new DataTransfer();
+		dt.items.add(new File([Array.from({length: 100000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n")], "big.jsonl"));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt})); })()`)
+	// Cancel as soon as the button shows, while the file is read.
+	eval[chromedp.Void](t, ctx, `new Promise(done => { const tick = () => { const b = document.getElementById("cancel");
+		if (b && document.getElementById("status").textContent.includes("Analysing big.jsonl")) { b.click(); done(); } else requestAnimationFrame(tick); }; tick(); })`)
+	// The status says what the results still shown are of, never the
+	// cancelled file with the earlier figures.
+	if s := waitStatus(t, ctx, "Cancelled"); s != "Cancelled: big.jsonl was not analysed. The results below are from the built-in sample: orders of a multi-tenant shop." {
+		t.Errorf("after cancel: %q", s)
+	}
+	time.Sleep(300 * time.Millisecond) // the aborted analysis's rejection, which must change nothing
+	if s := eval[string](t, ctx, `document.getElementById("status").innerText + " | " + document.querySelectorAll("#error").length`); !strings.HasPrefix(s, "Cancelled: big.jsonl") || !strings.HasSuffix(s, " | 0") {
+		t.Errorf("after the abort settled: %q", s)
 	}
 	// The page stays usable: the next analysis runs.
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
@@ -761,8 +799,13 @@ func TestBadInput(t *testing.T) {
 	if _, err := chromedp.Run(wctx, chromedp.Poll[chromedp.Void](`(document.getElementById("error") || {}).innerText?.includes("The analysis failed")`)); err != nil {
 		t.Fatalf("no failure shown; status %q", eval[string](t, ctx, `document.getElementById("status").innerText`))
 	}
-	if e := eval[string](t, ctx, `document.getElementById("error").innerText`); !strings.Contains(e, "no document could be read; line 1, column 1") {
+	if e := eval[string](t, ctx, `document.getElementById("error").innerText`); !strings.Contains(e, "no document could be read; line 1, column 1") ||
+		!strings.Contains(e, "The results below are from pasted text.") {
 		t.Errorf("error %q", e)
+	}
+	// The first paste's problems are not left to pass for the second's.
+	if n := eval[int](t, ctx, `document.querySelectorAll("#errors").length`); n != 0 {
+		t.Errorf("the previous input's problems are still listed")
 	}
 	screenshot(t, ctx, "bad-input.png")
 }
@@ -810,9 +853,27 @@ func TestJavaScriptAPI(t *testing.T) {
 	if obj["documents"] != 295.0 {
 		t.Errorf("object report: %v", obj["documents"])
 	}
-	msg := eval[string](t, ctx, `pkcalc.analyze("{}", {colour: "red"}).catch(e => e.message)`)
-	if !strings.Contains(msg, "unknown option colour") {
+	msg := eval[string](t, ctx, `pkcalc.analyze("{}", {colour: "red"}).catch(e => e.status + " " + e.message)`)
+	if !strings.HasPrefix(msg, "400 unknown option colour") || !strings.HasSuffix(msg, ", queries, aggregates, docBytes") {
 		t.Errorf("bad option: %q", msg)
+	}
+	// One key spec as a string is one key; keys of another kind are refused.
+	if got := eval[string](t, ctx, `pkcalc.analyze(`+string(lit)+`, {keys: "/tenantId", noSuggest: true}).then(r => r.candidates.map(c => c.key.spec).join(" "))`); got != "/tenantId" {
+		t.Errorf("keys as a string: %q", got)
+	}
+	for _, bad := range []string{`7`, `{"/tenantId": true}`, `["/tenantId", 7]`} {
+		msg := eval[string](t, ctx, `pkcalc.analyze("{}", {keys: `+bad+`}).then(() => "resolved", e => e.status + " " + e.message)`)
+		if !strings.HasPrefix(msg, "400 keys must be an array of key specs") {
+			t.Errorf("keys: %s: %q", bad, msg)
+		}
+	}
+	// An abort rejects as fetch's does, before the analysis and during it.
+	for _, when := range []string{`c.abort(); const p = pkcalc.analyze(docs, {signal: c.signal});`, `const p = pkcalc.analyze(docs, {signal: c.signal}); setTimeout(() => c.abort(), 20);`} {
+		got := eval[string](t, ctx, `(async () => { const docs = new Blob([Array.from({length: 200000}, (_, i) => JSON.stringify({id: "d" + i, tenantId: "t" + (i % 97)})).join("\n")]); const c = new AbortController(); `+when+`
+			return p.then(() => "resolved", e => [e instanceof DOMException, e.name, e.status, e.message].join(" ")); })()`)
+		if got != "true AbortError 0 cancelled" {
+			t.Errorf("abort (%s): %q", when, got)
+		}
 	}
 }
 

@@ -7,10 +7,10 @@
 //
 // input:   a string of JSON documents, a File or a Blob (JSON, JSON Lines,
 //          or CSV when its type or name says so)
-// options: the command line's flags in camelCase: keys (array of key
-//          specs), hashVersion, partitions, ru, autoscale, targetGb,
-//          targetDocs, noSuggest, readsPerSecond, writesPerSecond,
-//          queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
+// options: the command line's flags in camelCase: keys (an array of key
+//          specs, or one key spec as a string), hashVersion, partitions,
+//          ru, autoscale, targetGb, targetDocs, noSuggest, readsPerSecond,
+//          writesPerSecond, queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
 //          weightField, maxDistinct, queries (the text of a workload file,
 //          where the command line takes the file); aggregates: true when
 //          input is per-key aggregates (pkcalc aggregate-query's result)
@@ -20,7 +20,8 @@
 //          AbortSignal that cancels) and as: "text" for the report's JSON
 //          text, byte for byte what pkcalc analyze --format json prints.
 // Resolves with the JSON report (docs/REPORT.md); rejects with an Error
-// whose status and message say what was wrong.
+// whose status and message say what was wrong, or, when signal aborts,
+// with a DOMException named "AbortError" (status 0), as fetch does.
 (function () {
   "use strict";
   var base = new URL(".", (document.currentScript && document.currentScript.src) || location.href);
@@ -57,6 +58,12 @@
     worker = null;
   }
 
+  function aborted() {
+    var e = new DOMException("cancelled", "AbortError");
+    e.status = 0;
+    return e;
+  }
+
   function failure(err) {
     var e = new Error((err && err.message) || "the analysis failed");
     e.status = (err && err.status) || 0;
@@ -71,7 +78,7 @@
 
   var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
-    "weightField", "maxDistinct", "queries"];
+    "weightField", "maxDistinct", "queries", "aggregates", "docBytes"];
 
   function analyze(input, options) {
     options = options || {};
@@ -83,14 +90,21 @@
       var params = {};
       for (var k in options) {
         if (k === "onProgress" || k === "signal" || k === "as" || options[k] === undefined || options[k] === null) continue;
-        if (names.indexOf(k) < 0 && k !== "aggregates" && k !== "docBytes") { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
+        if (names.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
         params[k] = options[k];
+      }
+      // keys: an array of key specs, or one spec as a string ("/a,/b" is one
+      // hierarchical key, as in the address).
+      if (params.keys !== undefined && typeof params.keys !== "string" &&
+          !(Array.isArray(params.keys) && params.keys.every(function (s) { return typeof s === "string"; }))) {
+        reject(failure({ status: 400, message: "keys must be an array of key specs, like [\"/tenantId\", \"/tenantId,/id\"], or one key spec as a string" }));
+        return;
       }
       var id = next++;
       var job = { resolve: resolve, reject: reject, onProgress: options.onProgress, asText: options.as === "text" };
       pending.set(id, job);
       if (options.signal) {
-        if (options.signal.aborted) { pending.delete(id); reject(failure({ status: 0, message: "cancelled" })); return; }
+        if (options.signal.aborted) { pending.delete(id); reject(aborted()); return; }
         options.signal.addEventListener("abort", function () {
           if (!pending.has(id)) return;
           // The engine cannot be interrupted mid-analysis: stop its worker; the
@@ -98,7 +112,7 @@
           var others = Array.from(pending.entries()).filter(function (p) { return p[0] !== id; });
           pending.clear();
           stop();
-          reject(failure({ status: 0, message: "cancelled" }));
+          reject(aborted());
           others.forEach(function (p) { p[1].reject(failure({ status: 0, message: "cancelled with another analysis" })); });
         });
       }

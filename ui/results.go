@@ -3,7 +3,9 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/human"
@@ -162,6 +164,20 @@ func OpText(v report.Verdict) string {
 		return v.Query
 	}
 	return v.Kind + " " + strings.Join(v.Paths, " ")
+}
+
+// RateText is an operation's rate per second, as the page writes numbers:
+// 1,500, 50, 33.33, 0.5, <0.01.
+func RateText(v report.Verdict) string {
+	switch r := v.Rate; {
+	case r >= 100:
+		return human.Count(int64(math.Round(r)))
+	case r > 0 && r < 0.005:
+		return "<0.01"
+	case r > 0:
+		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(r, 'f', 2, 64), "0"), ".")
+	}
+	return "0"
 }
 
 // FindingsText lists a candidate's warnings and critical findings.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,22 +54,25 @@ type Root struct {
 	KeyError string
 	Builder  Builder
 
-	Source   Source
-	Running  bool
-	Progress Progress
-	job      int  // the analysis whose results are awaited; answers to older ones are dropped
-	failed   bool // the last analysis failed: the results shown are older
-	Error    string
-	started  time.Time
+	Source    Source
+	Running   bool
+	Progress  Progress
+	job       int    // the analysis whose results are awaited; answers to older ones are dropped
+	jobSource Source // what that analysis reads
+	failed    bool   // the last analysis failed: the results shown are older
+	cancelled bool   // the last analysis was cancelled: the results shown are older
+	Error     string
+	started   time.Time
 
-	Report   *report.Report
-	Elapsed  time.Duration
-	Selected string   // spec of the candidate shown in detail
-	Compared []string // specs ticked for side-by-side comparison
-	SortBy   string
-	SortAsc  bool
-	Snippet  string // id of the provisioning snippet shown
-	Notice   string // a passing message: "Copied", "Downloaded"
+	Report       *report.Report
+	ReportSource Source        // what the report shown was made from
+	Elapsed      time.Duration // how long the report shown took
+	Selected     string        // spec of the candidate shown in detail
+	Compared     []string      // specs ticked for side-by-side comparison
+	SortBy       string
+	SortAsc      bool
+	Snippet      string // id of the provisioning snippet shown
+	Notice       string // a passing message: "Copied", "Downloaded"
 }
 
 // Settings is the form, as text: what people type, checked by
@@ -85,6 +89,9 @@ type Settings struct {
 	Reads       string
 	Writes      string
 	Queries     string
+	ReadRU      string // RU per point read, write and query: from the document size when empty
+	WriteRU     string
+	QueryRU     string
 	Traffic     string
 	TimeField   string
 	WeightField string
@@ -92,6 +99,8 @@ type Settings struct {
 	Aggregates  bool   // the input is per-key aggregates for the one key named
 	GrowthGB    string // growth per day, with Retention instead of TargetGB
 	Retention   string
+	MaxDistinct string // distinct values kept exactly per key
+	DocBytes    string // average document size of aggregates without bytes
 }
 
 // Params returns the settings as the engine's options.
@@ -126,10 +135,15 @@ func (s Settings) Params() url.Values {
 	set("readsPerSecond", s.Reads)
 	set("writesPerSecond", s.Writes)
 	set("queriesPerSecond", s.Queries)
+	set("readRu", s.ReadRU)
+	set("writeRu", s.WriteRU)
+	set("queryRu", s.QueryRU)
 	set("queries", s.Workload)
 	set("traffic", s.Traffic)
 	set("timeField", s.TimeField)
 	set("weightField", s.WeightField)
+	set("maxDistinct", s.MaxDistinct)
+	set("docBytes", s.DocBytes)
 	return v
 }
 
@@ -144,6 +158,8 @@ func SettingsFrom(query string) Settings {
 		Queries: v.Get("queriesPerSecond"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
 		Workload: v.Get("queries"), Aggregates: v.Get("aggregates") == "true",
 		GrowthGB: v.Get("growthGbPerDay"), Retention: v.Get("retentionDays"),
+		ReadRU: v.Get("readRu"), WriteRU: v.Get("writeRu"), QueryRU: v.Get("queryRu"),
+		MaxDistinct: v.Get("maxDistinct"), DocBytes: v.Get("docBytes"),
 	}
 	var keys []string
 	for _, k := range s.Keys {
@@ -160,13 +176,19 @@ func (c *Root) Analyse() {
 	params := c.Settings.Params()
 	check := url.Values{}
 	for k, v := range params {
-		if k != "aggregates" {
+		if k != "aggregates" && k != "docBytes" {
 			check[k] = v
 		}
 	}
 	if _, err := report.ParseOptions(check); err != nil {
 		c.Error = "Check the settings: " + err.Error()
 		return
+	}
+	if b := params.Get("docBytes"); b != "" {
+		if n, err := strconv.ParseInt(b, 10, 64); err != nil || n <= 0 {
+			c.Error = fmt.Sprintf("Check the settings: docBytes must be a whole number of bytes above 0, not %q", b)
+			return
+		}
 	}
 	if c.Settings.Aggregates && len(c.Settings.Keys) != 1 {
 		c.Error = "Per-key aggregates need exactly one key below: the key they were grouped by."
@@ -176,10 +198,11 @@ func (c *Root) Analyse() {
 		c.Source = Source{Kind: "paste", Label: "pasted text"}
 	}
 	c.Error, c.Notice = "", ""
-	c.Running = true
+	c.Running, c.cancelled = true, false
 	c.Progress = Progress{}
 	c.started = time.Now()
 	c.job++
+	c.jobSource = c.Source
 	if c.Page != nil {
 		c.Page.SetSettings(params.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
@@ -229,17 +252,17 @@ func (c *Root) Clear() {
 	if c.Page != nil {
 		c.Page.SetText("")
 	}
-	c.Source, c.Report, c.Error, c.Selected, c.Compared = Source{}, nil, "", "", nil
+	c.Source, c.Report, c.ReportSource, c.Error, c.Selected, c.Compared = Source{}, nil, Source{}, "", "", nil
 }
 
-// Cancel stops the running analysis.
+// Cancel stops the running analysis. The status line then says so, and
+// what the results still shown were made from.
 func (c *Root) Cancel() {
 	if c.Page != nil && c.Running {
 		c.Page.Cancel()
 	}
-	c.Running = false
+	c.Running, c.cancelled = false, true
 	c.job++ // whatever comes back now is stale
-	c.Error = "Cancelled. The results below, if any, are from the previous analysis."
 }
 
 // Progressed records the engine's progress on a job.
@@ -256,23 +279,39 @@ func (c *Root) Finished(job int, reportJSON string, err string) {
 		return
 	}
 	c.Running = false
-	c.Elapsed = time.Since(c.started)
 	c.failed = err != ""
 	if err != "" {
-		c.Error = err + " The results below, if any, are from the previous analysis."
+		c.Error = err + c.Older()
 		return
 	}
 	var r report.Report
 	if e := json.Unmarshal([]byte(reportJSON), &r); e != nil {
-		c.Error = "The engine's report could not be read: " + e.Error()
+		c.failed = true
+		c.Error = "The engine's report could not be read: " + e.Error() + c.Older()
 		return
 	}
-	c.Report = &r
+	c.Report, c.ReportSource, c.Elapsed = &r, c.jobSource, time.Since(c.started)
 	c.Compared = nil
 	c.Selected = r.Recommended
 	if !slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == c.Selected }) && len(r.Candidates) > 0 {
 		c.Selected = r.Candidates[0].Key.Spec
 	}
+}
+
+// Older says where the results still shown come from, when the last
+// analysis gave none.
+func (c *Root) Older() string {
+	if c.Report == nil {
+		return ""
+	}
+	return " The results below are from " + c.ReportSource.Label + "."
+}
+
+// Current tells whether the report shown is of the last analysis, not
+// older: the lists of problems in its input show only then, lest they
+// be taken for another input's.
+func (c *Root) Current() bool {
+	return c.Report != nil && !c.failed && !c.cancelled
 }
 
 // Status is the line under the input.
@@ -292,13 +331,15 @@ func (c *Root) Status() string {
 		}
 		return fmt.Sprintf("Analysing %s: %s%s read, %s documents%s…", c.Source.Label, human.Bytes(p.Bytes), of, human.Count(int64(p.Documents)), rate)
 	case c.Error != "" && c.failed:
-		return "Could not analyse " + c.Source.Label + ": see the message below."
+		return "Could not analyse " + c.jobSource.Label + ": see the message below."
+	case c.cancelled:
+		return "Cancelled: " + c.jobSource.Label + " was not analysed." + c.Older()
 	case c.Report == nil:
 		return "Paste documents, drop files or try a sample."
 	}
 	r := c.Report
 	msg := fmt.Sprintf("Read %s %s (%s) as %s from %s in %s.", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"),
-		human.Bytes(r.Bytes), r.Input.Format, c.Source.Label, human.Duration(c.Elapsed))
+		human.Bytes(r.Bytes), r.Input.Format, c.ReportSource.Label, human.Duration(c.Elapsed))
 	if n := r.Input.ErrorCount; n > 0 {
 		msg += fmt.Sprintf(" %d %s: see below.", n, human.Plural(int64(n), "problem", "problems"))
 	}

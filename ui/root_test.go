@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -236,8 +237,8 @@ func TestStatus(t *testing.T) {
 		t.Errorf("running: %q %v", got, c.ProgressValue())
 	}
 	c.Cancel()
-	if c.Running || !strings.HasPrefix(c.Error, "Cancelled.") {
-		t.Errorf("cancel: %v %q", c.Running, c.Error)
+	if got := c.Status(); c.Running || got != "Cancelled: a.json and 2 more files was not analysed." {
+		t.Errorf("cancel: %v %q", c.Running, got)
 	}
 	_ = sample.DefaultOrders
 }
@@ -349,5 +350,126 @@ func TestQueryErrorsShown(t *testing.T) {
 	}
 	if s := c.Status(); !strings.Contains(s, "3 unreadable: see below.") || strings.Contains(s, errs[0]) {
 		t.Errorf("status %q", s)
+	}
+}
+
+// TestRUSettings: the RU per operation, the distinct values kept and the
+// size of aggregated documents come from the address, reach the engine,
+// go back into the address and fill the form, as every other setting.
+func TestRUSettings(t *testing.T) {
+	f := &fakePage{text: sample.OrdersText(sample.DefaultOrders)}
+	c := &Root{Page: f, Loaded: true,
+		Settings: SettingsFrom("keys=/tenantId&ru=20000&writeRu=20&readRu=1.5&queryRu=7&maxDistinct=1000&docBytes=2048&writesPerSecond=1000&noSuggest=true")}
+	if s := c.Settings; s.WriteRU != "20" || s.ReadRU != "1.5" || s.QueryRU != "7" || s.MaxDistinct != "1000" || s.DocBytes != "2048" {
+		t.Fatalf("settings from the address: %+v", s)
+	}
+	html := render(t, c)
+	for _, want := range []string{`id="read-ru"`, `id="write-ru"`, `id="query-ru"`, `id="max-distinct"`, `RU per write`, `Distinct values kept exactly`, `placeholder="50,000 per key"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("form lacks %q", want)
+		}
+	}
+	c.Analyse()
+	if len(f.analyzed) != 1 {
+		t.Fatalf("not analysed: %q", c.Error)
+	}
+	p := f.analyzed[0]
+	if p.Get("writeRu") != "20" || p.Get("readRu") != "1.5" || p.Get("queryRu") != "7" || p.Get("maxDistinct") != "1000" || p.Get("docBytes") != "2048" {
+		t.Errorf("params %v", p)
+	}
+	if back := SettingsFrom("#" + f.settings); !reflect.DeepEqual(back, c.Settings) {
+		t.Errorf("the address %q gives back %+v", f.settings, back)
+	}
+	// The engine's own answer (docBytes is the API's, not ParseOptions').
+	f.analyzed[0].Del("docBytes")
+	finish(t, c, f)
+	if x := c.Report.Candidates[0]; x.Workload == nil || x.Workload.ThrottledFraction < 0.2 || x.Grade != "F" {
+		t.Errorf("20 RU per write is not counted: grade %s, workload %+v", x.Grade, x.Workload)
+	}
+	c.SetField("writeRu", "")
+	c.SetField("docBytes", "lots")
+	c.Analyse()
+	if !strings.Contains(c.Error, `docBytes must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
+		t.Errorf("bad docBytes: %q", c.Error)
+	}
+}
+
+// TestCancelStatus: after a cancel, the status line says what the results
+// still shown were made from, not the cancelled source with their figures.
+func TestCancelStatus(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.FilesChosen([]string{"big.jsonl"}, 33<<20, "")
+	c.Cancel()
+	got := c.Status()
+	if want := "Cancelled: big.jsonl was not analysed. The results below are from the built-in sample: orders of a multi-tenant shop."; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	// An analysis that finishes speaks of its own source, even when another
+	// was chosen meanwhile.
+	f.text = "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}\n"
+	c.Analyse()
+	c.Source = Source{Kind: "files", Label: "later.json"}
+	finish(t, c, f)
+	if got := c.Status(); !strings.HasPrefix(got, "Read 2 documents (") || !strings.Contains(got, " from big.jsonl in ") {
+		t.Errorf("status %q", got)
+	}
+}
+
+// TestFailedLoadHidesOldProblems: when a new input cannot be analysed at
+// all, the lists of problems of the previous input go; the message says
+// where the results still shown come from.
+func TestFailedLoadHidesOldProblems(t *testing.T) {
+	f := &fakePage{text: "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":}\n{\"id\":\"3\",\"t\":\"b\",\"t\":\"c\"}\n"}
+	c := &Root{Page: f, Loaded: true}
+	c.FilesChosen([]string{"bad.jsonl"}, 60, "")
+	finish(t, c, f)
+	if html := render(t, c); !strings.Contains(html, `id="errors"`) || !strings.Contains(html, `id="warnings"`) {
+		t.Fatal("the first file's problems are not listed")
+	}
+	c.FilesChosen([]string{"data.jsonl.gz"}, 60, "")
+	c.Finished(f.job, "", "The analysis failed: no document could be read; line 1, column 1: the input looks gzip-compressed.")
+	html := render(t, c)
+	for _, stale := range []string{`id="errors"`, `id="warnings"`, "1 problem in the input"} {
+		if strings.Contains(html, stale) {
+			t.Errorf("the previous file's %q is still shown", stale)
+		}
+	}
+	if !strings.Contains(c.Error, "gzip-compressed. The results below are from bad.jsonl.") || c.Status() != "Could not analyse data.jsonl.gz: see the message below." {
+		t.Errorf("error %q, status %q", c.Error, c.Status())
+	}
+	// With nothing shown before, nothing is said of earlier results.
+	c = &Root{Page: f, Loaded: true}
+	c.Analyse()
+	c.Finished(f.job, "", "The analysis failed: boom.")
+	if c.Error != "The analysis failed: boom." {
+		t.Errorf("error %q", c.Error)
+	}
+}
+
+// TestRatesFormatted: the rates of the operations read as the page's
+// other numbers, not as raw floats.
+func TestRatesFormatted(t *testing.T) {
+	f := &fakePage{text: sample.OrdersText(300)}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.Workload = "50 SELECT * FROM c WHERE c.tenantId = @t\n1500 read /id /tenantId\n0.5 SELECT * FROM c\n"
+	c.Settings.Keys = []string{"/tenantId"}
+	c.Analyse()
+	finish(t, c, f)
+	html := render(t, c)
+	for _, want := range []string{`<td class="num">50</td>`, `<td class="num">1,500</td>`, `<td class="num">0.5</td>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "000000") {
+		t.Error("a rate is written as a raw float")
+	}
+	for r, want := range map[float64]string{33.333: "33.33", 0.004: "<0.01", 0: "0", 250.5: "251", 1.1: "1.1"} {
+		if got := RateText(report.Verdict{Rate: r}); got != want {
+			t.Errorf("RateText(%v) = %q, want %q", r, got, want)
+		}
 	}
 }

@@ -27,6 +27,16 @@ func (c *Root) SetField(name, value string) {
 		s.Writes = value
 	case "queries":
 		s.Queries = value
+	case "readRu":
+		s.ReadRU = value
+	case "writeRu":
+		s.WriteRU = value
+	case "queryRu":
+		s.QueryRU = value
+	case "maxDistinct":
+		s.MaxDistinct = value
+	case "docBytes":
+		s.DocBytes = value
 	case "traffic":
 		s.Traffic = value
 	case "weightField":

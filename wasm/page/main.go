@@ -137,9 +137,10 @@ func (p *page) Analyze(job int, src ui.Source, params url.Values) {
 	})
 	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := args[0].Get("message").String()
+		aborted := args[0].Get("name").String() == "AbortError" // by Cancel, which has set the page's state
 		go func() {
 			p.env.Lock()
-			if msg != "cancelled" {
+			if !aborted {
 				p.root.Finished(job, "", "The analysis failed: "+msg)
 			}
 			p.env.UnlockRender()

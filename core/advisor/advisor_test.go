@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -465,8 +466,10 @@ func TestMessageWording(t *testing.T) {
 			"the workload must shrink to about 2.0% of its rate before the busiest partition stops throttling", "grow 0."},
 		{"read without key", "/tenant", small(), partition.Options{}, Settings{Operations: read}, ReadWithoutKey,
 			"The point read of /id (line 2) does not know /tenant, so it cannot be a point read: it must first query every partition to find the item (500 per second). Give it the key.", "a read without"},
+		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: []query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}}}, ReadWithoutKey,
+			"The point read of /id, /tenant (line 3) does not know /sub, so it cannot be a point read: it must first query the partitions of 1 prefix to find the item (5 per second). Give it the whole key.", "every partition"},
 		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
-			"its latency grows with them: the container has 1 physical partition.", "target"},
+			"This costs nothing extra yet: the container has 1 physical partition. It would matter once the container splits", "target"},
 		{"one over V1's limit", "/k", strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":\"short\"}\n", long)), partition.Options{Version: epk.V1}, Settings{}, KeyTooLong,
 			"1 document has a key value over 101 bytes", "have"},
 		// A hierarchical key's missing level is undefined on its own.
@@ -588,6 +591,116 @@ func TestThroughputRaisedForStorage(t *testing.T) {
 		e := evaluate(t, "/id", in(), partition.Options{}, Settings{Throughput: tt.t, TargetBytes: 2000 * gb, Partitions: 1})
 		if e.Throughput.RU != tt.wantRU || len(e.Physical) < capacity.MinPartitions(tt.wantRU) {
 			t.Errorf("%+v: %d RU/s on %d partitions, want %d", tt.t, e.Throughput.RU, len(e.Physical), tt.wantRU)
+		}
+	}
+}
+
+// Every operation of the workload file adds its rate to the load, at the
+// RU of its kind, and the rates of the settings add to them. The figures
+// are worked out by hand for the dataset: 295 documents of 462 bytes on
+// average cost as 1 KB (a point read 1 RU, a write 5, a query 3.5), and
+// 201 of them belong to "contoso-outdoors".
+func TestOperationsLoad(t *testing.T) {
+	const hot = 201.0 / 295
+	for _, tt := range []struct {
+		name, key, ops string
+		s              Settings
+		total, fanOut  float64 // RU/s in all, and of it what reads every partition
+		throttled      bool    // a THROTTLED finding
+	}{
+		// 5,000 creates x 5 RU + 1 query x 3.5 RU on the one partition
+		// 4,000 RU/s gives; the tenant's 68% alone is past 10,000 RU/s.
+		{"creates throttle", "/tenantId", "5000 create\n1 SELECT * FROM c WHERE c.tenantId = @t", Settings{Throughput: capacity.Throughput{RU: 4000}},
+			25003.5, 0, true},
+		{"point reads alone", "/tenantId", "5000 read /id /tenantId", Settings{Throughput: capacity.Throughput{RU: 4000}},
+			5000, 0, false},
+		{"flags and file add up", "/tenantId", "50 read /id /tenantId\n20 create", Settings{Workload: Workload{Reads: 100, Writes: 10}},
+			150*1 + 30*5, 0, false},
+		{"writes of every kind", "/tenantId", "1 replace /name\n1 upsert /name\n1 patch /price\n4 delete /id /tenantId", Settings{},
+			7 * 5, 0, false},
+		{"batch of 10 and a sproc", "/tenantId", "2 batch 10 /name\n3 sproc", Settings{},
+			(20 + 3) * 5, 0, false},
+		// A point read without the key is a query on every partition: 3.5
+		// RU and 2.5 for each of the 3 others.
+		{"read without key", "/tenantId", "10 read /id", Settings{Partitions: 4},
+			10 * (3.5 + 3*2.5), 10 * (3.5 + 3*2.5), false},
+		// A delete without the key queries every partition, then deletes.
+		{"delete without key", "/tenantId", "10 delete /id", Settings{Partitions: 4},
+			10*(3.5+3*2.5) + 10*5, 10 * (3.5 + 3*2.5), false},
+		// Knowing the first level queries that prefix's partitions only.
+		{"read by prefix", "/tenantId,/categoryId,/id", "10 read /id /tenantId", Settings{Partitions: 4},
+			10 * 3.5, 0, false},
+		// A file that lists queries is scaled to the settings' query rate;
+		// one that lists none adds the settings' queries as single-partition.
+		{"queries scaled", "/tenantId", "1 SELECT * FROM c WHERE c.tenantId = @t", Settings{Workload: Workload{Queries: 100}},
+			100 * 3.5, 0, false},
+		{"queries added", "/tenantId", "5 create", Settings{Workload: Workload{Queries: 100}},
+			5*5 + 100*3.5, 0, false},
+	} {
+		ops, errs := query.ReadWorkload(strings.NewReader(tt.ops))
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", tt.name, errs)
+		}
+		tt.s.Operations = ops
+		e := evaluate(t, tt.key, dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)
+		l := e.Load
+		if !l.Active {
+			t.Errorf("%s: no workload", tt.name)
+			continue
+		}
+		if math.Abs(l.TotalRU-tt.total) > 1e-9 || math.Abs(e.Queries.fanOutRU-tt.fanOut) > 1e-9 {
+			t.Errorf("%s: total %v RU/s, fan-out %v; want %v and %v", tt.name, l.TotalRU, e.Queries.fanOutRU, tt.total, tt.fanOut)
+		}
+		if got := finding(e, Throttled) != nil; got != tt.throttled {
+			t.Errorf("%s: THROTTLED %v, want %v: %+v", tt.name, got, tt.throttled, e.Findings)
+		}
+	}
+
+	// The reviewer's example, partition by partition.
+	ops, _ := query.ReadWorkload(strings.NewReader("5000 create\n1 SELECT * FROM c WHERE c.tenantId = @t"))
+	e := evaluate(t, "/tenantId", dataset(t, "dp420-tenant-products.json"), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 4000}, Operations: ops})
+	l := e.Load
+	if len(l.DemandRU) != 1 || l.DemandRU[0] != 25003.5 || l.CapacityRU != 4000 || math.Abs(l.HottestLogiRU-25003.5*hot) > 1e-6 {
+		t.Errorf("demand %v RU/s of %v, hottest logical %v", l.DemandRU, l.CapacityRU, l.HottestLogiRU)
+	}
+	if math.Abs(l.Throttle.ThrottledFraction-21003.5/25003.5) > 1e-9 || l.Throttle.Headroom >= 1 {
+		t.Errorf("throttle %+v", l.Throttle)
+	}
+	if f := finding(e, Throttled); f == nil || f.Severity != Critical || !strings.Contains(f.Message, "asked for 25,003 RU/s but has 4,000") {
+		t.Errorf("THROTTLED: %+v", e.Findings)
+	}
+}
+
+// Fan-out costs nothing extra while the container has one physical
+// partition, now and at the target: worth knowing, not a cap on the score.
+func TestCrossPartitionOnePartition(t *testing.T) {
+	ops, _ := query.ReadWorkload(strings.NewReader("100 SELECT * FROM c WHERE c.tenantId = @t\n10 read /id /tenantId"))
+	for _, tt := range []struct {
+		name      string
+		s         Settings
+		sev       Severity
+		capped    bool
+		want, not string
+	}{
+		{"one partition", Settings{}, Info, false,
+			"This costs nothing extra yet: the container has 1 physical partition. It would matter once the container splits: a cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more", "Critical"},
+		{"one partition at the target", Settings{TargetBytes: 1 << 30}, Info, false, "the container has 1 physical partition now and at the target.", "splits: the"},
+		{"four partitions", Settings{Partitions: 4}, Critical, true,
+			"A cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them: the container has 4 physical partitions.", "nothing extra"},
+		{"splits by the target", Settings{TargetBytes: 200 << 30}, Critical, true, "the container has 1 physical partition now and 6 at the target.", "nothing extra"},
+	} {
+		tt.s.Operations = ops
+		e := evaluate(t, "/id", dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)
+		f := finding(e, CrossPartitionQueries)
+		if f == nil {
+			t.Errorf("%s: no %s: %+v", tt.name, CrossPartitionQueries, e.Findings)
+			continue
+		}
+		if f.Severity != tt.sev || !strings.Contains(f.Message, tt.want) || strings.Contains(f.Message, tt.not) {
+			t.Errorf("%s: %s %q\nwant %s %q, without %q", tt.name, f.Severity, f.Message, tt.sev, tt.want, tt.not)
+		}
+		if capped := e.Score <= 65; capped != tt.capped {
+			t.Errorf("%s: score %d, capped at 65: %v, want %v", tt.name, e.Score, capped, tt.capped)
 		}
 	}
 }

@@ -130,16 +130,16 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	}
 	e.Queries = assess(s.Operations, d.Spec, s.Workload.Queries, len(e.Physical), costs)
 	q := e.Queries
-	if s.Workload.Active() || q.singleRate+q.targetedRU+q.fanOutRU > 0 {
+	if s.Workload.Active() || q.keyedRU+q.fanOutRU > 0 {
 		e.Load.Active = true
 		e.Load.Costs = costs
 		w := s.Workload
-		// Requests that go by key follow the key's shares; fan-out queries
-		// run on every partition alike.
-		keyed := w.Reads*costs.PointRead + w.Writes*costs.Write
-		if q.Active {
-			keyed += q.singleRate*costs.Query + q.targetedRU
-		} else {
+		// The rates of the settings and of the operations add up, but for
+		// queries: a file that lists queries is scaled to the settings' rate.
+		// Requests that go by key follow the key's shares; fan-out reads run
+		// on every partition alike.
+		keyed := w.Reads*costs.PointRead + w.Writes*costs.Write + q.keyedRU
+		if !q.scaled {
 			keyed += w.Queries * costs.Query
 		}
 		e.Load.TotalRU = keyed + q.fanOutRU

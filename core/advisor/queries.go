@@ -18,9 +18,12 @@ type Queries struct {
 	Active                   bool
 	Single, Targeted, FanOut float64 // shares of the routed traffic (queries, point reads, deletes)
 	Verdicts                 []Verdict
-	// Rates in operations per second by routing, for the workload model.
-	singleRate, fanOutRate float64
-	targetedRU, fanOutRU   float64 // RU/s of targeted and fan-out queries, surcharge included
+	// RU/s the operations ask for: keyedRU goes where the key's values
+	// send it, fanOutRU to every physical partition alike.
+	keyedRU, fanOutRU float64
+	// scaled: the file lists queries, so the settings' query rate scales
+	// them instead of adding to them.
+	scaled bool
 }
 
 // Verdict is one operation under a key.
@@ -35,9 +38,9 @@ func routed(k query.OpKind) bool {
 	return k == query.QueryOp || k == query.ReadOp || k == query.DeleteOp
 }
 
-// assess routes every operation under spec. Query weights are per second;
-// when the settings give a query rate, the queries' weights are scaled to
-// it, so the file can hold relative weights.
+// assess routes every operation under spec and adds up the RU/s each asks
+// for. Weights are per second; when the settings give a query rate, the
+// queries' weights are scaled to it, so the file can hold relative weights.
 func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs) Queries {
 	q := Queries{Active: len(ops) > 0}
 	if !q.Active {
@@ -52,8 +55,20 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			}
 		}
 		if w > 0 {
-			scale = queriesPerSecond / w
+			scale, q.scaled = queriesPerSecond/w, true
 		}
+	}
+	// A query costs its base and 2.5 RU per extra physical partition it
+	// touches; an unknown number of targeted partitions counts as half.
+	queryRU := func(r query.Routing) float64 {
+		touched := partitions
+		if r.Kind == query.Targeted {
+			touched = r.Values
+			if touched <= 0 || touched > partitions {
+				touched = max(1, (partitions+1)/2)
+			}
+		}
+		return costs.Query + capacity.FanOutSurcharge(touched)
 	}
 	var total float64
 	for _, op := range ops {
@@ -63,33 +78,42 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			rate *= scale
 		}
 		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
+		r := a.Routing
+		switch op.Kind {
+		case query.QueryOp, query.ReadOp, query.DeleteOp:
+			// A point read or delete without the whole key first finds its
+			// item with a query, which costs as any query routed alike.
+			var find float64
+			switch {
+			case op.Kind == query.QueryOp || r.Kind != query.Single:
+				find = queryRU(r)
+			case op.Kind == query.ReadOp:
+				find = costs.PointRead
+			}
+			if r.Kind == query.FanOut {
+				q.fanOutRU += rate * find
+			} else {
+				q.keyedRU += rate * find
+			}
+			if op.Kind == query.DeleteOp {
+				q.keyedRU += rate * costs.Write
+			}
+		case query.BatchOp, query.SprocOp:
+			q.keyedRU += rate * float64(max(op.Items, 1)) * costs.Write
+		default: // create, replace, patch, upsert
+			q.keyedRU += rate * costs.Write
+		}
 		if !routed(op.Kind) {
 			continue
 		}
 		total += rate
-		switch a.Routing.Kind {
+		switch r.Kind {
 		case query.Single:
 			q.Single += rate
 		case query.Targeted:
 			q.Targeted += rate
 		default:
 			q.FanOut += rate
-		}
-		if op.Kind != query.QueryOp {
-			continue
-		}
-		switch a.Routing.Kind {
-		case query.Single:
-			q.singleRate += rate
-		case query.Targeted:
-			touched := a.Routing.Values
-			if touched <= 0 || touched > partitions {
-				touched = max(1, (partitions+1)/2) // unknown: half the partitions
-			}
-			q.targetedRU += rate * (costs.Query + capacity.FanOutSurcharge(touched))
-		default:
-			q.fanOutRate += rate
-			q.fanOutRU += rate * (costs.Query + capacity.FanOutSurcharge(partitions))
 		}
 	}
 	if total > 0 {
@@ -119,8 +143,13 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 				worst = v
 			}
 		}
+		// e.Physical is the layout at the target; the splits on the way
+		// there are what the container has more than now.
+		now := max(p-e.Projection.Splits, 1)
 		sev := Info
 		switch {
+		case p <= 1:
+			// One partition reads no others: fan-out costs nothing yet.
 		case q.FanOut > 0.5:
 			sev = Critical
 			limit(65)
@@ -131,11 +160,18 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 		if worst != nil {
 			msg += fmt.Sprintf(", such as %s (%s)", describeOp(worst.Op), worst.Assessment.Routing.Reason)
 		}
-		msg += fmt.Sprintf(". A cross-partition query costs about 2.5 RU more for each extra physical partition and its latency grows with them: the container has %s %s", human.Count(int64(p)), human.Plural(int64(p), "physical partition", "physical partitions"))
-		if e.Projection.Factor > 1 {
-			msg += fmt.Sprintf(" now and %s at the target.", human.Count(int64(len(e.Projection.Physical))))
+		has := fmt.Sprintf("the container has %s %s", human.Count(int64(now)), human.Plural(int64(now), "physical partition", "physical partitions"))
+		switch {
+		case now != p:
+			has += fmt.Sprintf(" now and %s at the target", human.Count(int64(p)))
+		case e.Projection.Factor > 1:
+			has += " now and at the target"
+		}
+		const cost = "a cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them"
+		if p <= 1 {
+			msg += fmt.Sprintf(". This costs nothing extra yet: %s. It would matter once the container splits: %s.", has, cost)
 		} else {
-			msg += "."
+			msg += fmt.Sprintf(". %s: %s.", sentence(cost), has)
 		}
 		if e.IsID {
 			msg += " This is the /id trap: perfect spread, but only point reads stay in one partition."
@@ -151,13 +187,30 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 			limit(60)
 			add(Finding{TransactionSpansKeys, Critical, fmt.Sprintf("%s spans items with different key values. %s.",
 				sentence(describeOp(v.Op)), sentence(v.Assessment.Message))})
-		case v.Op.Kind == query.ReadOp && v.Assessment.Routing.Kind == query.FanOut:
+		case v.Op.Kind == query.ReadOp && v.Assessment.Routing.Kind != query.Single:
 			// The assessment's message says the same again: not repeated.
-			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s %s, so it cannot be a point read: it must first query every partition to find the item (%s). Give it the key.",
-				sentence(describeOp(v.Op)), v.Assessment.Routing.Reason, rateText(v.Rate))})
+			where, give := "every partition", "the key"
+			if r := v.Assessment.Routing; r.Kind == query.Targeted {
+				where, give = "the partitions of "+partsText(r.Values, e.Dist.Spec), "the whole key"
+			}
+			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s %s, so it cannot be a point read: it must first query %s to find the item (%s). Give it %s.",
+				sentence(describeOp(v.Op)), v.Assessment.Routing.Reason, where, rateText(v.Rate), give)})
 		}
 	}
 	return c
+}
+
+// partsText counts the key values, or a hierarchical key's prefixes, a
+// targeted operation names.
+func partsText(n int, spec key.Spec) string {
+	one, many := "key value", "key values"
+	if spec.Kind == key.MultiHash {
+		one, many = "prefix", "prefixes"
+	}
+	if n <= 0 {
+		return "an unknown number of " + many
+	}
+	return human.Count(int64(n)) + " " + human.Plural(int64(n), one, many)
 }
 
 // describeOp names an operation for people.

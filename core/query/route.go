@@ -95,6 +95,7 @@ type constraint struct {
 	param  bool   // eq is a parameter, so it may equal any other value
 	rng    bool   // a range (<, >, BETWEEN) on the path
 	lo, hi Expr   // the range's bounds, when known
+	loExcl bool   // the lower bound is exclusive (>)
 	hiExcl bool   // the upper bound is exclusive (<)
 }
 
@@ -123,6 +124,8 @@ type walker struct {
 	keys   [][]string
 	notes  []note
 	merges int // pairs merged so far, against maxMerges
+	// nothing says why a conjunction can match no item, for when none can.
+	nothing string
 }
 
 // keyIndex returns which key path e is, or -1.
@@ -307,7 +310,7 @@ func (w *walker) walk(e Expr) cover {
 		_, _, okHi := constant(e.High)
 		if i >= 0 && !e.Not && okLo && okHi {
 			w.notes = append(w.notes, note{i, "a range on " + paths.Format(w.keys[i]) + " reads every partition"})
-			return cover{terms: []term{{i: {rng: true, lo: e.Low, hi: e.High}}}}
+			return w.rangeCover(i, constraint{rng: true, lo: e.Low, hi: e.High})
 		}
 		w.mentions(e, func(p string) string { return "a range on " + p + " reads every partition" })
 	case *Like:
@@ -347,14 +350,16 @@ func (w *walker) compare(k, v Expr, op string) (cover, bool) {
 	w.notes = append(w.notes, note{i, "a range on " + paths.Format(w.keys[i]) + " reads every partition"})
 	c := constraint{rng: true}
 	switch op {
-	case ">", ">=":
+	case ">":
+		c.lo, c.loExcl = v, true
+	case ">=":
 		c.lo = v
 	case "<":
 		c.hi, c.hiExcl = v, true
 	case "<=":
 		c.hi = v
 	}
-	return cover{terms: []term{{i: c}}}, true
+	return w.rangeCover(i, c), true
 }
 
 // and intersects two covers: a pin on either side pins the conjunction.
@@ -374,7 +379,7 @@ func (w *walker) and(a, b cover) cover {
 	seen := map[string]bool{}
 	for _, ta := range a.terms {
 		for _, tb := range b.terms {
-			t, ok := merge(ta, tb)
+			t, ok := w.merge(ta, tb)
 			if !ok {
 				continue
 			}
@@ -411,8 +416,8 @@ func or(a, b cover) cover {
 }
 
 // merge is the conjunction of two terms; false when they cannot both hold
-// (two different constants for one path).
-func merge(a, b term) (term, bool) {
+// (two different constants for one path, or ranges that do not meet).
+func (w *walker) merge(a, b term) (term, bool) {
 	t := make(term, len(a)+len(b))
 	for i, c := range a {
 		t[i] = c
@@ -424,21 +429,102 @@ func merge(a, b term) (term, bool) {
 			t[i] = c
 		case old.eq != "" && c.eq != "":
 			if old.eq != c.eq && !old.param && !c.param {
+				w.none("it asks " + paths.Format(w.keys[i]) + " for two different values")
 				return nil, false
 			}
 		case c.eq != "":
 			t[i] = c // an equality is narrower than a range
 		case old.eq == "":
-			if c.lo != nil {
-				old.lo = c.lo
-			}
-			if c.hi != nil {
-				old.hi, old.hiExcl = c.hi, c.hiExcl
+			old.lo, old.loExcl = tighter(old.lo, old.loExcl, c.lo, c.loExcl, 1)
+			old.hi, old.hiExcl = tighter(old.hi, old.hiExcl, c.hi, c.hiExcl, -1)
+			if emptyRange(old) {
+				w.none("its range on " + paths.Format(w.keys[i]) + " is empty")
+				return nil, false
 			}
 			t[i] = old
 		}
 	}
 	return t, true
+}
+
+// rangeCover is the cover of one range on key path i: none when it is empty.
+func (w *walker) rangeCover(i int, c constraint) cover {
+	if emptyRange(c) {
+		w.none("its range on " + paths.Format(w.keys[i]) + " is empty")
+		return cover{}
+	}
+	return cover{terms: []term{{i: c}}}
+}
+
+func (w *walker) nothingText() string {
+	if w.nothing == "" {
+		return "it names no value of the key"
+	}
+	return w.nothing
+}
+
+func (w *walker) none(why string) {
+	if w.nothing == "" {
+		w.nothing = why
+	}
+}
+
+// tighter picks the narrower of two bounds: the greater of two lower
+// bounds (sign 1) or the lesser of two upper ones (sign -1). Bounds that
+// cannot be compared (a parameter) keep a literal one, which at least
+// limits the range.
+func tighter(a Expr, aExcl bool, b Expr, bExcl bool, sign int) (Expr, bool) {
+	switch {
+	case b == nil:
+		return a, aExcl
+	case a == nil:
+		return b, bExcl
+	}
+	c, ok := compareLit(a, b)
+	switch {
+	case !ok:
+		if _, lit := a.(*Literal); lit {
+			return a, aExcl
+		}
+		return b, bExcl
+	case c == 0:
+		return a, aExcl || bExcl
+	case c*sign > 0:
+		return a, aExcl
+	}
+	return b, bExcl
+}
+
+// emptyRange reports whether a range's literal bounds leave no value.
+func emptyRange(c constraint) bool {
+	if c.lo == nil || c.hi == nil {
+		return false
+	}
+	d, ok := compareLit(c.lo, c.hi)
+	return ok && (d > 0 || d == 0 && (c.loExcl || c.hiExcl))
+}
+
+// compareLit orders two literals of one type, numbers or strings, as the
+// query engine compares them; false for anything else.
+func compareLit(a, b Expr) (int, bool) {
+	x, ok1 := a.(*Literal)
+	y, ok2 := b.(*Literal)
+	if !ok1 || !ok2 || x.Kind != y.Kind {
+		return 0, false
+	}
+	switch x.Kind {
+	case NumberLit:
+		switch {
+		case x.Num < y.Num:
+			return -1, true
+		case x.Num > y.Num:
+			return 1, true
+		}
+		return 0, true
+	case StringLit:
+		return strings.Compare(x.Str, y.Str), true
+	}
+	return 0, false
 }
 
 // key identifies a term for removing duplicates.
@@ -489,7 +575,7 @@ func (w *walker) routeHash(c cover, keyName string) Routing {
 		return Routing{Kind: FanOut, Reason: w.reason(0)}
 	}
 	if len(c.terms) == 0 {
-		return Routing{Kind: Single, Reason: "the filter can match no item: it asks " + paths.Format(w.keys[0]) + " for two different values"}
+		return Routing{Kind: Single, Reason: "the filter can match no item: " + w.nothingText()}
 	}
 	// The pinned prefix of each conjunction: the leading levels with =.
 	var tuples [][]string
@@ -508,10 +594,17 @@ func (w *walker) routeHash(c cover, keyName string) Routing {
 					which = append(which, ordinal(i))
 				}
 			}
-			switch len(later) {
-			case 0:
+			pinned := false // another OR branch filters the first level
+			for _, o := range c.terms {
+				pinned = pinned || o[0].eq != ""
+			}
+			switch {
+			case len(later) == 0:
 				return Routing{Kind: FanOut, Reason: w.reason(0)}
-			case 1:
+			case pinned:
+				return Routing{Kind: FanOut, Reason: fmt.Sprintf("an OR branch does not filter %s, the first level of %s: every partition",
+					paths.Format(w.keys[0]), keyName)}
+			case len(later) == 1:
 				return Routing{Kind: FanOut, Reason: fmt.Sprintf("filters only %s, the %s level of %s: every partition", later[0], which[0], keyName)}
 			}
 			return Routing{Kind: FanOut, Reason: fmt.Sprintf("filters only %s, the %s levels of %s: every partition",
@@ -605,7 +698,7 @@ func (w *walker) routeSynthetic(c cover, spec key.Spec, keyName string) Routing 
 		return Routing{Kind: FanOut, Reason: w.syntheticMiss(0, keyName)}
 	}
 	if len(c.terms) == 0 {
-		return Routing{Kind: Single, Reason: "the filter can match no item: it asks a source of " + keyName + " for two different values"}
+		return Routing{Kind: Single, Reason: "the filter can match no item: " + w.nothingText()}
 	}
 	// Each synthetic term's path index (the first path equal to it).
 	pathIdx := make([]int, len(spec.Terms))
@@ -639,7 +732,7 @@ func (w *walker) routeSynthetic(c cover, spec key.Spec, keyName string) Routing 
 				}
 			case st.Modulus > 0:
 				exact = false
-				suffixed = append(suffixed, fmt.Sprintf("not %s: one partition per value of %s, %d in all", paths.Format(st.Path), st, st.Modulus))
+				suffixed = append(suffixed, fmt.Sprintf("not %s: one partition per value of %s", paths.Format(st.Path), st))
 				n *= st.Modulus
 			default:
 				return Routing{Kind: FanOut, Reason: w.syntheticMiss(pathIdx[j], keyName)}
@@ -674,7 +767,11 @@ func (w *walker) routeSynthetic(c cover, spec key.Spec, keyName string) Routing 
 	}
 	var parts []string
 	if len(eqPaths) > 0 {
-		parts = append(parts, strings.Join(eqPaths, " and ")+" with =")
+		with := " with ="
+		if len(c.terms) > 1 {
+			with = " with IN or OR"
+		}
+		parts = append(parts, strings.Join(eqPaths, " and ")+with)
 	}
 	for _, r := range dedupe(ranged) {
 		if len(parts) > 0 {
@@ -688,7 +785,16 @@ func (w *walker) routeSynthetic(c cover, spec key.Spec, keyName string) Routing 
 		}
 		parts = append(parts, s)
 	}
-	return Routing{Kind: Targeted, Values: total, Reason: "filters " + strings.Join(parts, " ")}
+	reason := "filters " + strings.Join(parts, " ")
+	if len(suffixed) > 0 {
+		if len(c.terms) > 1 {
+			reason += " for each value named"
+		}
+		if total > 0 {
+			reason += fmt.Sprintf(", %d in all", total)
+		}
+	}
+	return Routing{Kind: Targeted, Values: total, Reason: reason}
 }
 
 func (w *walker) syntheticMiss(idx int, keyName string) string {

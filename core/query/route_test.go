@@ -17,6 +17,8 @@ func TestRoute(t *testing.T) {
 		synth = "/deviceId+/ts:day"
 		month = "/customerId+/orderDate:month"
 		sufx  = "/customerId+hash(/id)%8"
+		tsday = "/deviceId+/ts:day"
+		cat3  = "/tenantId,/categoryId,/id"
 		deep  = "/customer/id"
 	)
 	for _, tt := range []struct {
@@ -96,7 +98,10 @@ func TestRoute(t *testing.T) {
 		{hier2, "SELECT * FROM c WHERE c.userId = @u", FanOut, 0, "filters only /userId, the second level of /tenantId,/userId: every partition"},
 		{hier2, "SELECT * FROM c WHERE c.tenantId > 'a' AND c.userId = @u", FanOut, 0, "filters only /userId, the second level of /tenantId,/userId: every partition"},
 		{hier2, "SELECT * FROM c WHERE (c.tenantId = 'a' AND c.userId = 'x') OR c.tenantId = 'a'", Targeted, 1, ""},
-		{hier2, "SELECT * FROM c WHERE (c.tenantId = 'a' AND c.userId = 'x') OR c.userId = 'y'", FanOut, 0, ""},
+		{hier2, "SELECT * FROM c WHERE (c.tenantId = 'a' AND c.userId = 'x') OR c.userId = 'y'", FanOut, 0, "an OR branch does not filter /tenantId, the first level of /tenantId,/userId: every partition"},
+		{cat3, "SELECT * FROM c WHERE c.tenantId IN ('a') OR c.categoryId = 'x'", FanOut, 0, "an OR branch does not filter /tenantId, the first level of /tenantId,/categoryId,/id: every partition"},
+		{cat3, "SELECT * FROM c WHERE c.categoryId = 'x' OR c.categoryId = 'y'", FanOut, 0, "filters only /categoryId, the second level of /tenantId,/categoryId,/id: every partition"},
+		{hier2, "SELECT * FROM c WHERE c.tenantId = 'a' AND c.userId = 'x' AND c.userId = 'y'", Single, 0, "the filter can match no item: it asks /userId for two different values"},
 		{hier2, "SELECT * FROM c", FanOut, 0, "no filter on /tenantId"},
 		{hier3, "SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u AND c.sessionId = @s", Single, 1, ""},
 		{hier3, "SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u", Targeted, 1, "filters /tenantId and /userId, the first two levels of /tenantId,/userId,/sessionId: the partitions of 1 prefix"},
@@ -117,10 +122,22 @@ func TestRoute(t *testing.T) {
 		{synth, "SELECT * FROM c WHERE c.ts = @ts", FanOut, 0, "no filter on /deviceId, a source of the synthetic key /deviceId+/ts:day: every partition"},
 		{synth, "SELECT * FROM c WHERE c.deviceId > 'a' AND c.ts = @ts", FanOut, 0, "a range on /deviceId reads every partition"},
 		{synth, "SELECT * FROM c WHERE c.deviceId = @d AND LOWER(c.ts) = 'x'", FanOut, 0, ""},
+		// Ranges: the tighter of two bounds counts, and one that leaves no
+		// value matches nothing.
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts > 1594771200 AND c.ts < 1594598400", Single, 0, "the filter can match no item: its range on /ts is empty"},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts BETWEEN '2024-01-03' AND '2024-01-01'", Single, 0, "the filter can match no item: its range on /ts is empty"},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= '2024-01-02' AND c.ts < '2024-01-02'", Single, 0, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= '2024-01-01' AND c.ts <= '2024-01-01'", Targeted, 1, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= '2024-01-01' AND c.ts >= '2024-01-25' AND c.ts < '2024-02-01'", Targeted, 7, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= '2024-01-25' AND c.ts >= '2024-01-01' AND c.ts < '2024-02-01'", Targeted, 7, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts < '2024-01-03' AND c.ts < '2024-02-01' AND c.ts >= '2024-01-01'", Targeted, 2, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= @from AND c.ts >= '2024-01-25' AND c.ts < '2024-02-01'", Targeted, 7, ""},
+		{tsday, "SELECT * FROM c WHERE c.deviceId = @d AND (c.ts > 20 AND c.ts < 10 OR c.ts = @t)", Single, 1, ""},
+		{ts, "SELECT * FROM c WHERE c.ts > 1594771200 AND c.ts < 1594598400", Single, 0, "the filter can match no item: its range on /ts is empty"},
 		{month, "SELECT * FROM c WHERE c.customerId = @c AND c.orderDate BETWEEN '2024-01-15' AND '2024-03-02'", Targeted, 3, "filters /customerId with = and /orderDate with a range: one partition per month in the range"},
 		{sufx, "SELECT * FROM c WHERE c.customerId = @c AND c.id = @id", Single, 1, ""},
 		{sufx, "SELECT * FROM c WHERE c.customerId = @c", Targeted, 8, "filters /customerId with = but not /id: one partition per value of hash(/id)%8, 8 in all"},
-		{sufx, "SELECT * FROM c WHERE c.customerId IN (@a, @b)", Targeted, 16, ""},
+		{sufx, "SELECT * FROM c WHERE c.customerId IN (@a, @b)", Targeted, 16, "filters /customerId with IN or OR but not /id: one partition per value of hash(/id)%8 for each value named, 16 in all"},
 		{sufx, "SELECT * FROM c WHERE c.id = @id", FanOut, 0, "no filter on /customerId, a source of the synthetic key /customerId+hash(/id)%8: every partition"},
 	} {
 		spec, err := key.Parse(tt.key)

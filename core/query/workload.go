@@ -43,6 +43,9 @@ type Op struct {
 	// upsert, the paths it sets; for a batch or stored procedure, the paths
 	// whose values differ across its items.
 	Paths []string
+	// Items is how many items a batch or stored procedure writes per call;
+	// 0 counts as 1.
+	Items int
 	Line  int // where the operation starts in the workload file, from 1
 }
 
@@ -55,12 +58,15 @@ const maxWorkload = 16 << 20
 //
 // Text has one operation a line, with an optional leading weight (default
 // 1): a query ("120 SELECT * FROM c WHERE c.tenantId = @t"), or a kind and
-// its paths ("500 read /id /tenantId", "20 patch /status"). Blank lines and
-// lines starting with # or -- are skipped.
+// its paths ("500 read /id /tenantId", "20 patch /status"); a batch or
+// stored procedure may give the items it writes before its paths
+// ("5 batch 10 /orderId"). Blank lines and lines starting with # or -- are
+// skipped.
 //
 // JSON is an array of operations, or {"operations": [...]}, each
 // {"kind": "query", "weight": 120, "query": "SELECT ..."} or
-// {"kind": "read", "weight": 500, "paths": ["/id", "/tenantId"]}.
+// {"kind": "read", "weight": 500, "paths": ["/id", "/tenantId"]}, with
+// "items" for a batch or stored procedure.
 //
 // Each bad line or operation gives an error naming its line (a query's
 // syntax error also its column) and is left out; the rest still load.
@@ -121,18 +127,31 @@ func readText(src string) ([]Op, []error) {
 			kind = ""
 		case knownKind(kind):
 			op.Kind = kind
-			for _, p := range splitPaths(rest) {
-				norm, err := normPath(p)
+			words := splitPaths(rest)
+			if len(words) > 0 && len(words[0]) > 0 && isDigit(words[0][0]) {
+				n, err := parseItems(kind, words[0])
 				if err != nil {
 					errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
-					op.Kind = ""
+					continue
+				}
+				op.Items, words = n, words[1:]
+			}
+			var err error
+			for _, p := range words {
+				var norm string
+				if norm, err = normPath(p); err != nil {
 					break
 				}
 				op.Paths = append(op.Paths, norm)
 			}
-			if op.Kind != "" {
-				ops = append(ops, op)
+			if err == nil {
+				err = checkOp(op)
 			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
+				continue
+			}
+			ops = append(ops, op)
 			continue
 		}
 		op.Kind, op.Text = QueryOp, strings.TrimRight(body, " \t")
@@ -194,6 +213,36 @@ func parseWeight(s string) (float64, error) {
 	return w, nil
 }
 
+// parseItems reads the count of items a batch or stored procedure writes.
+func parseItems(kind OpKind, s string) (int, error) {
+	if kind != BatchOp && kind != SprocOp {
+		return 0, fmt.Errorf("%s takes paths, not the number %s: only a batch or sproc gives the items it writes", kind, s)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("the items %q of a %s are not a whole number of at least 1", s, kind)
+	}
+	return n, nil
+}
+
+// checkOp rejects what no request can be: a point read or delete addresses
+// its item by id and key, so without /id it is a query, to be written as one.
+func checkOp(op Op) error {
+	if op.Kind != ReadOp && op.Kind != DeleteOp {
+		return nil
+	}
+	for _, p := range op.Paths {
+		if p == "/id" {
+			return nil
+		}
+	}
+	what := "point read"
+	if op.Kind == DeleteOp {
+		what = "delete"
+	}
+	return fmt.Errorf("a %s names its item by /id: list it, as in %s /id /tenantId, or write the query that finds the item", what, op.Kind)
+}
+
 func knownKind(k OpKind) bool {
 	for _, x := range opKinds {
 		if x == k {
@@ -216,6 +265,7 @@ type jsonOp struct {
 	Weight *float64 `json:"weight"`
 	Query  string   `json:"query"`
 	Paths  []string `json:"paths"`
+	Items  *int     `json:"items"`
 }
 
 func readJSON(data []byte) ([]Op, []error) {
@@ -295,7 +345,7 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields() // a misspelt "wieght" should not pass silently
 	if err := d.Decode(&j); err != nil {
-		return Op{}, fmt.Errorf("%v (fields are kind, weight, query, paths)", err)
+		return Op{}, fmt.Errorf("%v (fields are kind, weight, query, paths, items)", err)
 	}
 	op := Op{Kind: OpKind(strings.ToLower(j.Kind)), Weight: 1, Line: line}
 	if op.Kind == "" && j.Query != "" {
@@ -320,6 +370,16 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 			return Op{}, err
 		}
 		op.Paths = append(op.Paths, norm)
+	}
+	if j.Items != nil {
+		n, err := parseItems(op.Kind, strconv.Itoa(*j.Items))
+		if err != nil {
+			return Op{}, err
+		}
+		op.Items = n
+	}
+	if err := checkOp(op); err != nil {
+		return Op{}, err
 	}
 	if op.Kind == QueryOp {
 		if strings.TrimSpace(j.Query) == "" {
@@ -391,7 +451,20 @@ func Assess(op Op, spec key.Spec) Assessment {
 			return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "knows " + strings.Join(keyPaths, " and ")},
 				Message: "a point " + verb + " by id and key: one logical partition"}
 		}
-		r := Routing{Kind: FanOut, Reason: "does not know " + strings.Join(missing, " and ")}
+		// Without the whole key the item must be found by a query on what
+		// the operation knows, which routes as any such query: a hierarchical
+		// key's first levels or a synthetic key's sources still target it.
+		r := Route(knownQuery(op.Paths, spec), spec)
+		if r.Kind == Targeted {
+			unit := "key value"
+			if spec.Kind == key.MultiHash {
+				unit = "prefix"
+			}
+			r.Reason = "does not know " + strings.Join(missing, " and ")
+			return Assessment{Routing: r, Message: fmt.Sprintf("a %s without %s must first query the partitions of %s to find the item: give it the whole key",
+				verb, strings.Join(missing, " and "), quantity(r.Values, unit))}
+		}
+		r = Routing{Kind: FanOut, Reason: "does not know " + strings.Join(missing, " and ")}
 		return Assessment{Routing: r, Message: fmt.Sprintf("a %s without %s must first query every partition to find the item: give it the key", verb, strings.Join(missing, " and "))}
 	case CreateOp:
 		return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "the item carries its key"},
@@ -441,6 +514,24 @@ func Assess(op Op, spec key.Spec) Assessment {
 			Message: fmt.Sprintf("a %s runs in one logical partition, but its items differ in %s, %s: split it by key value or choose a key its items share", name, strings.Join(hit, " and "), what)}
 	}
 	return Assessment{Routing: Routing{Kind: FanOut, Reason: "unknown operation"}, Message: fmt.Sprintf("unknown operation kind %q", op.Kind)}
+}
+
+// knownQuery is the query that finds an item by the paths an operation
+// knows: each key path they give the value of is pinned with a parameter.
+func knownQuery(known []string, spec key.Spec) *Query {
+	var where Expr
+	for i, k := range spec.Paths {
+		if !covered(known, paths.Format(k)) {
+			continue
+		}
+		eq := &Binary{Op: "=", Left: &Property{Root: "c", Path: k}, Right: &Param{Name: "k" + strconv.Itoa(i)}}
+		if where == nil {
+			where = eq
+		} else {
+			where = &Binary{Op: "AND", Left: where, Right: eq}
+		}
+	}
+	return &Query{Star: true, From: []Source{{Path: &Property{Root: "c"}}}, Where: where}
 }
 
 // covered reports whether knowing paths gives the value at keyPath: the

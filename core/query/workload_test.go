@@ -26,7 +26,13 @@ func TestReadWorkloadText(t *testing.T) {
 		"12\n" +
 		"12x SELECT * FROM c\n" +
 		"2 read tenantId\n" +
-		"SELECT * FROM c WHERE\n"
+		"SELECT * FROM c WHERE\n" +
+		"4 read /tenantId\n" +
+		"delete /tenantId /userId\n" +
+		"2 batch 10 /orderId\n" +
+		"sproc 3\n" +
+		"read 2 /id\n" +
+		"batch 0 /orderId\n"
 	ops, errs := ReadWorkload(strings.NewReader(in))
 	want := []Op{
 		{Kind: QueryOp, Weight: 120, Text: "SELECT * FROM c WHERE c.tenantId = @t", Line: 2},
@@ -36,6 +42,8 @@ func TestReadWorkloadText(t *testing.T) {
 		{Kind: PatchOp, Weight: 20, Paths: []string{"/status", `/"order date"`}, Line: 8},
 		{Kind: BatchOp, Weight: 5, Paths: []string{"/orderId"}, Line: 9},
 		{Kind: QueryOp, Weight: 3, Text: "SELECT * FROM c", Line: 10},
+		{Kind: BatchOp, Weight: 2, Items: 10, Paths: []string{"/orderId"}, Line: 20},
+		{Kind: SprocOp, Weight: 1, Items: 3, Line: 21},
 	}
 	if len(ops) != len(want) {
 		t.Fatalf("got %d ops, want %d: %+v", len(ops), len(want), ops)
@@ -58,6 +66,11 @@ func TestReadWorkloadText(t *testing.T) {
 		`line 15: the weight "12x" is not a number`,
 		`line 16: path "tenantId" must start with '/', as in /tenantId`,
 		"line 17, column 22: expected an expression after 'WHERE', found the end of the query",
+		// A point read or delete needs the id; without it, it is a query.
+		"line 18: a point read names its item by /id: list it, as in read /id /tenantId, or write the query that finds the item",
+		"line 19: a delete names its item by /id: list it, as in delete /id /tenantId, or write the query that finds the item",
+		"line 22: read takes paths, not the number 2: only a batch or sproc gives the items it writes",
+		`line 23: the items "0" of a batch are not a whole number of at least 1`,
 	}
 	if len(errs) != len(wantErrs) {
 		t.Fatalf("got %d errors, want %d: %v", len(errs), len(wantErrs), errs)
@@ -87,7 +100,10 @@ func TestReadWorkloadJSON(t *testing.T) {
   {"kind": "query"},
   {"kind": "delete", "weight": -1},
   {"kind": "upsert", "paths": ["nope"]},
-  {"kind": "create", "weight": 40}
+  {"kind": "create", "weight": 40},
+  {"kind": "read", "paths": ["/tenantId"]},
+  {"kind": "batch", "weight": 2, "items": 10, "paths": ["/orderId"]},
+  {"kind": "patch", "items": 2, "paths": ["/status"]}
 ]`
 	ops, errs := ReadWorkload(strings.NewReader(in))
 	var kinds []OpKind
@@ -96,22 +112,24 @@ func TestReadWorkloadJSON(t *testing.T) {
 		kinds = append(kinds, op.Kind)
 		lines = append(lines, op.Line)
 	}
-	if want := []OpKind{QueryOp, ReadOp, PatchOp, BatchOp, QueryOp, SprocOp, CreateOp}; !reflect.DeepEqual(kinds, want) {
+	if want := []OpKind{QueryOp, ReadOp, PatchOp, BatchOp, QueryOp, SprocOp, CreateOp, BatchOp}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("kinds %v, want %v", kinds, want)
 	}
-	if want := []int{2, 3, 4, 5, 6, 7, 14}; !reflect.DeepEqual(lines, want) {
+	if want := []int{2, 3, 4, 5, 6, 7, 14, 16}; !reflect.DeepEqual(lines, want) {
 		t.Errorf("lines %v, want %v", lines, want)
 	}
-	if ops[0].Weight != 120 || ops[0].Query == nil || ops[4].Weight != 1 || ops[6].Weight != 40 {
+	if ops[0].Weight != 120 || ops[0].Query == nil || ops[4].Weight != 1 || ops[6].Weight != 40 || ops[7].Items != 10 || ops[3].Items != 0 {
 		t.Errorf("weights or queries: %+v", ops)
 	}
 	wantErrs := []string{
 		"line 8: operation 7: its query: line 1, column 29: expected an expression after '=', found 'ORDER'",
 		`line 9: operation 8: kind "fetch" is not one of query, read, create, replace, patch, upsert, delete, batch, sproc`,
-		`line 10: operation 9: json: unknown field "wieght" (fields are kind, weight, query, paths)`,
+		`line 10: operation 9: json: unknown field "wieght" (fields are kind, weight, query, paths, items)`,
 		`line 11: operation 10: a query operation needs "query": "SELECT ..."`,
 		"line 12: operation 11: the weight -1 is negative: give operations per second or a relative weight",
 		`line 13: operation 12: path "nope" must start with '/', as in /nope`,
+		"line 15: operation 14: a point read names its item by /id: list it, as in read /id /tenantId, or write the query that finds the item",
+		"line 17: operation 16: patch takes paths, not the number 2: only a batch or sproc gives the items it writes",
 	}
 	if len(errs) != len(wantErrs) {
 		t.Fatalf("got %d errors, want %d: %v", len(errs), len(wantErrs), errs)
@@ -136,8 +154,8 @@ func TestReadWorkloadJSON(t *testing.T) {
 	}
 	for _, tt := range []struct{ in, want string }{
 		{`{"ops": []}`, `line 1: a JSON workload is an array of operations or {"operations": [...]}`},
-		{"[\n{\"kind\": \"read\"},\n{\"kind\": ", "line 3: the JSON ends too soon"},
-		{"[\n {\"kind\": \"read\"}\n {\"kind\": \"read\"}]", "line 3: the JSON is not valid: "},
+		{"[\n{\"kind\": \"create\"},\n{\"kind\": ", "line 3: the JSON ends too soon"},
+		{"[\n {\"kind\": \"create\"}\n {\"kind\": \"create\"}]", "line 3: the JSON is not valid: "},
 		{`{"operations": 5}`, `line 1: expected an array of operations, as in [{"kind": "query", "weight": 120, "query": "SELECT ..."}]`},
 	} {
 		_, errs := ReadWorkload(strings.NewReader(tt.in))
@@ -156,6 +174,7 @@ func TestAssess(t *testing.T) {
 		return k
 	}
 	hash, hier, synth := mustKey("/tenantId"), mustKey("/tenantId,/userId"), mustKey("/customer/id+/orderDate:month")
+	hier3, sufx := mustKey("/tenantId,/categoryId,/id"), mustKey("/device+hash(/ts)%4")
 	q := func(text string) Op { return Op{Kind: QueryOp, Weight: 1, Text: text} }
 	op := func(k OpKind, paths ...string) Op { return Op{Kind: k, Weight: 1, Paths: paths} }
 	for _, tt := range []struct {
@@ -172,7 +191,15 @@ func TestAssess(t *testing.T) {
 		{q("SELECT * FROM"), hash, FanOut, false, false, "the query does not parse: line 1, column 14: expected a container name, an alias or '(' after 'FROM', found the end of the query"},
 		{op(ReadOp, "/id", "/tenantId"), hash, Single, false, false, "a point read by id and key: one logical partition"},
 		{op(ReadOp, "/id"), hash, FanOut, false, false, "a read without /tenantId must first query every partition to find the item: give it the key"},
-		{op(ReadOp, "/id", "/tenantId"), hier, FanOut, false, false, "a read without /userId must first query every partition to find the item: give it the key"},
+		// Part of the key routes as the query on it would: a hierarchical
+		// key's first level, a synthetic key's sources but its suffix.
+		{op(ReadOp, "/id", "/tenantId"), hier, Targeted, false, false, "a read without /userId must first query the partitions of 1 prefix to find the item: give it the whole key"},
+		{op(ReadOp, "/id", "/tenantId"), hier3, Targeted, false, false, "a read without /categoryId must first query the partitions of 1 prefix to find the item: give it the whole key"},
+		{op(DeleteOp, "/id", "/tenantId", "/categoryId"), hier3, Single, false, false, "a point delete by id and key: one logical partition"},
+		{op(ReadOp, "/id", "/categoryId"), hier3, FanOut, false, false, "a read without /tenantId must first query every partition to find the item: give it the key"},
+		{op(ReadOp, "/id", "/device"), sufx, Targeted, false, false, "a read without /ts must first query the partitions of 4 key values to find the item: give it the whole key"},
+		{op(ReadOp, "/id", "/device", "/ts"), sufx, Single, false, false, ""},
+		{op(ReadOp, "/id", "/ts"), sufx, FanOut, false, false, ""},
 		{op(ReadOp, "/id", "/customer", "/orderDate"), synth, Single, false, false, ""},
 		{op(ReadOp, "/id", "/customer/id"), synth, FanOut, false, false, "a read without /orderDate must first query every partition to find the item: give it the key"},
 		{op(DeleteOp), hash, FanOut, false, false, "a delete without /tenantId must first query every partition to find the item: give it the key"},

@@ -17,17 +17,25 @@
 //     LENGTH(ToString(c)): the characters of the item's JSON with its system
 //     properties, equal to bytes for ASCII text. Time buckets cut strings
 //     rather than parse them, so strings must be UTC (ending in Z, or with
-//     no zone). Its queries cannot compute FNV-1a, so a synthetic key with a
-//     hash suffix is refused: store the key as a property first.
+//     no zone). ToString writes numbers as JavaScript does, which differs
+//     from pkcalc's text below 1e-6 and from 1e21 up (1e-7, not
+//     0.0000001). Its queries cannot compute FNV-1a, so a synthetic key with
+//     a hash suffix is refused: store the key as a property first.
 //   - Spark reads a table or view with typed columns: where Spark inferred
 //     the schema from JSON, a property holding both numbers and strings is a
 //     string column, and null and missing properties are both NULL, read as
-//     a missing key path. A synthetic key prints fractional numbers as Spark
-//     does (3.0, not 3). Needs Spark 3.2 or later.
+//     a missing key path. A synthetic key writes numbers of numeric columns
+//     as pkcalc does (27, not 27.0), from Java's digits: on Java before 19
+//     these are not always the shortest for numbers of 1e16 or more. Needs
+//     Spark 3.2 or later.
 //   - DuckDB reads the documents as raw JSON, so types, null and missing stay
-//     exact. A synthetic key prints numbers written with a fraction or an
-//     exponent as DuckDB does (1e3 as 1000.0). A hash suffix needs DuckDB 1.3
-//     or later (lambda syntax).
+//     exact. A synthetic key writes numbers as pkcalc does (27, not 27.0;
+//     0.0000001, not 1e-07). A hash suffix needs DuckDB 1.3 or later (lambda
+//     syntax).
+//
+// Spark and DuckDB read times as key.Time does: strings in its layouts
+// only, numbers as epoch seconds, milliseconds or microseconds by size
+// (text.go). Each query's comments say what text may still differ.
 //
 // The package does not run queries or connect to engines, and it does not
 // merge rows: an engine may print one key value twice (1 and 1.0), so
@@ -205,6 +213,17 @@ func looksLikePath(s string) bool {
 func hasBucket(spec key.Spec) bool {
 	for _, t := range spec.Terms {
 		if t.Bucket != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPlain reports whether a synthetic key has a term that is a value's
+// text: a plain term or a suffix.
+func hasPlain(spec key.Spec) bool {
+	for _, t := range spec.Terms {
+		if t.Bucket == "" {
 			return true
 		}
 	}

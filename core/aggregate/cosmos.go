@@ -43,9 +43,16 @@ func cosmosQuery(spec key.Spec, source string) (string, error) {
 	b.WriteString("-- the length in characters of each item's JSON, system properties included\n")
 	b.WriteString("-- (bytes for ASCII text); to save RUs, remove the bytes line and the comma\n")
 	b.WriteString("-- before it, and pkcalc uses the average item size you give, or its default.\n")
+	if hasPlain(spec) {
+		b.WriteString("-- ToString writes numbers as JavaScript does, which is pkcalc's text except for\n")
+		b.WriteString("-- -0 (0) and sizes below 1e-6 or from 1e21 up, written with an exponent (1e-7,\n")
+		b.WriteString("-- not 0.0000001).\n")
+	}
 	if hasBucket(spec) {
 		b.WriteString("-- Times: numbers are epoch seconds, milliseconds or microseconds, told apart\n")
-		b.WriteString("-- by size; strings are cut, not parsed, so they must be UTC (Z or no zone).\n")
+		b.WriteString("-- by size; strings are cut, not parsed, so they must be UTC (Z or no zone)\n")
+		b.WriteString("-- and in a layout pkcalc reads (not +0200, nor a lowercase t): others get a\n")
+		b.WriteString("-- bucket here where pkcalc finds no time.\n")
 	}
 	b.WriteString("SELECT ")
 	for i, k := range keys {

@@ -37,7 +37,14 @@ func duckQuery(spec key.Spec, source string) string {
 	if hasSuffix(spec) {
 		b.WriteString("-- The hash suffix uses lambda syntax: DuckDB 1.3 or later.\n")
 	}
+	if hasPlain(spec) {
+		b.WriteString("-- Numbers in the key are written as pkcalc writes them (27, not 27.0;\n")
+		b.WriteString("-- 0.0000001, not 1e-07), except -0 without a fraction, which DuckDB reads as 0.\n")
+	}
 	if hasBucket(spec) {
+		b.WriteString("-- Times are read as pkcalc reads them: strings in its layouts (2024-03-10,\n")
+		b.WriteString("-- 2024-03-10T23:30, seconds, a fraction, Z or +hh:mm; not +0200 nor a lowercase\n")
+		b.WriteString("-- t), numbers as epoch seconds, milliseconds or microseconds by size.\n")
 		b.WriteString("-- Times are bucketed in UTC; strings without a zone are taken as UTC.\n")
 		b.WriteString("SET TimeZone = 'UTC';\n")
 	}
@@ -48,15 +55,31 @@ func duckQuery(spec key.Spec, source string) string {
 		for i, t := range spec.Terms {
 			fmt.Fprintf(&b, "json_extract(doc, %s) AS v%d,\n        ", sqlString(jsonPointer(t.Path)), i)
 		}
-		b.WriteString("strlen(json(doc)) AS size\n    FROM pk_docs\n), pk_terms AS (\n    SELECT ")
+		b.WriteString("strlen(json(doc)) AS size\n    FROM pk_docs\n), ")
+		// Each value as a number (d) or a string (s) where it is one; for
+		// a term that is a value's text, the digits and exponent of a
+		// number's text (numParts, from any value, used for numbers only).
+		b.WriteString("pk_parts AS (\n    SELECT *")
+		for i, t := range spec.Terms {
+			v := fmt.Sprintf("v%d", i)
+			fmt.Fprintf(&b, ",\n        CASE WHEN json_type(%[1]s) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN %[1]s::DOUBLE END AS d%[2]d", v, i)
+			if t.Bucket != "" {
+				fmt.Fprintf(&b, ",\n        CASE WHEN json_type(%[1]s) = 'VARCHAR' THEN json_extract_string(%[1]s, '$') END AS s%[2]d", v, i)
+				continue
+			}
+			digits, point := numParts("try_cast("+v+" AS DOUBLE)", duckDialect)
+			fmt.Fprintf(&b, ",\n        %[1]s AS t%[3]d,\n        %[2]s AS p%[3]d", digits, point, i)
+		}
+		b.WriteString("\n    FROM pk_vals\n), ")
+		b.WriteString("pk_terms AS (\n    SELECT ")
 		for i, t := range spec.Terms {
 			if t.Bucket != "" {
-				fmt.Fprintf(&b, "%s AS ts%d,\n        ", duckTime(fmt.Sprintf("v%d", i)), i)
+				fmt.Fprintf(&b, "%s AS ts%d,\n        ", duckTime(i), i)
 			} else {
-				fmt.Fprintf(&b, "%s AS x%d,\n        ", duckText(fmt.Sprintf("v%d", i)), i)
+				fmt.Fprintf(&b, "%s AS x%d,\n        ", duckText(i), i)
 			}
 		}
-		b.WriteString("size\n    FROM pk_vals\n), pk_keyed AS (\n    SELECT to_json(")
+		b.WriteString("size\n    FROM pk_parts\n), pk_keyed AS (\n    SELECT to_json(")
 		parts := make([]string, len(spec.Terms))
 		for i, t := range spec.Terms {
 			parts[i] = duckTerm(t, i)
@@ -79,22 +102,28 @@ func duckQuery(spec key.Spec, source string) string {
 	return b.String()
 }
 
-// duckText is a JSON value's text as key.Extract writes it in a synthetic
-// key: strings without quotes, other scalars as JSON prints them; NULL for a
+// duckText is term i's JSON value's text as key.Extract writes it in a
+// synthetic key: strings without quotes, numbers as Go writes a float64
+// (numText, from pk_parts), true, false and null as words; NULL for a
 // missing path, an object or an array.
-func duckText(v string) string {
+func duckText(i int) string {
+	v, d := fmt.Sprintf("v%d", i), fmt.Sprintf("d%d", i)
 	return fmt.Sprintf("CASE WHEN json_type(%[1]s) IN ('OBJECT', 'ARRAY') THEN NULL "+
-		"WHEN json_type(%[1]s) = 'VARCHAR' THEN json_extract_string(%[1]s, '$') ELSE %[1]s::VARCHAR END", v)
+		"WHEN json_type(%[1]s) = 'VARCHAR' THEN json_extract_string(%[1]s, '$') "+
+		"WHEN %[2]s IS NOT NULL THEN %[3]s ELSE %[1]s::VARCHAR END",
+		v, d, numText(d, fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i), duckDialect))
 }
 
-// duckTime reads a JSON value as key.Time does: an ISO 8601 string, or
-// epoch seconds, milliseconds or microseconds told apart by size.
-func duckTime(v string) string {
-	return fmt.Sprintf("CASE WHEN json_type(%[1]s) = 'VARCHAR' THEN try_cast(json_extract_string(%[1]s, '$') AS TIMESTAMPTZ) "+
-		"WHEN json_type(%[1]s) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN to_timestamp(CASE "+
-		"WHEN abs(%[1]s::DOUBLE) < 1e11 THEN %[1]s::DOUBLE "+
-		"WHEN abs(%[1]s::DOUBLE) < 1e14 THEN %[1]s::DOUBLE / 1e3 "+
-		"WHEN abs(%[1]s::DOUBLE) < 1e17 THEN %[1]s::DOUBLE / 1e6 END) END", v)
+// duckTime reads term i's value as key.Time does, into a TIMESTAMP in
+// UTC: epoch seconds, milliseconds or microseconds told apart by size
+// (epochMicros), or a string in one of its layouts (strTimeParts).
+func duckTime(i int) string {
+	d, s := fmt.Sprintf("d%d", i), fmt.Sprintf("s%d", i)
+	valid, local, offset := strTimeParts(s, duckDialect)
+	trunc := func(x string) string { return "trunc(" + x + ")::BIGINT" }
+	return fmt.Sprintf("CASE WHEN %[1]s IS NOT NULL THEN make_timestamp(%[2]s) "+
+		"WHEN %[3]s THEN try_cast(%[4]s AS TIMESTAMP) - to_minutes(%[5]s) END",
+		d, epochMicros(d, trunc), valid, local, offset)
 }
 
 // duckTerm is term i's text in the synthetic key, or NULL.

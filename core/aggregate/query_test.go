@@ -90,7 +90,7 @@ func TestQueryParts(t *testing.T) {
 		{"/tenantId", Spark, "", nil, []string{"SET "}},
 		{"/tenantId", DuckDB, "", nil, []string{"SET "}},
 		{"/a+/b+/c", Cosmos, "", []string{`CONCAT(ToString(c.a), "-", ToString(c.b), "-", ToString(c.c))`}, nil},
-		{"/a+/b+/c", Spark, "", []string{"to_json(array(concat(s0, '-', s1, '-', s2))) AS j0"}, nil},
+		{"/a+/b+/c", Spark, "", []string{"to_json(array(concat(x0, '-', x1, '-', x2))) AS j0"}, nil},
 		{"/a+/b+/c", DuckDB, "", []string{"to_json(x0 || '-' || x1 || '-' || x2) AS k0"}, nil},
 	}
 	for _, tt := range tests {

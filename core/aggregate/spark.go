@@ -34,7 +34,17 @@ func sparkQuery(spec key.Spec, source string) string {
 	b.WriteString("-- (reading JSON, Spark makes a property holding both a string); a null or\n")
 	b.WriteString("-- missing value leaves the cell empty, read as a missing key path. bytes is\n")
 	b.WriteString("-- each row's JSON size in bytes.\n")
+	if hasPlain(spec) {
+		b.WriteString("-- Numbers in the key are written as pkcalc writes them (27, not 27.0; 0.0000001,\n")
+		b.WriteString("-- not 1.0E-7), except: -0 is 0; in a column Spark made a string, a number keeps\n")
+		b.WriteString("-- Spark's text (27.0); and on Java before 19, Double.toString gives some numbers\n")
+		b.WriteString("-- of 1e16 or more extra digits (1e23 as 9.999999999999999E22), which then differ.\n")
+	}
 	if hasBucket(spec) {
+		b.WriteString("-- Times are read as pkcalc reads them: strings in its layouts (2024-03-10,\n")
+		b.WriteString("-- 2024-03-10T23:30, seconds, a fraction, Z or +hh:mm; not +0200 nor a lowercase\n")
+		b.WriteString("-- t), numbers as epoch seconds, milliseconds or microseconds by size; except\n")
+		b.WriteString("-- numbers in a column Spark made a string, which are not times here.\n")
 		b.WriteString("-- Times are bucketed in UTC: in PySpark, run the SET line as\n")
 		b.WriteString("-- spark.conf.set(\"spark.sql.session.timeZone\", \"UTC\").\n")
 		b.WriteString("SET spark.sql.session.timeZone = UTC;\n")
@@ -43,17 +53,34 @@ func sparkQuery(spec key.Spec, source string) string {
 	levels := spec.Levels()
 	b.WriteString("WITH ")
 	if spec.Kind == key.Synthetic {
-		// Terms first, as strings, so each path is read once.
-		b.WriteString("pk_terms AS (\n    SELECT ")
+		// Each path is read once, as a number (n) or as text (s); then
+		// each term's text (x), then the key.
+		b.WriteString("pk_vals AS (\n    SELECT ")
 		for i, t := range spec.Terms {
-			s := fmt.Sprintf("cast(%s AS STRING)", sparkPath(t.Path))
-			fmt.Fprintf(&b, "%s AS s%d,\n        ", s, i)
-			if t.Bucket != "" {
-				fmt.Fprintf(&b, "try_cast(%s AS DOUBLE) AS n%d,\n        ", s, i)
-			}
+			x := sparkPath(t.Path)
+			ty := fmt.Sprintf("typeof(%s)", x)
+			fmt.Fprintf(&b, "CASE WHEN %s RLIKE '%s' THEN cast(cast(%s AS STRING) AS DOUBLE) END AS n%d,\n        ", ty, sparkNumeric, x, i)
+			fmt.Fprintf(&b, "CASE WHEN %s RLIKE '%s|%s' THEN NULL ELSE cast(%s AS STRING) END AS s%d,\n        ", ty, sparkNumeric, sparkNested, x, i)
 		}
 		fmt.Fprintf(&b, "octet_length(to_json(struct(*))) AS size\n    FROM %s AS t\n), ", from)
-		b.WriteString("pk_keyed AS (\n    SELECT to_json(array(")
+		vals := "pk_vals"
+		if hasPlain(spec) {
+			// The digits and exponent of numbers' text (numParts).
+			b.WriteString("pk_parts AS (\n    SELECT *")
+			for i, t := range spec.Terms {
+				if t.Bucket == "" {
+					digits, point := numParts(fmt.Sprintf("n%d", i), sparkDialect)
+					fmt.Fprintf(&b, ",\n        %s AS t%d,\n        %s AS p%d", digits, i, point, i)
+				}
+			}
+			b.WriteString("\n    FROM pk_vals\n), ")
+			vals = "pk_parts"
+		}
+		b.WriteString("pk_terms AS (\n    SELECT ")
+		for i, t := range spec.Terms {
+			fmt.Fprintf(&b, "%s AS x%d,\n        ", sparkText(t, i), i)
+		}
+		fmt.Fprintf(&b, "size\n    FROM %s\n), pk_keyed AS (\n    SELECT to_json(array(", vals)
 		parts := make([]string, len(spec.Terms))
 		for i, t := range spec.Terms {
 			parts[i] = sparkTerm(t, i)
@@ -83,29 +110,46 @@ func sparkQuery(spec key.Spec, source string) string {
 	return b.String()
 }
 
-// sparkTerm is term i's text as key.Extract writes it, or NULL.
+// Column types, as typeof names them, that hold numbers, and those that hold
+// objects and arrays (an invalid key value: no text).
+const (
+	sparkNumeric = "^(tinyint|smallint|int|bigint|float|double|decimal)"
+	sparkNested  = "^(struct|array|map)"
+)
+
+// sparkText is term i's value as text: for a plain term or a suffix, the
+// value's text as key.Extract writes it (a number through the text of a
+// double, since pkcalc reads every number as one); for a time bucket, the
+// bucket.
+func sparkText(t key.Term, i int) string {
+	n, s := fmt.Sprintf("n%d", i), fmt.Sprintf("s%d", i)
+	if t.Bucket == "" {
+		num := numText(n, fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i), sparkDialect)
+		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN %s ELSE %s END", n, num, s)
+	}
+	valid, local, offset := strTimeParts(s, sparkDialect)
+	trunc := func(x string) string { return "try_cast(" + x + " AS BIGINT)" }
+	ts := fmt.Sprintf("timestamp_micros(CASE WHEN %s IS NOT NULL THEN %s WHEN %s THEN unix_micros(try_cast(%s AS TIMESTAMP)) - cast(%s AS BIGINT) * 60000000 END)",
+		n, epochMicros(n, trunc), valid, local, offset)
+	switch t.Bucket {
+	case key.Hour:
+		return fmt.Sprintf("replace(date_format(%s, 'yyyy-MM-dd HH'), ' ', 'T')", ts)
+	case key.Day:
+		return fmt.Sprintf("date_format(%s, 'yyyy-MM-dd')", ts)
+	}
+	return fmt.Sprintf("date_format(%s, 'yyyy-MM')", ts)
+}
+
+// sparkTerm is term i's part of the key, or NULL.
 func sparkTerm(t key.Term, i int) string {
-	s := fmt.Sprintf("s%d", i)
-	switch {
-	case t.Modulus > 0:
+	x := fmt.Sprintf("x%d", i)
+	if t.Modulus > 0 {
 		// FNV-1a over the UTF-8 bytes, two hex digits at a time.
 		return fmt.Sprintf("cast(aggregate(regexp_extract_all(hex(%s), '..', 0), cast(%d AS BIGINT), "+
 			"(h, b) -> ((h ^ cast(conv(b, 16, 10) AS BIGINT)) * %d) %% 4294967296) %% %d AS STRING)",
-			s, fnvOffset, fnvPrime, t.Modulus)
-	case t.Bucket != "":
-		// A number is epoch seconds, milliseconds or microseconds by size, as key.Time reads it.
-		n := fmt.Sprintf("n%d", i)
-		ts := fmt.Sprintf("coalesce(timestamp_micros(cast(CASE WHEN abs(%[1]s) < 1e11 THEN %[1]s * 1e6 "+
-			"WHEN abs(%[1]s) < 1e14 THEN %[1]s * 1e3 WHEN abs(%[1]s) < 1e17 THEN %[1]s END AS BIGINT)), try_cast(%[2]s AS TIMESTAMP))", n, s)
-		switch t.Bucket {
-		case key.Hour:
-			return fmt.Sprintf("replace(date_format(%s, 'yyyy-MM-dd HH'), ' ', 'T')", ts)
-		case key.Day:
-			return fmt.Sprintf("date_format(%s, 'yyyy-MM-dd')", ts)
-		}
-		return fmt.Sprintf("date_format(%s, 'yyyy-MM')", ts)
+			x, fnvOffset, fnvPrime, t.Modulus)
 	}
-	return s
+	return x
 }
 
 // sparkPath writes t.a.b, with backquotes around names that need them.

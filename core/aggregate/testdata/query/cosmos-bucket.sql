@@ -6,8 +6,13 @@
 -- the length in characters of each item's JSON, system properties included
 -- (bytes for ASCII text); to save RUs, remove the bytes line and the comma
 -- before it, and pkcalc uses the average item size you give, or its default.
+-- ToString writes numbers as JavaScript does, which is pkcalc's text except for
+-- -0 (0) and sizes below 1e-6 or from 1e21 up, written with an exponent (1e-7,
+-- not 0.0000001).
 -- Times: numbers are epoch seconds, milliseconds or microseconds, told apart
--- by size; strings are cut, not parsed, so they must be UTC (Z or no zone).
+-- by size; strings are cut, not parsed, so they must be UTC (Z or no zone)
+-- and in a layout pkcalc reads (not +0200, nor a lowercase t): others get a
+-- bucket here where pkcalc finds no time.
 SELECT IIF(IS_PRIMITIVE(c.deviceId) AND (IS_NUMBER(c.ts) OR IS_STRING(c.ts)), CONCAT(ToString(c.deviceId), "-", IIF(IS_NUMBER(c.ts), LEFT(TimestampToDateTime(FLOOR(IIF(ABS(c.ts) < 100000000000, c.ts * 1000, IIF(ABS(c.ts) < 100000000000000, c.ts, c.ts / 1000)))), 10), LEFT(c.ts, 10))), undefined) AS k0,
     COUNT(1) AS documents,
     SUM(LENGTH(ToString(c))) AS bytes

@@ -854,7 +854,7 @@ func TestJavaScriptAPI(t *testing.T) {
 		t.Errorf("object report: %v", obj["documents"])
 	}
 	msg := eval[string](t, ctx, `pkcalc.analyze("{}", {colour: "red"}).catch(e => e.status + " " + e.message)`)
-	if !strings.HasPrefix(msg, "400 unknown option colour") || !strings.HasSuffix(msg, ", queries, aggregates, docBytes") {
+	if !strings.HasPrefix(msg, "400 unknown option colour") || !strings.HasSuffix(msg, ", queries, aggregates, docBytes, inputFormat") {
 		t.Errorf("bad option: %q", msg)
 	}
 	// One key spec as a string is one key; keys of another kind are refused.

@@ -4,6 +4,7 @@
 // and the report goes back to it alone; nothing goes anywhere else.
 //
 //   parent -> frame: {type: "pkcalc:analyze", id, documents: string|Blob, options}
+//                    (options as for pkcalc.analyze: inputFormat "csv" reads a string as CSV)
 //   frame -> parent: {type: "pkcalc:report", id, report} | {type: "pkcalc:error", id, error}
 //   frame -> parent: {type: "pkcalc:height", height} whenever the page's height changes
 //   frame -> parent: {type: "pkcalc:ready"} once the engine can take requests
@@ -15,9 +16,11 @@
     document.documentElement.classList.add("embed");
   }
 
+  // The height of the content, not scrollHeight: that is never less than
+  // the frame's own height, so the frame could grow but never shrink.
   var last = 0;
   function tell() {
-    var h = Math.ceil(document.documentElement.scrollHeight);
+    var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (h !== last) {
       last = h;
       window.parent.postMessage({ type: "pkcalc:height", height: h }, "*");
@@ -36,7 +39,7 @@
     var m = e.data;
     if (e.source !== window.parent || !m || m.type !== "pkcalc:analyze") return;
     var reply = function (msg) { e.source.postMessage(msg, e.origin === "null" ? "*" : e.origin); };
-    window.pkcalc.analyze(m.documents, m.options || {}).then(
+    window.pkcalc.analyze(m.documents, m.options).then(
       function (report) { reply({ type: "pkcalc:report", id: m.id, report: report }); },
       function (err) { reply({ type: "pkcalc:error", id: m.id, error: { status: err.status || 0, message: err.message } }); });
   });

@@ -6,7 +6,7 @@
 //   const report = await pkcalc.analyze(input, options)
 //
 // input:   a string of JSON documents, a File or a Blob (JSON, JSON Lines,
-//          or CSV when its type or name says so)
+//          or CSV when its type or name says so, or inputFormat does)
 // options: the command line's flags in camelCase: keys (an array of key
 //          specs, or one key spec as a string), hashVersion, partitions,
 //          ru, autoscale, targetGb, targetDocs, noSuggest, readsPerSecond,
@@ -15,8 +15,9 @@
 //          where the command line takes the file); aggregates: true when
 //          input is per-key aggregates (pkcalc aggregate-query's result)
 //          for the one key in keys, with docBytes sizing rows without
-//          bytes; and
-//          onProgress({bytes, documents, elapsedSeconds}), signal (an
+//          bytes; inputFormat: "csv" or "json", how to read the input
+//          whatever its type or name (the command line's --input-format);
+//          and onProgress({bytes, documents, elapsedSeconds}), signal (an
 //          AbortSignal that cancels) and as: "text" for the report's JSON
 //          text, byte for byte what pkcalc analyze --format json prints.
 // Resolves with the JSON report (docs/REPORT.md); rejects with an Error
@@ -70,7 +71,9 @@
     return e;
   }
 
-  function contentType(input) {
+  function contentType(input, format) {
+    if (format === "csv") return "text/csv";
+    if (format === "json") return "application/json";
     var name = (input && input.name) || "", type = (input && input.type) || "";
     if (/csv|tab-separated/.test(type) || /\.(csv|tsv)$/i.test(name)) return "text/csv";
     return "application/json";
@@ -78,11 +81,15 @@
 
   var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
-    "weightField", "maxDistinct", "queries", "aggregates", "docBytes"];
+    "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "inputFormat"];
 
   function analyze(input, options) {
-    options = options || {};
+    if (options === undefined || options === null) options = {};
     return new Promise(function (resolve, reject) {
+      if (typeof options !== "object" || Array.isArray(options)) {
+        reject(failure({ status: 400, message: "options must be an object, like {keys: [\"/tenantId\"], ru: 20000}" }));
+        return;
+      }
       if (typeof input !== "string" && !(input instanceof Blob)) {
         reject(failure({ status: 400, message: "input must be a string, a File or a Blob" }));
         return;
@@ -91,7 +98,12 @@
       for (var k in options) {
         if (k === "onProgress" || k === "signal" || k === "as" || options[k] === undefined || options[k] === null) continue;
         if (names.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
-        params[k] = options[k];
+        if (k !== "inputFormat") params[k] = options[k];
+      }
+      var format = options.inputFormat;
+      if (format !== undefined && format !== null && format !== "json" && format !== "csv") {
+        reject(failure({ status: 400, message: "inputFormat must be \"json\" or \"csv\", not " + JSON.stringify(format) }));
+        return;
       }
       // keys: an array of key specs, or one spec as a string ("/a,/b" is one
       // hierarchical key, as in the address).
@@ -116,7 +128,18 @@
           others.forEach(function (p) { p[1].reject(failure({ status: 0, message: "cancelled with another analysis" })); });
         });
       }
-      start().postMessage({ id: id, input: input, type: contentType(input), params: params });
+      var engine;
+      try {
+        engine = start();
+      } catch (e) {
+        // A Web Worker must come from the page's own origin: a page that
+        // includes pkcalc.js from elsewhere gets a SecurityError here.
+        pending.delete(id);
+        reject(failure({ status: 0, message: "the engine could not start: " + (e && e.message || e) +
+          " (pkcalc.js and its engine.js must be served from this page's own origin)" }));
+        return;
+      }
+      engine.postMessage({ id: id, input: input, type: contentType(input, format), params: params });
     });
   }
 

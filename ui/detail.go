@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -134,6 +135,33 @@ func (c *Root) SnippetShown(x report.Candidate) provision.Snippet {
 
 // ShowSnippet opens a snippet tab.
 func (c *Root) ShowSnippet(id string) { c.Snippet = id }
+
+// TabKey moves among the snippet tabs from the tab id, as the ARIA tab
+// pattern has it: Left and Right to the previous and the next (wrapping),
+// Home and End to the first and the last; the tab reached opens and takes
+// the focus. It reports whether the key was one of those.
+func (c *Root) TabKey(x report.Candidate, id, k string) bool {
+	all := c.Snippets(x)
+	if len(all) == 0 {
+		return false
+	}
+	i := slices.IndexFunc(all, func(s provision.Snippet) bool { return s.ID == id })
+	switch k {
+	case "ArrowRight":
+		i = (i + 1) % len(all)
+	case "ArrowLeft":
+		i = (i - 1 + len(all)) % len(all)
+	case "Home":
+		i = 0
+	case "End":
+		i = len(all) - 1
+	default:
+		return false
+	}
+	c.Snippet = all[i].ID
+	c.focus = "tab-" + c.Snippet
+	return true
+}
 
 // CopySnippet puts the open snippet on the clipboard.
 func (c *Root) CopySnippet(x report.Candidate) {

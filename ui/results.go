@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vugu/vugu"
+
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -367,6 +369,25 @@ func (c *Results) ScoreText() string { return fmt.Sprintf("%d / 100", c.Shown().
 
 // WeightText is a component's weight.
 func (c *Results) WeightText(w int) string { return fmt.Sprintf("%d%%", w) }
+
+// TabIndex makes the open snippet tab the tabs' one Tab stop; the arrow
+// keys move among them.
+func (c *Results) TabIndex(id string) string {
+	if c.Root.SnippetShown(c.Shown()).ID == id {
+		return "0"
+	}
+	return "-1"
+}
+
+// TabKeyDown handles a key on a snippet tab.
+func (c *Results) TabKeyDown(event vugu.DOMEvent, id string) {
+	if event.PropBool("altKey") || event.PropBool("ctrlKey") || event.PropBool("metaKey") {
+		return // the browser's shortcuts
+	}
+	if c.Root.TabKey(c.Shown(), id, event.PropString("key")) {
+		event.PreventDefault() // Home and End would scroll the page
+	}
+}
 
 // TabSelected is the aria-selected value of a snippet tab.
 func (c *Results) TabSelected(id string) string {

@@ -73,6 +73,17 @@ type Root struct {
 	SortAsc      bool
 	Snippet      string // id of the provisioning snippet shown
 	Notice       string // a passing message: "Copied", "Downloaded"
+
+	focus string // id of the element to focus once rendered, when the focused one goes
+}
+
+// TakeFocus returns the id of the element that should have the keyboard
+// focus after the render, once: the page focuses it when an action took
+// away or replaced the element that had it. "" when the focus stays.
+func (c *Root) TakeFocus() string {
+	id := c.focus
+	c.focus = ""
+	return id
 }
 
 // Settings is the form, as text: what people type, checked by
@@ -209,6 +220,24 @@ func (c *Root) Analyse() {
 	}
 }
 
+// AnalyseButton is the Analyse button: it starts an analysis unless one is
+// running. The button is never disabled (aria-disabled while running), so
+// that it keeps the keyboard focus.
+func (c *Root) AnalyseButton() {
+	if c.Running {
+		return
+	}
+	c.Analyse()
+}
+
+// AnalyseDisabled is the Analyse button's aria-disabled.
+func (c *Root) AnalyseDisabled() string {
+	if c.Running {
+		return "true"
+	}
+	return "false"
+}
+
 // Pasted notes that the paste area changed: it is now the source.
 func (c *Root) Pasted(bytes int64) {
 	c.Source = Source{Kind: "paste", Label: "pasted text", Bytes: bytes}
@@ -262,7 +291,8 @@ func (c *Root) Cancel() {
 		c.Page.Cancel()
 	}
 	c.Running, c.cancelled = false, true
-	c.job++ // whatever comes back now is stale
+	c.job++             // whatever comes back now is stale
+	c.focus = "analyse" // the Cancel button goes with the running analysis
 }
 
 // Progressed records the engine's progress on a job.
@@ -396,7 +426,23 @@ func (c *Root) AddKey() {
 	c.KeyBox = ""
 }
 
-// RemoveKey drops a named key.
+// RemoveKey drops a named key. Its remove button goes with it: the focus
+// moves to the next key's (else the previous key's, else the key box).
 func (c *Root) RemoveKey(spec string) {
-	c.Settings.Keys = slices.DeleteFunc(c.Settings.Keys, func(k string) bool { return k == spec })
+	i := slices.Index(c.Settings.Keys, spec)
+	if i < 0 {
+		return
+	}
+	c.Settings.Keys = slices.Delete(c.Settings.Keys, i, i+1)
+	switch n := len(c.Settings.Keys); {
+	case n == 0:
+		c.focus = "keybox"
+	case i < n:
+		c.focus = RemoveID(i)
+	default:
+		c.focus = RemoveID(n - 1)
+	}
 }
+
+// RemoveID is the id of the remove button of the i-th key.
+func RemoveID(i int) string { return "remove-key-" + strconv.Itoa(i) }

@@ -473,3 +473,132 @@ func TestRatesFormatted(t *testing.T) {
 		}
 	}
 }
+
+// TestMetersNamed: every meter of the score breakdown is named by its part.
+func TestMetersNamed(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	html := render(t, c)
+	meters := regexp.MustCompile(`<meter [^>]*>`).FindAllString(html, -1)
+	if len(meters) != 6 {
+		t.Fatalf("%d meters", len(meters))
+	}
+	for i, m := range meters {
+		want := `aria-label="` + template.HTMLEscapeString(c.Report.Candidates[0].ScoreBreakdown[i].Name) + ` score"`
+		if c.Selected == c.Report.Candidates[0].Key.Spec && !strings.Contains(m, want) {
+			t.Errorf("meter %d: %s lacks %s", i, m, want)
+		}
+		if !strings.Contains(m, `aria-label="`) {
+			t.Errorf("meter %d has no name: %s", i, m)
+		}
+	}
+}
+
+// TestFocusKept: the Analyse button stays enabled, and focusable, while an
+// analysis runs, and a second press does nothing; removing a key hands the
+// focus to the next key's remove button, the previous one's, or the key box.
+func TestFocusKept(t *testing.T) {
+	f := &fakePage{text: `{"id":"1"}`}
+	c := &Root{Page: f, Loaded: true}
+	c.AnalyseButton()
+	html := render(t, c)
+	button := regexp.MustCompile(`<button id="analyse"[^>]*>`).FindString(html)
+	if !strings.Contains(button, `aria-disabled="true"`) || strings.Contains(button, "disabled=\"\"") || strings.Contains(button, " disabled") {
+		t.Errorf("while running: %s", button)
+	}
+	c.AnalyseButton()
+	if len(f.analyzed) != 1 {
+		t.Errorf("a press while running started %d analyses", len(f.analyzed))
+	}
+	c.Cancel()
+	if id := c.TakeFocus(); id != "analyse" {
+		t.Errorf("after Cancel, focus %q", id)
+	}
+	if button := regexp.MustCompile(`<button id="analyse"[^>]*>`).FindString(render(t, c)); !strings.Contains(button, `aria-disabled="false"`) {
+		t.Errorf("after Cancel: %s", button)
+	}
+
+	c.Settings.Keys = []string{"/a", "/b", "/c"}
+	html = render(t, c)
+	for i, k := range c.Settings.Keys {
+		button := regexp.MustCompile(`<button [^>]*id="` + RemoveID(i) + `"[^>]*>`).FindString(html)
+		if want := `aria-label="Remove ` + k + `"`; !strings.Contains(button, want) {
+			t.Errorf("remove button %d %q lacks %s", i, button, want)
+		}
+	}
+	for _, step := range []struct{ remove, focus string }{{"/b", "remove-key-1"}, {"/c", "remove-key-0"}, {"/x", ""}, {"/a", "keybox"}} {
+		c.RemoveKey(step.remove)
+		if got := c.TakeFocus(); got != step.focus {
+			t.Errorf("removing %s: focus %q, want %q", step.remove, got, step.focus)
+		}
+	}
+	if c.TakeFocus() != "" {
+		t.Error("the focus is asked for twice")
+	}
+}
+
+// TestSnippetTabs: the snippet tabs follow the ARIA tab pattern: the open
+// tab is the one Tab stop and names the panel; arrows, Home and End move.
+func TestSnippetTabs(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	x, _ := c.Candidate(c.Selected)
+	all := c.Snippets(x)
+	if len(all) < 3 {
+		t.Fatalf("%d snippets", len(all))
+	}
+	check := func(open string) {
+		t.Helper()
+		html := render(t, c)
+		tabs := regexp.MustCompile(`<button [^>]*role="tab"[^>]*>`).FindAllString(html, -1)
+		if len(tabs) != len(all) {
+			t.Fatalf("%d tabs", len(tabs))
+		}
+		for i, tab := range tabs {
+			id := "tab-" + all[i].ID
+			sel, idx := `aria-selected="false"`, `tabindex="-1"`
+			if all[i].ID == open {
+				sel, idx = `aria-selected="true"`, `tabindex="0"`
+			}
+			for _, want := range []string{`id="` + id + `"`, sel, idx, `aria-controls="snippet-panel"`} {
+				if !strings.Contains(tab, want) {
+					t.Errorf("tab %s lacks %s: %s", id, want, tab)
+				}
+			}
+		}
+		if want := `role="tabpanel" id="snippet-panel" aria-labelledby="tab-` + open + `"`; !strings.Contains(html, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	check(all[0].ID)
+	last := all[len(all)-1].ID
+	for _, step := range []struct{ from, key, to string }{
+		{all[0].ID, "ArrowRight", all[1].ID}, {all[1].ID, "End", last}, {last, "ArrowRight", all[0].ID},
+		{all[0].ID, "ArrowLeft", last}, {last, "Home", all[0].ID},
+	} {
+		if !c.TabKey(x, step.from, step.key) {
+			t.Fatalf("%s not handled", step.key)
+		}
+		if got := c.TakeFocus(); got != "tab-"+step.to {
+			t.Errorf("%s from %s: focus %q", step.key, step.from, got)
+		}
+		check(step.to)
+	}
+	if c.TabKey(x, all[0].ID, "a") || c.TakeFocus() != "" {
+		t.Error("another key moved the tabs")
+	}
+}
+
+// TestFilesOneTabStop: the file input is the one Tab stop for choosing
+// files, named by the label that holds it; the label is not focusable.
+func TestFilesOneTabStop(t *testing.T) {
+	html := render(t, &Root{Loaded: true})
+	label := regexp.MustCompile(`<label[^>]*id="files-label"[^>]*>Choose files…<input [^>]*id="files"[^>]*>\s*</label>`).FindString(html)
+	if label == "" || strings.Contains(label, "tabindex") || strings.Contains(label, `for="files"`) {
+		t.Errorf("the file chooser: %q", label)
+	}
+}

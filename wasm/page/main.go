@@ -49,6 +49,7 @@ func main() {
 			panic(err)
 		}
 		p.restoreText()
+		p.focus()
 		if first {
 			p.doc.DocumentElement().SetAttribute("data-ready", "true")
 			js.Global().Get("performance").Call("mark", "pkcalc-ready") // interactive, for the benchmark
@@ -81,6 +82,20 @@ func (p *page) SetText(s string) {
 func (p *page) restoreText() {
 	if t := p.textarea(); t != nil && t.Value() != p.text {
 		t.SetValue(p.text)
+	}
+}
+
+// focus moves the keyboard focus where the last action asked, when it
+// took away or replaced the element that had it.
+func (p *page) focus() {
+	p.env.Lock()
+	id := p.root.TakeFocus()
+	p.env.UnlockOnly()
+	if id == "" {
+		return
+	}
+	if el, ok := p.doc.GetElementByID(id).(dom.HTMLElement); ok {
+		el.Focus()
 	}
 }
 
@@ -222,13 +237,6 @@ func (p *page) watch() {
 		input := e.Target().Underlying()
 		p.take(input.Get("files"))
 		input.Set("value", "") // the same file can be picked again
-	})
-	p.doc.AddEventListener("keydown", false, func(e dom.Event) {
-		// The file label acts as a button for the keyboard.
-		if e.Target().ID() == "files-label" && (e.Underlying().Get("key").String() == "Enter" || e.Underlying().Get("key").String() == " ") {
-			e.PreventDefault()
-			p.doc.GetElementByID("files").(*dom.HTMLInputElement).Click()
-		}
 	})
 	for _, t := range []string{"dragenter", "dragover"} {
 		p.doc.AddEventListener(t, false, func(e dom.Event) {

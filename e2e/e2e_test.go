@@ -380,7 +380,12 @@ func TestQueries(t *testing.T) {
 	ctx := page(t)
 	eval[chromedp.Void](t, ctx, `(() => { const w = document.getElementById("workload");
 		w.value = "300 SELECT * FROM c WHERE c.tenantId = @t AND c.customerId = @c\n5 SELECT * FROM c WHERE c.status = 'x'\n1 SELECT FROM WHERE";
-		w.dispatchEvent(new Event("input", {bubbles: true})); })()`)
+		w.dispatchEvent(new Event("input", {bubbles: true}));
+		// Several physical partitions: on one, fan-out costs nothing extra
+		// and is only noted.
+		const ru = document.getElementById("ru");
+		ru.value = "60000";
+		ru.dispatchEvent(new Event("input", {bubbles: true})); })()`)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	status := waitStatus(t, ctx, "Read 2,000 documents")
 	if !strings.Contains(status, "2 operations of the workload, 1 unreadable: see below.") {

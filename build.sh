@@ -9,6 +9,7 @@
 #   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
 #   ./build.sh pgo                profile the 100 MB analysis again into cmd/pkcalc/default.pgo
 #   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
+#   ./build.sh help               this text
 #
 # It installs what it needs and is missing where it can (Chromium and Node
 # from Debian's packages when run as root on Debian), and otherwise says what
@@ -20,6 +21,11 @@ cd "$(dirname "$0")"
 # go build and go run of ./cmd/pkcalc take it on their own; the engine's
 # WebAssembly and the benchmarks are given it here. ./build.sh pgo makes it.
 pgo=cmd/pkcalc/default.pgo
+
+# usage prints the comment at the top of this file, all of it.
+usage() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${0##*/}"
+}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -245,11 +251,15 @@ case "$cmd" in
     port=8080
     while [ $# -gt 0 ]; do
       case "$1" in
-        --port) port=${2:?--port needs a number}; shift 2 ;;
+        --port) [ $# -ge 2 ] || die "serve: --port needs a number, as in ./build.sh serve --port 9000"; port=$2; shift 2 ;;
         --port=*) port=${1#--port=}; shift ;;
         *) die "serve: unknown flag $1 (only --port N)" ;;
       esac
     done
+    case "$port" in
+      ''|*[!0-9]*|??????*) die "serve: --port needs a number, as in ./build.sh serve --port 9000; got '$port'" ;;
+    esac
+    [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "serve: --port $port is not a port number (1 to 65535)"
     build_site dist
     exec go run ./cmd/pkcalc serve --dir dist --addr "127.0.0.1:$port"
     ;;
@@ -314,8 +324,12 @@ case "$cmd" in
       -cpuprofile "$PWD/build/pgo.prof" -o build/report.test ./core/report
     cp build/pgo.prof "$pgo"
     ;;
+  ''|help|-h|--help)
+    usage
+    ;;
   *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
-    [ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
+    printf 'build.sh: unknown target: %s\n\n' "$cmd" >&2
+    usage >&2
+    exit 2
     ;;
 esac

@@ -9,6 +9,7 @@
 #   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
 #   ./build.sh pgo                profile the 100 MB analysis again into cmd/pkcalc/default.pgo
 #   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
+#   ./build.sh help               this text
 #
 # It installs what it needs and is missing where it can (Chromium and Node
 # from Debian's packages when run as root on Debian), and otherwise says what
@@ -20,6 +21,11 @@ cd "$(dirname "$0")"
 # go build and go run of ./cmd/pkcalc take it on their own; the engine's
 # WebAssembly and the benchmarks are given it here. ./build.sh pgo makes it.
 pgo=cmd/pkcalc/default.pgo
+
+# usage prints the comment at the top of this file, all of it.
+usage() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${0##*/}"
+}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -108,11 +114,12 @@ precompress() {
 }
 
 # service_worker fills in sw.js: the list of the site's files, and a version
-# that changes whenever one of them does, so a new build replaces the cache.
+# that changes whenever one of them, or sw.js itself, does, so a new build
+# replaces the cache.
 service_worker() {
   local out=$1 files version
   files=$(cd "$out" && find . -type f ! -name sw.js ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | sed 's|^\./||; s|^index.html$|./|' | sed 's/.*/"&"/' | paste -sd, -)
-  version=$(cd "$out" && find . -type f ! -name sw.js ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+  version=$(cd "$out" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
   sed -i "s|@VERSION@|$version|; s|@FILES@|$files|" "$out/sw.js"
 }
 
@@ -137,11 +144,43 @@ build_cloudflare() {
   cp wasm/engine/wrangler.jsonc "$out/"
   cp -R "$site" "$out/site"
   cp wasm/engine/404.html wasm/engine/.assetsignore "$out/site/"
+  cloudflare_headers "$out/site"
   if [ -n "$note" ]; then
     mkdir -p "$w"
     npmlog=$(npm install --no-audit --no-fund --save-exact --prefix "$w" wrangler@4.60.0 2>&1) ||
       { printf '%s\nbuild.sh: npm could not install wrangler 4.60.0 in %s/\n' "$npmlog" "$w" >&2; return 1; }
   fi
+}
+
+# cloudflare_headers writes _headers in the Worker's copy of the site, which
+# Workers static assets apply to their responses (and do not serve): the
+# Content-Security-Policy of index.html's <meta> tag on every file, as
+# pkcalc serve sends it, since the engine's module worker takes its policy
+# from engine.js's response and not from the page; and an HTML file whose
+# <meta> tag says another (pkcalc.html, the single-file build) gets its own,
+# at its address with .html and at the one without, where Cloudflare
+# redirects it.
+cloudflare_headers() {
+  local site=$1 policy f name own
+  policy=$(csp_of "$site/index.html")
+  [ -n "$policy" ] || { printf 'build.sh: %s/index.html has no Content-Security-Policy <meta> tag\n' "$site" >&2; return 1; }
+  {
+    printf '# Written by build.sh from the Content-Security-Policy <meta> tags of the site.\n'
+    printf '/*\n  Content-Security-Policy: %s\n' "$policy"
+    for f in "$site"/*.html; do
+      name=${f##*/}
+      own=$(csp_of "$f")
+      if [ -n "$own" ] && [ "$own" != "$policy" ]; then
+        printf '/%s\n  ! Content-Security-Policy\n  Content-Security-Policy: %s\n' "$name" "$own" "${name%.html}" "$own"
+      fi
+    done
+  } > "$site/_headers"
+}
+
+# csp_of prints the policy of an HTML file's Content-Security-Policy <meta>
+# tag (in its head, at the top), or nothing.
+csp_of() {
+  head -c 16384 "$1" | sed -n 's/.*<meta http-equiv="Content-Security-Policy" content="\([^"]*\)">.*/\1/p' | head -n 1
 }
 
 # vugu_script writes Vugu's DOM renderer script to a file, so the page can
@@ -212,11 +251,15 @@ case "$cmd" in
     port=8080
     while [ $# -gt 0 ]; do
       case "$1" in
-        --port) port=${2:?--port needs a number}; shift 2 ;;
+        --port) [ $# -ge 2 ] || die "serve: --port needs a number, as in ./build.sh serve --port 9000"; port=$2; shift 2 ;;
         --port=*) port=${1#--port=}; shift ;;
         *) die "serve: unknown flag $1 (only --port N)" ;;
       esac
     done
+    case "$port" in
+      ''|*[!0-9]*|??????*) die "serve: --port needs a number, as in ./build.sh serve --port 9000; got '$port'" ;;
+    esac
+    [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "serve: --port $port is not a port number (1 to 65535)"
     build_site dist
     exec go run ./cmd/pkcalc serve --dir dist --addr "127.0.0.1:$port"
     ;;
@@ -281,8 +324,12 @@ case "$cmd" in
       -cpuprofile "$PWD/build/pgo.prof" -o build/report.test ./core/report
     cp build/pgo.prof "$pgo"
     ;;
+  ''|help|-h|--help)
+    usage
+    ;;
   *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
-    [ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
+    printf 'build.sh: unknown target: %s\n\n' "$cmd" >&2
+    usage >&2
+    exit 2
     ;;
 esac

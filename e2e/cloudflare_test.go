@@ -96,6 +96,37 @@ func TestCloudflare(t *testing.T) {
 		expectError(t, res, body, http.StatusNotFound, "no such endpoint")
 	})
 
+	t.Run("Policy", func(t *testing.T) {
+		// _headers (build_cloudflare) gives every asset the page's
+		// Content-Security-Policy, and the single-file build its own; it is
+		// not itself served.
+		checkPolicyHeaders(t, base, filepath.Join(dir, "site"))
+		res, body := call(t, client, "GET", base+"/_headers", "", nil, nil)
+		expect(t, res, body, http.StatusNotFound, "text/html")
+	})
+
+	t.Run("EngineWorkerCSP", func(t *testing.T) {
+		if browserCtx == nil {
+			t.Skip("no browser: run ./build.sh test")
+		}
+		engineWorkerConfined(t, base)
+	})
+
+	t.Run("Offline", func(t *testing.T) {
+		// Cloudflare redirects /index.html to / and /embed.html to /embed:
+		// the service worker must keep copies it can open pages with.
+		if browserCtx == nil {
+			t.Skip("no browser: run ./build.sh test")
+		}
+		for _, c := range [][2]string{{"/index.html", "/"}, {"/embed.html", "/embed"}} {
+			res, _ := call(t, &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, "GET", base+c[0], "", nil, nil)
+			if res.StatusCode/100 != 3 || res.Header.Get("Location") != c[1] {
+				t.Logf("GET %s: %d to %q; the test expected Cloudflare's redirect to %s", c[0], res.StatusCode, res.Header.Get("Location"), c[1])
+			}
+		}
+		offlineAddresses(t, base)
+	})
+
 	t.Run("Analyze", func(t *testing.T) {
 		lines := `{"id":"1","tenantId":"contoso","userId":"alice"}
 {"id":"2","tenantId":"contoso","userId":"bob"}

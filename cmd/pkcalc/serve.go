@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"mime"
 	"net"
@@ -10,8 +11,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/pkcalc/pkcalc/core/api"
 )
@@ -48,15 +52,40 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // siteHandler serves the static site. It never reads request bodies: the
 // app analyses documents in the browser.
+//
+// Every response carries the page's Content-Security-Policy as a header,
+// the one of the <meta> tag in index.html (the one place it is written):
+// the engine's module worker takes its policy from engine.js's response,
+// not from the page, and without the header it could connect anywhere.
+// An HTML file with a policy of its own in a <meta> tag (pkcalc.html, the
+// single-file build) is sent with that one instead.
 func siteHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
+	policies := &policyCache{dir: dir, byFile: map[string]cachedPolicy{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		if p := policies.forPath(r.URL.Path); p != "" {
+			h.Set("Content-Security-Policy", p)
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
+			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		h := w.Header()
+		// An address without an extension that names no file but an HTML
+		// file's name without its .html gets that file, as on Cloudflare
+		// Workers' static assets (which redirect /embed.html to /embed).
+		if name := path.Clean("/" + r.URL.Path); !strings.HasSuffix(r.URL.Path, "/") && path.Ext(name) == "" && name != "/" {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+				if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)+".html")); err == nil && st.Mode().IsRegular() {
+					r = r.Clone(r.Context())
+					r.URL.Path = name + ".html"
+					if p := policies.forPath(r.URL.Path); p != "" {
+						h.Set("Content-Security-Policy", p)
+					}
+				}
+			}
+		}
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Vary", "Accept-Encoding")
@@ -86,6 +115,74 @@ func siteHandler(dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// cspMeta finds the policy of an HTML file.
+var cspMeta = regexp.MustCompile(`(?i)<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*/?>`)
+
+// policyCache reads the policies of the site's HTML files, again whenever
+// a file changes (a new build while pkcalc serve runs).
+type policyCache struct {
+	dir    string
+	mu     sync.Mutex
+	byFile map[string]cachedPolicy
+}
+
+type cachedPolicy struct {
+	mod    time.Time
+	size   int64
+	policy string
+}
+
+// forPath is the policy for a request's path: the HTML file's own, if it is
+// one with a policy, else index.html's; "" when index.html has none.
+func (c *policyCache) forPath(urlPath string) string {
+	name := path.Clean("/" + urlPath)
+	if strings.HasSuffix(urlPath, "/") {
+		name = path.Join(name, "index.html")
+	}
+	if strings.HasSuffix(name, ".html") {
+		if p := c.file(name); p != "" {
+			return p
+		}
+	}
+	return c.file("/index.html")
+}
+
+// file is the policy of the <meta> tag of the HTML file at name (a clean
+// path from the site's root), "" if it has none or there is no such file.
+func (c *policyCache) file(name string) string {
+	file := filepath.Join(c.dir, filepath.FromSlash(name))
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.byFile[name]; ok && p.mod.Equal(st.ModTime()) && p.size == st.Size() {
+		return p.policy
+	}
+	p := cachedPolicy{mod: st.ModTime(), size: st.Size()}
+	if f, err := os.Open(file); err == nil {
+		// The tag is in the head, at the top: no need to read a whole
+		// single-file build.
+		head := make([]byte, 16<<10)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		p.policy = policyOf(head[:n])
+	}
+	c.byFile[name] = p
+	return p.policy
+}
+
+// policyOf is the Content-Security-Policy of an HTML document's <meta> tag,
+// as a header value: entities decoded, white space made single spaces.
+func policyOf(doc []byte) string {
+	m := cspMeta.FindSubmatch(doc)
+	if m == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " ")
 }
 
 // acceptedEncodings reads Accept-Encoding: the codings named without q=0.

@@ -252,11 +252,12 @@ side by side, and times and time buckets read straight from their text); the res
 another shape: the paths the keys share (five
 read /customerId, four /id, three /orderDate) read, hashed and placed once per document for all of
 them, with each distinct value's EPK computed once across keys, and fewer steps per document past the
-exact limit. Small steps can no longer be told apart: two CPU profiles of the same code gave builds 2 %
-apart in instructions (cachegrind: 17.10 G against 17.43 G for one analysis, the sample's making
-included), and wall time on this machine varies by as much, so a change worth under 2 to 3 % is lost in
-the profile-guided build's own noise. The analysis is bound by instructions, not memory: about 11 G for
-its 1.14 s, some 23 for each byte the quick reader reads.
+exact limit. Small steps can no longer be told apart: two CPU profiles of the same code gave builds
+0.33 G instructions apart (cachegrind, one analysis with the sample's making: 17.10 G against 17.43 G),
+about 3 % of an analysis's 10 to 11 G (the difference between one run and two), and wall time on this
+machine varies by as much, so a change worth under 3 % is lost in the profile-guided build's own noise.
+The analysis is bound by instructions, not memory: 10 to 11 G in its 1.14 s, some 23 for each byte the
+quick reader reads.
 
 The command line sets the collector's pace to 400 % (unless GOGC is set): an analysis allocates per
 document and keeps little. One core, the 100 MB set, JSON output, best of five: 1.21 s against 1.29 s

@@ -97,8 +97,8 @@ func run(m *testing.M, site, chromium string) int {
 	return m.Run()
 }
 
-// page opens the app in a new tab and waits until the engine has rendered.
-func page(t *testing.T) context.Context {
+// tab opens a new tab of its own, with a time limit.
+func tab(t *testing.T) context.Context {
 	t.Helper()
 	if browserCtx == nil {
 		t.Skip("no browser: run ./build.sh test")
@@ -107,6 +107,13 @@ func page(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancelT)
+	return ctx
+}
+
+// page opens the app in a new tab and waits until the engine has rendered.
+func page(t *testing.T) context.Context {
+	t.Helper()
+	ctx := tab(t)
 	do(t, ctx, chromedp.Navigate(siteURL))
 	do(t, ctx, chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
 	return ctx

@@ -16,19 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// tab opens a new tab of its own, with a time limit.
-func tab(t *testing.T) context.Context {
-	t.Helper()
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(cancelT)
-	return ctx
-}
-
 // poll waits for a condition, failing with what the page says when it
 // never holds.
 func poll(t *testing.T, ctx context.Context, cond, says string) {

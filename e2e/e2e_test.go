@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -621,36 +622,9 @@ func TestOffline(t *testing.T) {
 // postMessage, takes presets from its address, and analyses documents the
 // parent sends.
 func TestEmbed(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
-	files := http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/wiki/page.html" {
-			w.Header().Set("Content-Type", "text/html")
-			io.WriteString(w, `<!doctype html><title>Design notes</title><h1>Our container</h1>
-<iframe id="pk" src="../embed.html?sample=orders&keys=/tenantId&ru=20000" style="width:100%;border:0" title="pkcalc"></iframe>
-<script>
-window.heights = []; window.answers = [];
-addEventListener("message", e => {
-  if (e.data.type === "pkcalc:height") { heights.push(e.data.height); document.getElementById("pk").style.height = e.data.height + "px"; }
-  if (e.data.type === "pkcalc:report" || e.data.type === "pkcalc:error") answers.push(e.data);
-});
-</script>`)
-			return
-		}
-		if r.URL.Path == "/wiki/script.html" {
-			w.Header().Set("Content-Type", "text/html")
-			io.WriteString(w, `<!doctype html><title>Only the script</title><script src="../pkcalc.js"></script>`)
-			return
-		}
-		files.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelT()
+	ctx := tab(t)
+	srv := embedHost(t)
+	preset := "/wiki/page.html?src=" + url.QueryEscape("embed.html?sample=orders&keys=/tenantId&ru=20000")
 
 	// A page that only includes pkcalc.js can analyse.
 	do(t, ctx, chromedp.Navigate(srv.URL+"/wiki/script.html"))
@@ -658,10 +632,10 @@ addEventListener("message", e => {
 		t.Errorf("script-only page: %q", got)
 	}
 
-	do(t, ctx, chromedp.Navigate(srv.URL+"/wiki/page.html"))
+	do(t, ctx, chromedp.Navigate(srv.URL+preset))
 	// The preset sample analyses by itself and the frame grows to fit it.
 	do(t, ctx, chromedp.Poll[chromedp.Void](`heights.length > 0 && heights[heights.length-1] > 1500`))
-	frameText := `document.getElementById("pk").contentDocument`
+	frameText := `document.getElementById("pkcalc").contentDocument`
 	if got := eval[string](t, ctx, frameText+`.getElementById("status").innerText`); !strings.Contains(got, "Read 2,000 documents") {
 		t.Errorf("frame status %q", got)
 	}
@@ -672,7 +646,7 @@ addEventListener("message", e => {
 	if v := eval[string](t, ctx, frameText+`.getElementById("ru").value`); v != "20000" {
 		t.Errorf("preset ru %q", v)
 	}
-	eval[chromedp.Void](t, ctx, `document.getElementById("pk").contentWindow.postMessage({type: "pkcalc:analyze", id: 7,
+	eval[chromedp.Void](t, ctx, `document.getElementById("pkcalc").contentWindow.postMessage({type: "pkcalc:analyze", id: 7,
 		documents: '{"id":"1","t":"a"}\n{"id":"2","t":"b"}\n{"id":"3","t":"b"}', options: {keys: ["/t"], noSuggest: true}}, "*")`)
 	do(t, ctx, chromedp.Poll[chromedp.Void](`answers.length > 0`))
 	if got := eval[string](t, ctx, `JSON.stringify([answers[0].type, answers[0].id, answers[0].report.documents, answers[0].report.candidates[0].key.spec])`); got != `["pkcalc:report",7,3,"/t"]` {

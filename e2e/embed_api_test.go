@@ -28,7 +28,8 @@ func poll(t *testing.T, ctx context.Context, cond, says string) {
 }
 
 // embedHost serves the site, with the host page of docs/EMBED.md at
-// /wiki/page.html (iframe src in the query), which records the messages it gets.
+// /wiki/page.html (iframe src in the query), which records the messages it
+// gets, and a page that only includes pkcalc.js at /wiki/script.html.
 func embedHost(t *testing.T) *httptest.Server {
 	t.Helper()
 	files := http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))
@@ -44,6 +45,11 @@ func embedHost(t *testing.T) *httptest.Server {
     if (e.data && (e.data.type === "pkcalc:report" || e.data.type === "pkcalc:error")) answers.push(e.data);
   });
 </script>`, r.URL.Query().Get("src"))
+			return
+		}
+		if r.URL.Path == "/wiki/script.html" {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<!doctype html><title>Only the script</title><script src="../pkcalc.js"></script>`)
 			return
 		}
 		files.ServeHTTP(w, r)

@@ -45,7 +45,9 @@ func newSource(r io.Reader, name, format string) report.Source {
 	if isCSV(name, format) {
 		return ingest.NewCSVReader(r)
 	}
-	return ingest.NewReader(r)
+	jr := ingest.NewReader(r)
+	jr.SetCSVRemedy("read it as CSV: name the file .csv, or give --input-format csv")
+	return jr
 }
 
 // open opens a file, or standard input for "-".
@@ -71,7 +73,6 @@ type inputs struct {
 	done      int64      // bytes of the files already read
 	project   [][]string // the paths to read, once the analysis has chosen them
 	projected bool       // ... if it has
-	csvHint   string     // the hint for JSON that looks like CSV, for this command line
 }
 
 // openInputs opens every file before reading any, so that a missing file
@@ -83,7 +84,7 @@ func openInputs(files []string, format string, stdin io.Reader) (in *inputs, clo
 			c()
 		}
 	}
-	in = &inputs{names: files, csvHint: "read it as CSV: name the file .csv, or give --input-format csv"}
+	in = &inputs{names: files}
 	for _, name := range files {
 		r, c, err := open(name, stdin)
 		if err != nil {
@@ -130,16 +131,8 @@ func (in *inputs) Next() (*ingest.Document, error) {
 	return nil, io.EOF
 }
 
-// csvSuggestion ends ingest's message for JSON that looks like CSV, which
-// names the HTTP API's remedies; the command line has its own.
-const csvSuggestion = "read it as CSV, from a file named .csv or sent as text/csv"
-
-// message says, with several files, which file a problem is in, and gives
-// the command line's way to read CSV.
+// message says, with several files, which file a problem is in.
 func (in *inputs) message(msg string) string {
-	if m, ok := strings.CutSuffix(msg, csvSuggestion); ok {
-		msg = m + in.csvHint
-	}
 	if len(in.names) > 1 {
 		msg = "in " + in.names[in.cur] + ": " + msg
 	}

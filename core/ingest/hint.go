@@ -41,7 +41,11 @@ func (r *Reader) sniff() *Error {
 		return nil // only UTF-16 (or BSON) puts a NUL after a bracket
 	}
 	head = r.lookahead(sniffBytes)
-	msg := wholeInput(head, len(head) < sniffBytes)
+	remedy := r.csvRemedy
+	if remedy == "" {
+		remedy = "read it as CSV, from a file named .csv or sent as text/csv"
+	}
+	msg := wholeInput(head, len(head) < sniffBytes, remedy)
 	if msg == "" {
 		return nil
 	}
@@ -75,8 +79,8 @@ const utf16Msg = "the input is UTF-16 text: save it as UTF-8 (Windows PowerShell
 // wholeInput says what the input is when its start shows it is not JSON
 // text at all, or "". head is the start of the input from its first byte
 // that is not white space (after a UTF-8 byte order mark); all reports
-// that head is the whole input.
-func wholeInput(head []byte, all bool) string {
+// that head is the whole input; csvRemedy says how to read CSV instead.
+func wholeInput(head []byte, all bool, csvRemedy string) string {
 	if len(head) == 0 {
 		return ""
 	}
@@ -123,7 +127,7 @@ func wholeInput(head []byte, all bool) string {
 		return "the input is JSON inside a JSON string (encoded twice): decode it once, so that the documents are objects, not text"
 	}
 	if first, ok := csvHeader(head, all); ok {
-		return fmt.Sprintf("the input looks like CSV (first line %s), not JSON: read it as CSV, from a file named .csv or sent as text/csv", quoteClip(first))
+		return fmt.Sprintf("the input looks like CSV (first line %s), not JSON: %s", quoteClip(first), csvRemedy)
 	}
 	return ""
 }

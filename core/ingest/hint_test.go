@@ -232,3 +232,13 @@ func TestNotJSONIsOneError(t *testing.T) {
 		}
 	}
 }
+
+// A front end words the way to read CSV its own way.
+func TestCSVRemedy(t *testing.T) {
+	r := NewReader(strings.NewReader("id,tenant\n1,a\n"))
+	r.SetCSVRemedy("give --input-format csv")
+	_, err := r.Next()
+	if want := `the input looks like CSV (first line "id,tenant"), not JSON: give --input-format csv`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

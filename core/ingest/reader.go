@@ -67,13 +67,14 @@ type Document struct {
 
 // Reader reads documents one at a time. It is not safe for concurrent use.
 type Reader struct {
-	src     io.Reader
-	buf     []byte
-	pos     int   // next unread byte in buf
-	end     int   // end of valid bytes in buf
-	base    int64 // input offset of buf[0]
-	eof     bool
-	readErr error
+	src       io.Reader
+	csvRemedy string // how to read CSV instead, for the message on JSON that looks like it (SetCSVRemedy)
+	buf       []byte
+	pos       int   // next unread byte in buf
+	end       int   // end of valid bytes in buf
+	base      int64 // input offset of buf[0]
+	eof       bool
+	readErr   error
 
 	line      int
 	lineStart int64
@@ -140,6 +141,13 @@ func NewReader(src io.Reader) *Reader {
 		keys: make(map[string]string),
 	}
 }
+
+// SetCSVRemedy sets what the message for an input that looks like CSV, not
+// JSON, tells the user to do, in the words of the front end reading it
+// (the command line has a flag where the HTTP API has a content type).
+// The default is "read it as CSV, from a file named .csv or sent as
+// text/csv".
+func (r *Reader) SetCSVRemedy(s string) { r.csvRemedy = s }
 
 // Format describes how the input was read, for example "JSON array" or
 // "JSON Lines". It is settled once the first document has been read.

@@ -244,10 +244,7 @@ func (a *analysis) choose(window []*ingest.Document) {
 	specs := slices.Clone(a.opts.Keys)
 	a.named = len(specs)
 	if !a.opts.NoSuggest {
-		target := a.opts.TargetBytes
-		if target == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
-			target = a.opts.TargetDocs * a.bytes / int64(a.docs)
-		}
+		target := a.targetBytes()
 		// A time field given that holds no time (--time-field on a name or
 		// a count) would make keys of buckets every document lacks.
 		timePath := a.timePath
@@ -500,10 +497,7 @@ func (a *analysis) settingWarnings() []Notice {
 	// Throughput the service would not allow for the target's storage is
 	// raised to its minimum (advisor.Evaluate).
 	if t := a.opts.Throughput; t.RU > 0 {
-		storage := max(a.bytes, a.opts.TargetBytes)
-		if a.opts.TargetBytes == 0 && a.opts.TargetDocs > int64(a.docs) {
-			storage = a.opts.TargetDocs * a.bytes / int64(a.docs)
-		}
+		storage := max(a.bytes, a.targetBytes()) // projected up, never down
 		if least := capacity.MinRU(t.Autoscale, storage, 0); t.RU < least {
 			what := "RU/s"
 			if t.Autoscale {
@@ -523,6 +517,15 @@ func (a *analysis) settingWarnings() []Notice {
 			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
 	}
 	return out
+}
+
+// targetBytes is the expected size in bytes: as given, or the target's
+// documents at the input's average size; 0 for none.
+func (a *analysis) targetBytes() int64 {
+	if a.opts.TargetBytes == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
+		return a.opts.TargetDocs * a.bytes / int64(a.docs)
+	}
+	return a.opts.TargetBytes
 }
 
 // weightedTraffic is whether requests follow the weight field: weighted

@@ -10,7 +10,6 @@
 package advisor
 
 import (
-	"math"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
@@ -95,9 +94,8 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	n := s.Partitions
 	if n <= 0 {
 		n = capacity.InitialPartitions(e.Throughput)
-		n = max(n, int(math.Ceil(float64(e.Throughput.RU)/capacity.PartitionMaxRU)))
 	}
-	n = max(n, capacity.MinPartitions(e.Throughput.RU))
+	n = max(n, capacity.MinPartitions(e.Throughput.RU)) // never fewer than the RU/s need
 	version := d.Version
 	if d.Spec.Kind == key.MultiHash {
 		version = epk.V2

@@ -99,7 +99,7 @@ func (e *Evaluation) score() {
 		card.Note = fmt.Sprintf("%s distinct %s; every new %s brings new ones, so they grow with time", human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"), bucket)
 	case growing:
 		card.Score = 100
-		card.Note = fmt.Sprintf("%s distinct values; most documents bring a new one, so they grow with the data", human.Count(d.Distinct))
+		card.Note = fmt.Sprintf("%s distinct %s; most documents bring a new one, so they grow with the data", human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"))
 	default:
 		card.Score = pct(math.Log10(math.Max(distinctProjected, 1)) / math.Log10(want))
 		card.Note = fmt.Sprintf("%s distinct %s", human.Count(d.Distinct), human.Plural(d.Distinct, "value", "values"))

@@ -322,6 +322,45 @@ func TestProject(t *testing.T) {
 	}
 }
 
+// A computed suffix spreads each tenant evenly over its suffixes as the data
+// grows: the suffix with the most of the sample's few documents does not
+// grow past the others, so a suffix sized for 7.5 GB holds 7.5 GB, not the
+// 11 GB or more that the sample's chance would make it.
+func TestProjectSuffix(t *testing.T) {
+	const gb = int64(1) << 30
+	pad := strings.Repeat("x", 1000)
+	d := accumulate(t, "/tenant+hash(/id)%40", lines(1000, func(i int) string {
+		t := "a"
+		if i%10 >= 6 {
+			t = "b"
+		}
+		return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, t, i, pad)
+	}), Options{})
+	var most int64 // the sample's fullest suffix of a
+	for _, l := range d.Logical {
+		if strings.HasPrefix(l.Values[0].Str, "a-") {
+			most = max(most, l.Documents)
+		}
+	}
+	if most <= 16 {
+		t.Fatalf("the sample's fullest suffix of a holds %d of its 600 documents: no chance to smooth", most)
+	}
+	p := d.Project(float64(500*gb)/float64(d.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	// a is 60 % of 500 GB over 40 suffixes.
+	want := 0.6 * 500 * float64(gb) / 40
+	if r := float64(p.Largest.Bytes) / want; r < 0.99 || r > 1.01 || p.OverAlertN != 0 || p.OverLimitN != 0 {
+		t.Errorf("largest suffix %s projected to %.2f GB, want %.2f; %d over the alert line, %d over the limit",
+			p.Largest.Values[0].Str, float64(p.Largest.Bytes)/float64(gb), want/float64(gb), p.OverAlertN, p.OverLimitN)
+	}
+	var total int64
+	for _, ph := range p.Physical {
+		total += ph.Bytes
+	}
+	if r := float64(total) / float64(500*gb); r < 0.999 || r > 1.001 {
+		t.Errorf("physical partitions hold %d bytes in all, want 500 GB", total)
+	}
+}
+
 // New values spread evenly over the key space, so a split gives each side
 // the new mass of the key space it covers, whatever the values that fix
 // where it is cut.

@@ -216,7 +216,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		if i < 0 {
 			break
 		}
-		left, right, ok := parts[i].split(d.Version, maxPhysical)
+		left, right, ok := parts[i].split(d.Version, maxPhysical, uniformBytes)
 		if !ok || len(parts) >= 1<<16 {
 			// One logical partition alone is past the limit, or the range
 			// cannot be cut: the service could not split it either.
@@ -272,13 +272,15 @@ func (r simRange) bytes(uniform float64) float64 {
 	return b
 }
 
-// split divides a range at the byte median of its logical partitions, or,
-// with fewer than two, at the middle of its key space (V2 and MultiHash,
-// whose EPKs are plain hex numbers). A logical partition past maxPhysical
+// split divides a range between two of its logical partitions where it
+// best halves the bytes the range holds (uniform is the new values' bytes
+// over the whole key space, see bytes), or, with fewer than two, at the
+// middle of its key space (V2 and MultiHash, whose EPKs are plain hex
+// numbers). A logical partition past maxPhysical
 // is cut off from the others, so that it ends alone in a range, which is
 // then left as it is: one key value cannot be split, but the values beside
 // it can move to partitions of their own, as the service moves them.
-func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, bool) {
+func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simRange, simRange, bool) {
 	if big := slices.IndexFunc(r.logical, func(l simLogical) bool { return l.Bytes > maxPhysical }); big >= 0 {
 		if len(r.logical) == 1 {
 			return r, r, false
@@ -288,16 +290,42 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 		return left, right, true
 	}
 	if len(r.logical) >= 2 {
-		var total, acc float64
+		// The cut that halves the bytes the range will hold: its values'
+		// and the mass spread over its key space (new values, values past
+		// the exact limit), which for a key of many values is nearly all of
+		// it, so the values alone would cut far from the middle.
+		spread := r.overflowBytes + uniform*r.width
+		total := spread
 		for _, l := range r.logical {
 			total += float64(l.Bytes)
 		}
-		k := 1
-		for i, l := range r.logical[:len(r.logical)-1] {
+		k, best := 1, math.Inf(1)
+		// Bytes and place in the key space before logical partition i;
+		// places are known for V2 EPKs apart (not for V1, nor within one
+		// first level of a hierarchical key).
+		var acc, prev float64
+		placed := v != epk.V1
+		for i, l := range r.logical {
+			at, ok := keyFraction(r.min, l.EPK, r.max)
+			placed = placed && ok
+			// The half may fall between two values, where only the spread
+			// mass grows: the service cuts there, not at a value.
+			if x := (total/2 - acc) / spread; placed && spread > 0 && x > prev && x < at {
+				if left, right, ok := r.cutBetween(i, x); ok {
+					return left, right, true
+				}
+			}
+			if i > 0 {
+				if d := math.Abs(acc + spread*r.share(i, v) - total/2); d < best {
+					k, best = i, d
+				}
+			}
 			acc += float64(l.Bytes)
-			k = i + 1
-			if acc >= total/2 {
-				break
+			prev = at
+		}
+		if x := (total/2 - acc) / spread; placed && spread > 0 && x > prev && x < 1 {
+			if left, right, ok := r.cutBetween(len(r.logical), x); ok {
+				return left, right, true
 			}
 		}
 		left, right := r.cut(k, v)
@@ -332,17 +360,52 @@ func (r simRange) split(v epk.Version, maxPhysical int64) (simRange, simRange, b
 // the whole.
 func (r simRange) cut(k int, v epk.Version) (left, right simRange) {
 	mid := r.logical[k].EPK
-	share := float64(k) / float64(len(r.logical))
-	if v != epk.V1 {
-		if f, ok := keyFraction(r.min, mid, r.max); ok {
-			share = f
-		}
-	}
+	share := r.share(k, v)
 	left = simRange{min: r.min, max: mid, width: r.width * share, logical: r.logical[:k:k],
 		overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
 	right = simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: r.logical[k:],
 		overflowDocs: r.overflowDocs * (1 - share), overflowBytes: r.overflowBytes * (1 - share), overflowReq: r.overflowReq * (1 - share)}
 	return left, right
+}
+
+// cutBetween divides a V2 range at the point x (0 < x < 1) of its key
+// space, which lies before its k-th logical partition and after the one
+// before, if they are V2 EPKs that leave room there.
+func (r simRange) cutBetween(k int, x float64) (left, right simRange, ok bool) {
+	a, ok1 := epkNumber(r.min, false)
+	b, ok2 := epkNumber(r.max, true)
+	if !ok1 || !ok2 || b.Cmp(a) <= 0 {
+		return r, r, false
+	}
+	span := new(big.Float).SetInt(new(big.Int).Sub(b, a))
+	at, _ := span.Mul(span, big.NewFloat(x)).Int(nil)
+	at.Add(at, a)
+	hex := strings.ToUpper(at.Text(16))
+	if len(hex) > 32 {
+		return r, r, false
+	}
+	mid := strings.Repeat("0", 32-len(hex)) + hex
+	if strings.Compare(mid, r.min) <= 0 || (r.max != "FF" && strings.Compare(mid, r.max) >= 0) ||
+		(k > 0 && strings.Compare(mid, r.logical[k-1].EPK) <= 0) ||
+		(k < len(r.logical) && strings.Compare(mid, r.logical[k].EPK) >= 0) {
+		return r, r, false
+	}
+	left = simRange{min: r.min, max: mid, width: r.width * x, logical: r.logical[:k:k],
+		overflowDocs: r.overflowDocs * x, overflowBytes: r.overflowBytes * x, overflowReq: r.overflowReq * x}
+	right = simRange{min: mid, max: r.max, width: r.width * (1 - x), logical: r.logical[k:],
+		overflowDocs: r.overflowDocs * (1 - x), overflowBytes: r.overflowBytes * (1 - x), overflowReq: r.overflowReq * (1 - x)}
+	return left, right, true
+}
+
+// share is the part of the range's key space before its k-th logical
+// partition (see cut).
+func (r simRange) share(k int, v epk.Version) float64 {
+	if v != epk.V1 {
+		if f, ok := keyFraction(r.min, r.logical[k].EPK, r.max); ok {
+			return f
+		}
+	}
+	return float64(k) / float64(len(r.logical))
 }
 
 // epkNumber is a V2 EPK's first 32 digits as a number ("" is 0; "FF", as

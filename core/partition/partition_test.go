@@ -391,6 +391,28 @@ func TestProjectSplitsByKeySpace(t *testing.T) {
 	}
 }
 
+// A storage split halves the data the partition holds, and for a key of
+// many values nearly all of it is the new values to come, spread over the
+// key space: cut at the median of the sample's few values alone, the
+// children of one split differed by half, and /id's partitions by 1.4×.
+func TestProjectSplitsEvenly(t *testing.T) {
+	const gb = int64(1) << 30
+	for _, n := range []int{20, 300} {
+		d := accumulate(t, "/id", lines(n, func(i int) string { return fmt.Sprintf(`{"id":"v%d"}`, i) }), Options{})
+		for _, start := range []int{1, 4} {
+			p := d.Project(float64(500*gb)/float64(d.Bytes), epk.Ranges(epk.V2, start), 20*gb, 14*gb, 50*gb)
+			var most, total int64
+			for _, ph := range p.Physical {
+				most = max(most, ph.Bytes)
+				total += ph.Bytes
+			}
+			if r := float64(most) / (float64(total) / float64(len(p.Physical))); r > 1.15 || len(p.Physical) > 16 {
+				t.Errorf("%d ids from %d partitions: the fullest of %d partitions holds %.2f× the average", n, start, len(p.Physical), r)
+			}
+		}
+	}
+}
+
 func TestShares(t *testing.T) {
 	d := accumulate(t, "/t", strings.NewReader(`{"t":"a","w":3}
 {"t":"a","w":1}

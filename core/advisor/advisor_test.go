@@ -689,7 +689,8 @@ func TestCrossPartitionOnePartition(t *testing.T) {
 		{"one partition at the target", Settings{TargetBytes: 1 << 30}, Info, false, "the container has 1 physical partition now and at the target.", "splits: the"},
 		{"four partitions", Settings{Partitions: 4}, Critical, true,
 			"A cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them: the container has 4 physical partitions.", "nothing extra"},
-		{"splits by the target", Settings{TargetBytes: 200 << 30}, Critical, true, "the container has 1 physical partition now and 6 at the target.", "nothing extra"},
+		// 180 GB splits evenly into 4 partitions of 45 GB.
+		{"splits by the target", Settings{TargetBytes: 180 << 30}, Critical, true, "the container has 1 physical partition now and 4 at the target.", "nothing extra"},
 	} {
 		tt.s.Operations = ops
 		e := evaluate(t, "/id", dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)

@@ -117,6 +117,11 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 		}
 	}
 	e.Load.Shares, e.HottestShare = d.Shares(e.Physical, traffic)
+	if e.Projection.Factor > 1 {
+		if sh := e.Projection.Shares(traffic, d.Weighted); sh != nil {
+			e.Load.Shares = sh
+		}
+	}
 	avg := 1024.0
 	if d.Documents > 0 {
 		avg = float64(d.Bytes) / float64(d.Documents)

@@ -156,15 +156,17 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	clustered := d.Spec.Kind == key.MultiHash
 	uniformBytes := float64(d.Bytes) * (factor - 1) * pNew
 	uniformDocs := float64(d.Documents) * (factor - 1) * pNew
+	uniformReq := d.requests() * (factor - 1) * pNew
 	if suffixed != nil {
 		// The suffixes the sample has not shown yet take their share too,
 		// at places the hash scatters over the key space.
 		uniformBytes += suffixed.unseenBytes
 		uniformDocs += suffixed.unseenDocs
+		uniformReq += suffixed.unseenReq
 	}
 	placed := scaled
 	if clustered {
-		uniformBytes, uniformDocs = 0, 0
+		uniformBytes, uniformDocs, uniformReq = 0, 0, 0
 		placed = func(l Logical) Logical {
 			l.Documents = int64(math.Round(float64(l.Documents) * factor))
 			l.Bytes = int64(math.Round(float64(l.Bytes) * factor))
@@ -239,7 +241,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		ph.LogicalPartitions = int64(len(r.logical))
 		ph.Documents += int64(math.Round(r.overflowDocs + uniformDocs*r.width))
 		ph.Bytes += int64(math.Round(r.overflowBytes + uniformBytes*r.width))
-		ph.Requests += r.overflowReq
+		ph.Requests += r.overflowReq + uniformReq*r.width
 		p.Physical[i] = ph
 	}
 	return p
@@ -461,6 +463,7 @@ type suffixGrowth struct {
 	group       map[string]*suffixGroup
 	unseenBytes float64 // the growth of the suffixes the sample lacks
 	unseenDocs  float64
+	unseenReq   float64
 }
 
 type suffixGroup struct {
@@ -513,6 +516,7 @@ func (d *Distribution) suffixGrowth(n int, grow float64) *suffixGrowth {
 		unseen := max(0, g.n-float64(seen[rest]))
 		g.unseenBytes += unseen * float64(s.bytes) * (grow - 1) / g.n
 		g.unseenDocs += unseen * float64(s.docs) * (grow - 1) / g.n
+		g.unseenReq += unseen * s.requests * (grow - 1) / g.n
 	}
 	return g
 }

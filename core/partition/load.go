@@ -41,3 +41,43 @@ func (d *Distribution) Shares(phys []Physical, t Traffic) (partitions []float64,
 	}
 	return partitions, hottestLogical
 }
+
+// Shares returns each physical partition's share of the requests at the
+// target scale, where they follow the data as it will be: the values to
+// come, spread over the key space, take most of a growing key's requests,
+// and the sample's chance counts per partition would make a perfectly even
+// key look hot. Nil for uniform traffic, whose count of values per
+// partition the projection does not know; use Distribution.Shares then.
+func (p Projection) Shares(t Traffic, weighted bool) []float64 {
+	if t == ByWeight && !weighted {
+		t = ByDocuments
+	}
+	if t == Uniform || len(p.Physical) == 0 {
+		return nil
+	}
+	out := make([]float64, len(p.Physical))
+	var total float64
+	for i, ph := range p.Physical {
+		out[i] = float64(ph.Documents)
+		if t == ByWeight {
+			out[i] = ph.Requests
+		}
+		total += out[i]
+	}
+	if total == 0 {
+		return nil
+	}
+	for i := range out {
+		out[i] /= total
+	}
+	return out
+}
+
+// requests is the request weight of every document counted.
+func (d *Distribution) requests() float64 {
+	r := d.Overflow.Requests
+	for _, l := range d.Logical {
+		r += l.Requests
+	}
+	return r
+}

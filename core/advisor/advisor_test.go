@@ -460,6 +460,8 @@ func TestMessageWording(t *testing.T) {
 			"only 1 distinct value, so the container can never use more than 1 logical partition:", "values"},
 		{"one document", "/id", strings.NewReader(`{"id":"1"}`), partition.Options{}, Settings{}, "",
 			"1 distinct value; most documents", "1 distinct values"},
+		{"one missing", "/k", strings.NewReader(`{"k":"a"}` + "\n" + `{"id":"b"}`), partition.Options{}, Settings{}, MissingValues,
+			"1 document (50%) lacks /k. Cosmos DB stores it under the undefined value", "them all"},
 		{"one collision", "/k", collide, partition.Options{Version: epk.V1}, Settings{}, TruncationCollision,
 			"1 group of distinct values shares an EPK", "groups"},
 		{"large factor", "/tenant", small(), partition.Options{}, Settings{TargetBytes: 1 << 40}, "",

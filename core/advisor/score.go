@@ -319,7 +319,7 @@ func (e *Evaluation) score() {
 		if miss >= 0.01 {
 			sev = Warning
 		}
-		where := "Cosmos DB stores them all under the undefined value: one logical partition that grows with every such document."
+		where := "Cosmos DB stores " + human.Plural(d.Missing, "it", "them all") + " under the undefined value: one logical partition that grows with every such document."
 		if d.Spec.Kind == key.MultiHash {
 			// A level is undefined on its own: the other levels still
 			// tell the documents apart.

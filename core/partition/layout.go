@@ -164,15 +164,8 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		uniformDocs += suffixed.unseenDocs
 		uniformReq += suffixed.unseenReq
 	}
-	placed := scaled
 	if clustered {
 		uniformBytes, uniformDocs, uniformReq = 0, 0, 0
-		placed = func(l Logical) Logical {
-			l.Documents = int64(math.Round(float64(l.Documents) * factor))
-			l.Bytes = int64(math.Round(float64(l.Bytes) * factor))
-			l.Requests *= factor
-			return l
-		}
 	}
 	parts := make([]simRange, len(ranges))
 	for i, r := range ranges {
@@ -194,8 +187,18 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	}
 	for k, l := range d.Logical {
 		if i := at[k]; i >= 0 {
-			pl := placed(l)
-			parts[i].logical = append(parts[i].logical, simLogical{EPK: pl.EPK, Documents: pl.Documents, Bytes: pl.Bytes, Requests: pl.Requests})
+			s := scaled(l)
+			sl := simLogical{EPK: s.EPK, Documents: s.Documents, Bytes: s.Bytes, Requests: s.Requests}
+			if clustered {
+				// The first level's new values land beside the value, in the
+				// gap up to the next: the logical partition itself grows as
+				// a hash key's value does, the gap takes the rest of the
+				// factor, and a split can cut the gap.
+				sl.GapDocs = float64(l.Documents)*factor - float64(s.Documents)
+				sl.GapBytes = float64(l.Bytes)*factor - float64(s.Bytes)
+				sl.GapReq = l.Requests*factor - s.Requests
+			}
+			parts[i].logical = append(parts[i].logical, sl)
 		}
 	}
 	bucketGrowth := grow
@@ -233,14 +236,19 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	p.Physical = make([]Physical, len(parts))
 	for i, r := range parts {
 		ph := Physical{ID: i, MinInclusive: r.min, MaxExclusive: r.max}
+		var gapDocs, gapBytes float64
 		for _, l := range r.logical {
 			ph.Documents += l.Documents
 			ph.Bytes += l.Bytes
-			ph.Requests += l.Requests
+			ph.Requests += l.Requests + l.GapReq
+			gapDocs += l.GapDocs
+			gapBytes += l.GapBytes
+			if !l.Phantom {
+				ph.LogicalPartitions++
+			}
 		}
-		ph.LogicalPartitions = int64(len(r.logical))
-		ph.Documents += int64(math.Round(r.overflowDocs + uniformDocs*r.width))
-		ph.Bytes += int64(math.Round(r.overflowBytes + uniformBytes*r.width))
+		ph.Documents += int64(math.Round(gapDocs + r.overflowDocs + uniformDocs*r.width))
+		ph.Bytes += int64(math.Round(gapBytes + r.overflowBytes + uniformBytes*r.width))
 		ph.Requests += r.overflowReq + uniformReq*r.width
 		p.Physical[i] = ph
 	}
@@ -254,7 +262,14 @@ type simLogical struct {
 	EPK              string
 	Documents, Bytes int64
 	Requests         float64
+	// A hierarchical key's new values of the first level that land in the
+	// gap from EPK to the next logical partition (or to the end of the
+	// first level's range), spread over it.
+	GapDocs, GapBytes, GapReq float64
+	Phantom                   bool // no logical partition: the start of a gap cut off from its value
 }
+
+func (l simLogical) mass() float64 { return float64(l.Bytes) + l.GapBytes }
 
 // simRange is a physical partition during the split simulation.
 type simRange struct {
@@ -269,7 +284,7 @@ type simRange struct {
 func (r simRange) bytes(uniform float64) float64 {
 	b := r.overflowBytes + uniform*r.width
 	for _, l := range r.logical {
-		b += float64(l.Bytes)
+		b += l.mass()
 	}
 	return b
 }
@@ -291,7 +306,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 		left, right := r.cut(k, v)
 		return left, right, true
 	}
-	if len(r.logical) >= 2 {
+	if len(r.logical) >= 2 || len(r.logical) == 1 && r.logical[0].GapBytes > 0 {
 		// The cut that halves the bytes the range will hold: its values'
 		// and the mass spread over its key space (new values, values past
 		// the exact limit), which for a key of many values is nearly all of
@@ -299,7 +314,7 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 		spread := r.overflowBytes + uniform*r.width
 		total := spread
 		for _, l := range r.logical {
-			total += float64(l.Bytes)
+			total += l.mass()
 		}
 		k, best := 1, math.Inf(1)
 		// Bytes and place in the key space before logical partition i;
@@ -322,13 +337,23 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 					k, best = i, d
 				}
 			}
-			acc += float64(l.Bytes)
+			// Or within the value's gap, where its first level's new
+			// values go.
+			if lo := acc + spread*r.share(i, v) + float64(l.Bytes); l.GapBytes > 0 && total/2 > lo && total/2 < lo+l.GapBytes {
+				if left, right, ok := r.cutGap(i, (total/2-lo)/l.GapBytes, v); ok {
+					return left, right, true
+				}
+			}
+			acc += l.mass()
 			prev = at
 		}
 		if x := (total/2 - acc) / spread; placed && spread > 0 && x > prev && x < 1 {
 			if left, right, ok := r.cutBetween(len(r.logical), x); ok {
 				return left, right, true
 			}
+		}
+		if len(r.logical) < 2 {
+			return r, r, false
 		}
 		left, right := r.cut(k, v)
 		return left, right, true
@@ -397,6 +422,67 @@ func (r simRange) cutBetween(k int, x float64) (left, right simRange, ok bool) {
 	right = simRange{min: mid, max: r.max, width: r.width * (1 - x), logical: r.logical[k:],
 		overflowDocs: r.overflowDocs * (1 - x), overflowBytes: r.overflowBytes * (1 - x), overflowReq: r.overflowReq * (1 - x)}
 	return left, right, true
+}
+
+// cutGap divides a range at y (0 < y < 1) of the gap of its j-th logical
+// partition: the left keeps the value and y of its gap, the right starts
+// with the rest of the gap (see simLogical).
+func (r simRange) cutGap(j int, y float64, v epk.Version) (left, right simRange, ok bool) {
+	l := r.logical[j]
+	hi := r.max
+	if j+1 < len(r.logical) {
+		hi = r.logical[j+1].EPK
+	}
+	mid, ok := gapPoint(l.EPK, hi, y)
+	if !ok || strings.Compare(mid, r.min) <= 0 || (r.max != "FF" && strings.Compare(mid, r.max) >= 0) {
+		return r, r, false
+	}
+	share, ok := keyFraction(r.min, mid, r.max)
+	if !ok || v == epk.V1 {
+		share = float64(j+1) / float64(len(r.logical)+1)
+	}
+	rest := simLogical{EPK: mid, Phantom: true, GapDocs: l.GapDocs * (1 - y), GapBytes: l.GapBytes * (1 - y), GapReq: l.GapReq * (1 - y)}
+	l.GapDocs, l.GapBytes, l.GapReq = l.GapDocs*y, l.GapBytes*y, l.GapReq*y
+	left = simRange{min: r.min, max: mid, width: r.width * share, logical: append(r.logical[:j:j], l),
+		overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
+	right = simRange{min: mid, max: r.max, width: r.width * (1 - share), logical: append([]simLogical{rest}, r.logical[j+1:]...),
+		overflowDocs: r.overflowDocs * (1 - share), overflowBytes: r.overflowBytes * (1 - share), overflowReq: r.overflowReq * (1 - share)}
+	return left, right, true
+}
+
+// gapPoint is the EPK y of the way from the hierarchical EPK lo to hi, or,
+// when hi is past lo's first level, to the end of that level's range:
+// within the first level, on the second level's hash.
+func gapPoint(lo, hi string, y float64) (string, bool) {
+	if len(lo) < 64 {
+		return "", false
+	}
+	head := lo[:32]
+	a, ok := new(big.Int).SetString(lo[32:64], 16)
+	if !ok {
+		return "", false
+	}
+	b := new(big.Int).Lsh(big.NewInt(1), 126) // past the top of a level's hash
+	if len(hi) >= 64 && hi[:32] == head {
+		if b, ok = new(big.Int).SetString(hi[32:64], 16); !ok {
+			return "", false
+		}
+	}
+	if b.Cmp(a) <= 0 {
+		return "", false
+	}
+	span := new(big.Float).SetInt(new(big.Int).Sub(b, a))
+	step, _ := span.Mul(span, big.NewFloat(y)).Int(nil)
+	m := step.Add(step, a)
+	if m.Cmp(a) <= 0 || m.Cmp(b) >= 0 {
+		return "", false
+	}
+	t := strings.ToUpper(m.Text(16))
+	s := head + strings.Repeat("0", 32-len(t)) + t
+	if strings.Compare(s, lo) <= 0 || (hi != "FF" && strings.Compare(s, hi) >= 0) {
+		return "", false
+	}
+	return s, true
 }
 
 // share is the part of the range's key space before its k-th logical

@@ -413,6 +413,43 @@ func TestProjectSplitsEvenly(t *testing.T) {
 	}
 }
 
+// A hierarchical key's first level grows by new values beside those seen,
+// which splits can part: however far the target is from the sample, no
+// physical partition is left past 50 GB unless one logical partition is.
+// Each sampled document stood for 70 GB at one point, which could not be
+// cut: 20 TB fitted in a few hundred partitions of up to 200 GB.
+func TestProjectHierarchicalSplits(t *testing.T) {
+	const gb = int64(1) << 30
+	pad := strings.Repeat("x", 1000)
+	d := accumulate(t, "/tenant,/id", lines(300, func(i int) string {
+		t := "a"
+		if i%10 >= 6 {
+			t = "b"
+		}
+		if i%10 == 9 {
+			t = "c"
+		}
+		return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, t, i, pad)
+	}), Options{})
+	for _, target := range []int64{500 * gb, 20 << 40} {
+		p := d.Project(float64(target)/float64(d.Bytes), epk.Ranges(epk.V2, 4), 20*gb, 14*gb, 50*gb)
+		var total, logical int64
+		for _, ph := range p.Physical {
+			total += ph.Bytes
+			logical += ph.LogicalPartitions
+			if ph.Bytes > 50*gb {
+				t.Errorf("%d GB: partition %d [%s, %s) holds %d GB, %d logical partitions", target/gb, ph.ID, ph.MinInclusive, ph.MaxExclusive, ph.Bytes/gb, ph.LogicalPartitions)
+			}
+		}
+		if r := float64(total) / float64(target); r < 0.999 || r > 1.001 || logical != 300 || p.Unsplittable {
+			t.Errorf("%d GB: %d bytes in all, %d logical partitions, unsplittable %v", target/gb, total, logical, p.Unsplittable)
+		}
+		if least := int(target / (50 * gb)); len(p.Physical) < least || len(p.Physical) > 4*least+4 {
+			t.Errorf("%d GB: %d physical partitions, want from %d", target/gb, len(p.Physical), least)
+		}
+	}
+}
+
 func TestShares(t *testing.T) {
 	d := accumulate(t, "/t", strings.NewReader(`{"t":"a","w":3}
 {"t":"a","w":1}

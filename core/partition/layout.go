@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"container/heap"
 	"math"
 	"math/big"
 	"slices"
@@ -216,23 +217,38 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	for i := range parts {
 		parts[i].total = parts[i].bytes(uniformBytes)
 	}
-	for {
-		i := slices.IndexFunc(parts, func(r simRange) bool { return !r.stuck && r.total > float64(maxPhysical) })
-		if i < 0 {
-			break
+	// The fullest range splits first: the result is the same, but past the
+	// most partitions simulated the ranges left over the limit are the
+	// evenest, not the last ones in key order.
+	full := &fullest{parts: parts}
+	for i := range parts {
+		if parts[i].total > float64(maxPhysical) {
+			full.order = append(full.order, i)
 		}
-		left, right, ok := parts[i].split(d.Version, maxPhysical, uniformBytes)
-		if !ok || len(parts) >= 1<<16 {
+	}
+	heap.Init(full)
+	for full.Len() > 0 {
+		i := heap.Pop(full).(int)
+		left, right, ok := full.parts[i].split(d.Version, maxPhysical, uniformBytes)
+		if !ok || len(full.parts) >= maxSimulated {
 			// One logical partition alone is past the limit, or the range
 			// cannot be cut: the service could not split it either.
 			p.Unsplittable = true
-			parts[i].stuck = true
+			full.parts[i].stuck = true
 			continue
 		}
 		left.total, right.total = left.bytes(uniformBytes), right.bytes(uniformBytes)
-		parts = slices.Replace(parts, i, i+1, left, right)
+		full.parts[i] = left
+		full.parts = append(full.parts, right)
 		p.Splits++
+		for _, k := range []int{i, len(full.parts) - 1} {
+			if full.parts[k].total > float64(maxPhysical) {
+				heap.Push(full, k)
+			}
+		}
 	}
+	parts = full.parts
+	slices.SortFunc(parts, func(a, b simRange) int { return strings.Compare(a.min, b.min) })
 	p.Physical = make([]Physical, len(parts))
 	for i, r := range parts {
 		ph := Physical{ID: i, MinInclusive: r.min, MaxExclusive: r.max}
@@ -253,6 +269,27 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		p.Physical[i] = ph
 	}
 	return p
+}
+
+// maxSimulated is the most physical partitions the split simulation makes:
+// 65,536 of 50 GB hold 3.2 PB.
+const maxSimulated = 1 << 16
+
+// fullest is a heap of ranges of parts, the most bytes first.
+type fullest struct {
+	parts []simRange
+	order []int
+}
+
+func (f *fullest) Len() int           { return len(f.order) }
+func (f *fullest) Less(i, j int) bool { return f.parts[f.order[i]].total > f.parts[f.order[j]].total }
+func (f *fullest) Swap(i, j int)      { f.order[i], f.order[j] = f.order[j], f.order[i] }
+func (f *fullest) Push(x any)         { f.order = append(f.order, x.(int)) }
+func (f *fullest) Pop() any {
+	n := len(f.order) - 1
+	x := f.order[n]
+	f.order = f.order[:n]
+	return x
 }
 
 // simLogical is what the split simulation needs of a logical partition:

@@ -450,6 +450,24 @@ func TestProjectHierarchicalSplits(t *testing.T) {
 	}
 }
 
+// Past the most partitions simulated (65,536 of 50 GB hold 3.2 PB), the
+// ranges left over the limit are even: the fullest split first. Split in
+// key order, the first ranges were cut to 50 GB and the last left whole,
+// one of them holding a hundred times the average.
+func TestProjectPastMostPartitions(t *testing.T) {
+	const gb = int64(1) << 30
+	d := accumulate(t, "/id", lines(20, func(i int) string { return fmt.Sprintf(`{"id":"v%d"}`, i) }), Options{})
+	p := d.Project(float64(5_000_000*gb)/float64(d.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+	var most, total int64
+	for _, ph := range p.Physical {
+		most = max(most, ph.Bytes)
+		total += ph.Bytes
+	}
+	if r := float64(most) / (float64(total) / float64(len(p.Physical))); len(p.Physical) != maxSimulated || r > 1.5 {
+		t.Errorf("%d partitions, the fullest %.2f× the average", len(p.Physical), r)
+	}
+}
+
 func TestShares(t *testing.T) {
 	d := accumulate(t, "/t", strings.NewReader(`{"t":"a","w":3}
 {"t":"a","w":1}

@@ -120,7 +120,11 @@ func (a *Accumulator) Finish() *Distribution {
 		d.Distinct = max(int64(a.distinct.Count()), int64(len(d.Logical)))
 		d.DistinctError = a.distinct.StdError()
 		for _, it := range a.heavy.Items() {
-			d.Heavy = append(d.Heavy, Logical{Values: it.Value, EPK: a.hash(it.Value), Documents: it.Docs, Bytes: it.Bytes})
+			// The documents its bytes count: the sketch's count may include
+			// those of the values it displaced (DocsError), which among
+			// many values of one document each made one value seem to
+			// hold hundreds.
+			d.Heavy = append(d.Heavy, Logical{Values: it.Value, EPK: a.hash(it.Value), Documents: it.Docs - it.DocsError, Bytes: it.Bytes})
 		}
 		o := &a.overflow
 		d.Overflow = Overflow{Documents: o.docs, Bytes: o.bytes, Requests: o.requests}

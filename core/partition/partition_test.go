@@ -165,6 +165,25 @@ func TestOverflow(t *testing.T) {
 	}
 }
 
+// Past the exact limit, the heavy hitters count only the documents they
+// surely hold: among 20,000 values of one document each, the sketch's
+// counts (which take over those of the values they displace) made a value
+// seem to hold 1.5 % of the documents and requests.
+func TestHeavyCountsNoMore(t *testing.T) {
+	d := accumulate(t, "/id", lines(20000, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }), Options{MaxDistinct: 1000})
+	if !d.Estimated || len(d.Heavy) == 0 {
+		t.Fatalf("estimated %v, %d heavy hitters", d.Estimated, len(d.Heavy))
+	}
+	for _, h := range d.Heavy {
+		if h.Documents > 1 {
+			t.Errorf("heavy hitter %v holds %d documents, want 1", h.Values, h.Documents)
+		}
+	}
+	if _, hot := d.Shares(d.Place(epk.Ranges(epk.V2, 4)), ByDocuments); hot > 2.0/20000 {
+		t.Errorf("the busiest logical partition takes %.4f of the requests, want 1/20,000", hot)
+	}
+}
+
 // TestSamples checks that every sampled document keeps its own key value,
 // whether the value was kept exactly, went to the sketches, or was copied
 // into the memory of a sample it replaced, and that the groups' values are

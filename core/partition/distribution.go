@@ -378,7 +378,12 @@ func (d *Distribution) FirstLevel() (v epk.Value, docs int64, ok bool) {
 	// looked up once per run of them, not once per partition.
 	var a *acc
 	var cur level
+	// Past the exact limit, a first level's documents are counted from
+	// the overflow (below); the heavy hitters only name the values.
+	bucketed := d.Estimated && d.Spec.Kind == key.MultiHash
+	n := 0
 	for l := range d.All() {
+		n++
 		if len(l.Values) == 0 {
 			continue
 		}
@@ -393,7 +398,19 @@ func (d *Distribution) FirstLevel() (v epk.Value, docs int64, ok bool) {
 		if compareSize(l, a.top) < 0 {
 			a.top = l
 		}
-		a.docs += l.Documents
+		if !bucketed || n <= len(d.Logical) {
+			a.docs += l.Documents
+		}
+	}
+	if bucketed {
+		// Those went to the overflow bucket of the first level's EPK
+		// prefix, which it shares with few others: the bucket bounds
+		// them, where the heavy hitters hold only its last values.
+		for _, a := range by {
+			if b, ok := d.bucketOf(a.top.EPK); ok {
+				a.docs += b.Documents
+			}
+		}
 	}
 	var best *acc
 	for _, a := range by {
@@ -405,6 +422,21 @@ func (d *Distribution) FirstLevel() (v epk.Value, docs int64, ok bool) {
 		return epk.Value{}, 0, false
 	}
 	return best.v, best.docs, true
+}
+
+// bucketOf is the overflow bucket whose prefix starts e.
+func (d *Distribution) bucketOf(e string) (Bucket, bool) {
+	bs := d.Overflow.Buckets
+	i, ok := slices.BinarySearchFunc(bs, e, func(b Bucket, e string) int {
+		if strings.HasPrefix(e, b.Prefix) {
+			return 0
+		}
+		return strings.Compare(b.Prefix, e)
+	})
+	if !ok {
+		return Bucket{}, false
+	}
+	return bs[i], true
 }
 
 // Singletons is the share of documents whose key value occurs once: by

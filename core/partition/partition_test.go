@@ -184,6 +184,29 @@ func TestHeavyCountsNoMore(t *testing.T) {
 	}
 }
 
+// Past the exact limit, a hierarchical key's first level still counts its
+// documents: those in the overflow from the bucket of its EPK prefix, not
+// from the heavy hitters, which hold only a few of its values.
+func TestFirstLevelPastLimit(t *testing.T) {
+	src := func() io.Reader {
+		return lines(20000, func(i int) string {
+			t := "a"
+			if i%10 >= 6 {
+				t = "b"
+			}
+			if i%10 == 9 {
+				t = "c"
+			}
+			return fmt.Sprintf(`{"tenant":%q,"id":"%d"}`, t, i)
+		})
+	}
+	d := accumulate(t, "/tenant,/id", src(), Options{MaxDistinct: 500})
+	v, docs, ok := d.FirstLevel()
+	if !d.Estimated || !ok || v.Str != "a" || docs != 12000 {
+		t.Errorf("estimated %v: first level %v holds %d documents, want a with 12,000", d.Estimated, v, docs)
+	}
+}
+
 // TestSamples checks that every sampled document keeps its own key value,
 // whether the value was kept exactly, went to the sketches, or was copied
 // into the memory of a sample it replaced, and that the groups' values are

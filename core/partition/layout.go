@@ -220,9 +220,13 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	// The fullest range splits first: the result is the same, but past the
 	// most partitions simulated the ranges left over the limit are the
 	// evenest, not the last ones in key order.
+	// Over the limit by more than the rounding of the sums: a target of
+	// exactly 4 × 50 GB fills 4 partitions, and a part of a byte more in
+	// some of them split them into 5, 6 or 7.
+	filled := float64(maxPhysical) * (1 + 1e-9)
 	full := &fullest{parts: parts}
 	for i := range parts {
-		if parts[i].total > float64(maxPhysical) {
+		if parts[i].total > filled {
 			full.order = append(full.order, i)
 		}
 	}
@@ -242,7 +246,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		full.parts = append(full.parts, right)
 		p.Splits++
 		for _, k := range []int{i, len(full.parts) - 1} {
-			if full.parts[k].total > float64(maxPhysical) {
+			if full.parts[k].total > filled {
 				heap.Push(full, k)
 			}
 		}

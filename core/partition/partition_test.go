@@ -492,6 +492,20 @@ func TestProjectHierarchicalSplits(t *testing.T) {
 	}
 }
 
+// A partition splits past 50 GB, not at it: 200 GB of new values fill 4
+// partitions of exactly 50 GB, and the rounding of the sums (a part of a
+// byte over) split some of them into 5, 6 or 7.
+func TestProjectFullNotOver(t *testing.T) {
+	const gb = int64(1) << 30
+	for _, n := range []int{20, 295, 300} {
+		d := accumulate(t, "/id", lines(n, func(i int) string { return fmt.Sprintf(`{"id":"v%d"}`, i) }), Options{})
+		p := d.Project(float64(200*gb)/float64(d.Bytes), epk.Ranges(epk.V2, 1), 20*gb, 14*gb, 50*gb)
+		if len(p.Physical) != 4 {
+			t.Errorf("%d ids at 200 GB: %d physical partitions, want 4", n, len(p.Physical))
+		}
+	}
+}
+
 // Past the most partitions simulated (65,536 of 50 GB hold 3.2 PB), the
 // ranges left over the limit are even: the fullest split first. Split in
 // key order, the first ranges were cut to 50 GB and the last left whole,

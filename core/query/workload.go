@@ -128,7 +128,8 @@ func readText(src string) ([]Op, []error) {
 		case knownKind(kind):
 			op.Kind = kind
 			words := splitPaths(rest)
-			if len(words) > 0 && len(words[0]) > 0 && isDigit(words[0][0]) {
+			// A count, or what was meant as one (-3, +2): not a path.
+			if len(words) > 0 && len(words[0]) > 0 && (isDigit(words[0][0]) || len(words[0]) > 1 && strings.ContainsRune("+-.", rune(words[0][0])) && isDigit(words[0][1])) {
 				n, err := parseItems(kind, words[0])
 				if err != nil {
 					errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))

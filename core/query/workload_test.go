@@ -32,7 +32,8 @@ func TestReadWorkloadText(t *testing.T) {
 		"2 batch 10 /orderId\n" +
 		"sproc 3\n" +
 		"read 2 /id\n" +
-		"batch 0 /orderId\n"
+		"batch 0 /orderId\n" +
+		"5 batch -3 /orderId\n"
 	ops, errs := ReadWorkload(strings.NewReader(in))
 	want := []Op{
 		{Kind: QueryOp, Weight: 120, Text: "SELECT * FROM c WHERE c.tenantId = @t", Line: 2},
@@ -71,6 +72,8 @@ func TestReadWorkloadText(t *testing.T) {
 		"line 19: a delete names its item by /id: list it, as in delete /id /tenantId, or write the query that finds the item",
 		"line 22: read takes paths, not the number 2: only a batch or sproc gives the items it writes",
 		`line 23: the items "0" of a batch are not a whole number of at least 1`,
+		// A count meant, not a path "/-3".
+		`line 24: the items "-3" of a batch are not a whole number of at least 1`,
 	}
 	if len(errs) != len(wantErrs) {
 		t.Fatalf("got %d errors, want %d: %v", len(errs), len(wantErrs), errs)

@@ -740,3 +740,72 @@ func TestRequestsFollowProjectedData(t *testing.T) {
 		}
 	}
 }
+
+// What a key's reads over several partitions add to the demand is the key's
+// fault, not the throughput's: a tenant's query under /tenant,/id reads every
+// partition the tenant has split into, and under /id every partition. Both
+// were graded A with "any key would be throttled", though /tenant alone
+// needs a fraction of the RU/s.
+func TestFanOutCostIsTheKeys(t *testing.T) {
+	const tb = int64(1) << 40
+	pad := strings.Repeat("x", 900)
+	src := func() io.Reader {
+		return lines(2000, func(i int) string {
+			t := "a"
+			if i%10 >= 6 {
+				t = "b"
+			}
+			if i%10 == 9 {
+				t = "c"
+			}
+			return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, t, i, pad)
+		})
+	}
+	ops, _ := query.ReadWorkload(strings.NewReader("300 SELECT * FROM c WHERE c.tenant = @t\n"))
+	for _, tt := range []struct {
+		spec       string
+		s          Settings
+		underprov  bool
+		throttled  bool
+		leastSpans float64 // partitions a query reads, on average, at least
+	}{
+		{"/tenant,/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops}, false, true, 300},
+		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops}, false, true, 1000},
+		// 100,000 writes of 5 RU are past 200,000 RU/s under any key.
+		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops, Workload: Workload{Writes: 100000}}, true, true, 1000},
+	} {
+		e := evaluate(t, tt.spec, src(), partition.Options{}, tt.s)
+		if (finding(e, Underprovisioned) != nil) != tt.underprov {
+			t.Errorf("%s: UNDERPROVISIONED %v, want %v: %+v", tt.spec, finding(e, Underprovisioned), tt.underprov, e.Findings)
+		}
+		f := finding(e, Throttled)
+		if (f != nil && f.Severity == Critical) != tt.throttled || (tt.throttled && e.Score > 60) {
+			t.Errorf("%s: score %d, THROTTLED %+v", tt.spec, e.Score, f)
+		}
+		queryRU := e.Load.TotalRU - e.Load.BaseRU
+		if spans := queryRU/300/2.5 + 1; spans < tt.leastSpans {
+			t.Errorf("%s: a query reads %.0f of %d partitions, want at least %.0f", tt.spec, spans, len(e.Physical), tt.leastSpans)
+		}
+	}
+}
+
+// n values of an IN list fall on about P(1 - (1 - 1/P)^n) of P partitions:
+// 100 values on 16 partitions read all 16, not half of them.
+func TestTargetedValuesTouch(t *testing.T) {
+	list := make([]string, 100)
+	for i := range list {
+		list[i] = fmt.Sprintf("'v%d'", i)
+	}
+	ops, errs := query.ReadWorkload(strings.NewReader("SELECT * FROM c WHERE c.k IN (" + strings.Join(list, ", ") + ")\nSELECT * FROM c WHERE c.k IN ('a', 'b')\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	costs := capacity.Costs{PointRead: 1, Write: 5, Query: 3}
+	spec, _ := key.Parse("/k")
+	for i, want := range []float64{3 + 2.5*15, 3 + 2.5*1} {
+		q := assess(ops[i:i+1], spec, 0, 16, costs, nil)
+		if math.Abs(q.keyedRU-want) > 1e-9 {
+			t.Errorf("query %d: %.2f RU, want %.2f", i+1, q.keyedRU, want)
+		}
+	}
+}

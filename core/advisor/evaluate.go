@@ -10,6 +10,8 @@
 package advisor
 
 import (
+	"strings"
+
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -63,6 +65,7 @@ type Load struct {
 	Active        bool
 	Costs         capacity.Costs
 	TotalRU       float64   // RU/s the workload needs
+	BaseRU        float64   // RU/s it needs under any key: TotalRU without the cost of fan-out
 	Shares        []float64 // each physical partition's share of requests
 	DemandRU      []float64 // RU/s each physical partition is asked for
 	CapacityRU    float64   // RU/s each physical partition has
@@ -130,7 +133,9 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	if s.Workload.Costs != nil {
 		costs = *s.Workload.Costs
 	}
-	e.Queries = assess(s.Operations, d.Spec, s.Workload.Queries, len(e.Physical), costs)
+	e.Queries = assess(s.Operations, d.Spec, s.Workload.Queries, len(e.Physical), costs, func(levels int) float64 {
+		return prefixSpan(d, ranges, levels)
+	})
 	q := e.Queries
 	if s.Workload.Active() || q.keyedRU+q.fanOutRU > 0 {
 		e.Load.Active = true
@@ -141,10 +146,13 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 		// Requests that go by key follow the key's shares; fan-out reads run
 		// on every partition alike.
 		keyed := w.Reads*costs.PointRead + w.Writes*costs.Write + q.keyedRU
+		base := w.Reads*costs.PointRead + w.Writes*costs.Write + q.baseRU
 		if !q.scaled {
 			keyed += w.Queries * costs.Query
+			base += w.Queries * costs.Query
 		}
 		e.Load.TotalRU = keyed + q.fanOutRU
+		e.Load.BaseRU = min(base, e.Load.TotalRU)
 		e.Load.CapacityRU = capacity.PerPartitionRU(e.Throughput, len(e.Physical))
 		e.Load.DemandRU = make([]float64, len(e.Physical))
 		for i, sh := range e.Load.Shares {
@@ -155,4 +163,33 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	}
 	e.score()
 	return e
+}
+
+// prefixSpan is how many of the ranges a prefix of the first levels of a
+// hierarchical key spans, on average over its documents: a query for one
+// tenant reads every partition the tenant's data has split into.
+func prefixSpan(d *partition.Distribution, ranges []epk.Range, levels int) float64 {
+	width := 32 * levels // hex digits of a level's hash
+	var sum, docs float64
+	for i := 0; i < len(d.Logical); {
+		p := d.Logical[i].EPK[:min(width, len(d.Logical[i].EPK))]
+		var n int64
+		j := i
+		for ; j < len(d.Logical) && strings.HasPrefix(d.Logical[j].EPK, p); j++ {
+			n += d.Logical[j].Documents
+		}
+		first, last := epk.Locate(ranges, p), epk.Locate(ranges, p+"FF")
+		if last > 0 && ranges[last].MinInclusive == p+"FF" {
+			last--
+		}
+		if first >= 0 && last >= first {
+			sum += float64(n) * float64(last-first+1)
+			docs += float64(n)
+		}
+		i = j
+	}
+	if docs == 0 {
+		return 1
+	}
+	return sum / docs
 }

@@ -21,6 +21,9 @@ type Queries struct {
 	// RU/s the operations ask for: keyedRU goes where the key's values
 	// send it, fanOutRU to every physical partition alike.
 	keyedRU, fanOutRU float64
+	// baseRU is what they would ask for under a key that served every one
+	// from one partition: what no key can save.
+	baseRU float64
 	// scaled: the file lists queries, so the settings' query rate scales
 	// them instead of adding to them.
 	scaled bool
@@ -41,7 +44,10 @@ func routed(k query.OpKind) bool {
 // assess routes every operation under spec and adds up the RU/s each asks
 // for. Weights are per second; when the settings give a query rate, the
 // queries' weights are scaled to it, so the file can hold relative weights.
-func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs) Queries {
+//
+// span(levels) is how many physical partitions a prefix of that many levels
+// of a hierarchical key spans, on average over the traffic; nil counts one.
+func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs, span func(levels int) float64) Queries {
 	q := Queries{Active: len(ops) > 0}
 	if !q.Active {
 		return q
@@ -63,10 +69,20 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 	queryRU := func(r query.Routing) float64 {
 		touched := partitions
 		if r.Kind == query.Targeted {
-			touched = r.Values
-			if touched <= 0 || touched > partitions {
+			switch n := float64(r.Values); {
+			case n <= 0:
 				touched = max(1, (partitions+1)/2)
+			case r.Prefix > 0 && span != nil:
+				// A prefix reads every partition its values fill: a
+				// large tenant's many.
+				touched = int(math.Round(min(float64(partitions), n*span(r.Prefix))))
+			default:
+				// n values hashed over the partitions fall on this many
+				// of them, on average.
+				p := float64(partitions)
+				touched = int(math.Round(p * (1 - math.Pow(1-1/p, n))))
 			}
+			touched = min(max(touched, 1), partitions)
 		}
 		return costs.Query + capacity.FanOutSurcharge(touched)
 	}
@@ -79,6 +95,18 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 		}
 		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
 		r := a.Routing
+		switch op.Kind {
+		case query.QueryOp:
+			q.baseRU += rate * costs.Query
+		case query.ReadOp:
+			q.baseRU += rate * costs.PointRead
+		case query.DeleteOp:
+			q.baseRU += rate * costs.Write
+		case query.BatchOp, query.SprocOp:
+			q.baseRU += rate * float64(max(op.Items, 1)) * costs.Write
+		default:
+			q.baseRU += rate * costs.Write
+		}
 		switch op.Kind {
 		case query.QueryOp, query.ReadOp, query.DeleteOp:
 			// A point read or delete without the whole key first finds its

@@ -195,12 +195,18 @@ func (e *Evaluation) score() {
 		t := e.Load.Throttle
 		// Throttling that an even key would suffer too is the throughput's
 		// fault, not the key's: say so once, without marking the key down.
+		// What the key's fan-out adds to the demand is the key's fault.
 		provisioned := e.Load.CapacityRU * float64(p)
-		evenThrottled := math.Max(0, e.Load.TotalRU-provisioned) / math.Max(e.Load.TotalRU, 1)
+		evenThrottled := math.Max(0, e.Load.BaseRU-provisioned) / math.Max(e.Load.TotalRU, 1)
 		if evenThrottled > 0 {
-			add(Finding{Underprovisioned, Warning, fmt.Sprintf(
-				"The workload needs %s RU/s but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
-				human.Count(int64(math.Ceil(e.Load.TotalRU))), human.Count(int64(provisioned)), human.Count(int64(math.Ceil(e.Load.TotalRU))))})
+			need := human.Count(int64(math.Ceil(e.Load.BaseRU)))
+			msg := fmt.Sprintf("The workload needs %s RU/s but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
+				need, human.Count(int64(provisioned)), need)
+			if e.Load.TotalRU > e.Load.BaseRU+0.5 {
+				msg = fmt.Sprintf("The workload needs %s RU/s under any key, and %s under %s, which reads several partitions for some operations, but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
+					need, human.Count(int64(math.Ceil(e.Load.TotalRU))), spec, human.Count(int64(provisioned)), need)
+			}
+			add(Finding{Underprovisioned, Warning, msg})
 		}
 		keyThrottled := t.ThrottledFraction - evenThrottled
 		if keyThrottled > 0.001 || e.Load.HottestLogiRU > capacity.PartitionMaxRU {
@@ -212,6 +218,10 @@ func (e *Evaluation) score() {
 			}
 			msg := fmt.Sprintf("At %s RU/s of demand, physical partition %d is asked for %s RU/s but has %s: %s of requests would be throttled (HTTP 429).",
 				human.Count(int64(e.Load.TotalRU)), t.Hottest, human.Count(int64(e.Load.DemandRU[max(t.Hottest, 0)])), human.Count(int64(e.Load.CapacityRU)), human.Percent(t.ThrottledFraction))
+			if e.Load.TotalRU > 1.5*e.Load.BaseRU {
+				msg += fmt.Sprintf(" Of the demand, %s RU/s is the cost of reading several partitions under this key: a key that served each operation from one partition would need %s RU/s.",
+					human.Count(int64(e.Load.TotalRU-e.Load.BaseRU)), human.Count(int64(math.Ceil(e.Load.BaseRU))))
+			}
 			if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
 				msg += fmt.Sprintf(" One logical partition alone needs %s RU/s, past the 10,000 RU/s any single key value can get: more throughput cannot fix that, a finer key can.", human.Count(int64(e.Load.HottestLogiRU)))
 			}

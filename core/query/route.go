@@ -29,6 +29,10 @@ type Routing struct {
 	// (0 when it cannot be known, as for a range of time buckets given by
 	// parameters), 0 for FanOut.
 	Values int
+	// Prefix is, for Targeted, the levels of a hierarchical key the filter
+	// pins when it names prefixes rather than whole values (the fewest,
+	// when its prefixes differ); each prefix may span many partitions.
+	Prefix int
 	Reason string // in plain words, naming the key paths
 }
 
@@ -648,7 +652,7 @@ func (w *walker) routeHash(c cover, keyName string) Routing {
 			levelsText = "the first two levels"
 		}
 	}
-	return Routing{Kind: Targeted, Values: n, Reason: fmt.Sprintf("filters %s, %s of %s: the partitions of %s",
+	return Routing{Kind: Targeted, Values: n, Prefix: minPrefix, Reason: fmt.Sprintf("filters %s, %s of %s: the partitions of %s",
 		strings.Join(named, " and "), levelsText, keyName, quantity(n, "prefix"))}
 }
 

@@ -809,3 +809,35 @@ func TestTargetedValuesTouch(t *testing.T) {
 		}
 	}
 }
+
+// Writes go where the writes of the moment go: under a key cut into hours,
+// the busiest device's current hour takes half of them, on one partition,
+// however evenly the hours spread in total. Spread as the data is, half of
+// 25,000 RU/s looked like 1/20 each, and the key was not throttled.
+func TestWritesOfTheMoment(t *testing.T) {
+	const gb = int64(1) << 30
+	opts := partition.Options{TimePath: []string{"at"}}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := lines(4800, func(i int) string {
+		dev := 0 // half the readings come from one device
+		if i%2 == 1 {
+			dev = 1 + i%7
+		}
+		at := start.Add(time.Duration(i) * 18 * time.Second) // a day
+		return fmt.Sprintf(`{"id":"%d","dev":"d%d","at":%q,"pad":%q}`, i, dev, at.Format(time.RFC3339), strings.Repeat("x", 200))
+	})
+	e := evaluate(t, "/dev+/at:hour", src, opts, Settings{TargetBytes: 500 * gb, Partitions: 20,
+		Throughput: capacity.Throughput{RU: 200000}, Workload: Workload{Writes: 5000}})
+	hot := slices.Max(e.Load.Shares)
+	f := finding(e, Throttled)
+	if hot < 0.4 || e.Load.HottestLogiRU < 10000 || f == nil || f.Severity != Critical || !strings.Contains(f.Message, "more throughput cannot fix that") {
+		t.Errorf("the busiest partition takes %.2f of the requests, the busiest value %.0f RU/s; THROTTLED %+v", hot, e.Load.HottestLogiRU, f)
+	}
+	var sum float64
+	for _, sh := range e.Load.Shares {
+		sum += sh
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("shares add up to %v", sum)
+	}
+}

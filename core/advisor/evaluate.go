@@ -155,11 +155,23 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 		e.Load.BaseRU = min(base, e.Load.TotalRU)
 		e.Load.CapacityRU = capacity.PerPartitionRU(e.Throughput, len(e.Physical))
 		e.Load.DemandRU = make([]float64, len(e.Physical))
+		// Writes go where the writes of the moment go: for a key whose
+		// values follow time (a bucket, a date), to the few partitions of
+		// the values current now, not as the data spreads in total.
+		writes := min(w.Writes*costs.Write+q.writeRU, keyed)
+		writeShares, hotWrite := e.Load.Shares, e.HottestShare
+		if concentrated, crowded := e.writesCrowd(); (concentrated || crowded) && len(e.Spread.Moment) == len(e.Physical) {
+			writeShares, hotWrite = e.Spread.Moment, max(e.HottestShare, e.Spread.HottestKeyShare)
+		}
 		for i, sh := range e.Load.Shares {
-			e.Load.DemandRU[i] = sh*keyed + q.fanOutRU/float64(len(e.Physical))
+			e.Load.DemandRU[i] = sh*(keyed-writes) + writeShares[i]*writes + q.fanOutRU/float64(len(e.Physical))
+			if keyed > 0 {
+				// The share of the moment's requests, as the demand has it.
+				e.Load.Shares[i] = (sh*(keyed-writes) + writeShares[i]*writes) / keyed
+			}
 		}
 		e.Load.Throttle = capacity.Throttling(e.Load.DemandRU, e.Load.CapacityRU)
-		e.Load.HottestLogiRU = e.HottestShare * keyed
+		e.Load.HottestLogiRU = e.HottestShare*(keyed-writes) + hotWrite*writes
 	}
 	e.score()
 	return e

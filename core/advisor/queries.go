@@ -24,6 +24,9 @@ type Queries struct {
 	// baseRU is what they would ask for under a key that served every one
 	// from one partition: what no key can save.
 	baseRU float64
+	// writeRU is the part of keyedRU that writes: it goes where the
+	// writes of the moment go.
+	writeRU float64
 	// scaled: the file lists queries, so the settings' query rate scales
 	// them instead of adding to them.
 	scaled bool
@@ -125,11 +128,14 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			}
 			if op.Kind == query.DeleteOp {
 				q.keyedRU += rate * costs.Write
+				q.writeRU += rate * costs.Write
 			}
 		case query.BatchOp, query.SprocOp:
 			q.keyedRU += rate * float64(max(op.Items, 1)) * costs.Write
+			q.writeRU += rate * float64(max(op.Items, 1)) * costs.Write
 		default: // create, replace, patch, upsert
 			q.keyedRU += rate * costs.Write
+			q.writeRU += rate * costs.Write
 		}
 		if !routed(op.Kind) {
 			continue

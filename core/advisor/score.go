@@ -147,7 +147,6 @@ func (e *Evaluation) score() {
 	data := Component{Name: "Spread of data", Weight: 20}
 	data.Score = shareScore(topShare)
 	data.Note = fmt.Sprintf("the largest logical partition holds %s of the data", human.Percent(topShare))
-	fullest := 1.0 // the fullest physical partition's share of the data
 	if p > 1 {
 		var maxB, sum float64
 		for _, ph := range e.Projection.Physical {
@@ -155,7 +154,6 @@ func (e *Evaluation) score() {
 			sum += float64(ph.Bytes)
 		}
 		if sum > 0 {
-			fullest = maxB / sum
 			ratio := maxB / (sum / float64(p))
 			phys := pct(1 - (ratio-1)/float64(p-1))
 			if phys < data.Score {
@@ -279,18 +277,7 @@ func (e *Evaluation) score() {
 			writes.Note += fmt.Sprintf("; the busiest partition takes %s of each %s's writes (fair: %s)", human.Percent(sp.HottestShare), sp.Unit, human.Percent(fair))
 		}
 	}
-	// A key that moves with time: few values written at a time, out of
-	// many, and few of the bucket's writes.
-	concentrated := measurable && float64(d.Distinct) >= 3*e.Spread.KeysMedian &&
-		((e.Spread.KeysMedian <= 2 && e.Spread.KeysMedian <= e.Spread.SamplesMedian/4) || (p > 1 && e.Spread.HottestShare >= 0.9))
-	// Short of that, one partition may still take several times its share
-	// of the writes of the moment, and twice its share of all the data: a
-	// key led by a few busy devices or tenants, cut into time buckets,
-	// writes each one's bucket of the moment to one partition, though over
-	// time the buckets spread. (A key whose data is as skewed in total is
-	// HOT_PARTITION's.)
-	crowded := !concentrated && measurable && p > 1 && e.Spread.HottestShare >= 0.3 &&
-		e.Spread.HottestShare >= 4/float64(p) && e.Spread.HottestShare >= 2*fullest
+	concentrated, crowded := e.writesCrowd()
 	if crowded {
 		limit(70)
 		add(Finding{Monotonic, Warning, fmt.Sprintf(
@@ -393,6 +380,40 @@ func (e *Evaluation) score() {
 	e.Score = min(int(math.Round(total)), capAt)
 	e.Grade = grade(e.Score)
 	slices.SortStableFunc(e.Findings, func(a, b Finding) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+}
+
+// writesCrowd reports whether the writes of a moment crowd on few
+// partitions, judged only with enough sampled writes per time bucket.
+func (e *Evaluation) writesCrowd() (concentrated, crowded bool) {
+	sp := e.Spread
+	if sp == nil || sp.SamplesMedian < minBucketSamples {
+		return false, false
+	}
+	p := len(e.Physical)
+	// A key that moves with time: few values written at a time, out of
+	// many, and few of the bucket's writes.
+	concentrated = float64(e.Dist.Distinct) >= 3*sp.KeysMedian &&
+		((sp.KeysMedian <= 2 && sp.KeysMedian <= sp.SamplesMedian/4) || (p > 1 && sp.HottestShare >= 0.9))
+	// Short of that, one partition may still take several times its share
+	// of the writes of the moment, and twice its share of all the data: a
+	// key led by a few busy devices or tenants, cut into time buckets,
+	// writes each one's bucket of the moment to one partition, though over
+	// time the buckets spread. (A key whose data is as skewed in total is
+	// HOT_PARTITION's.)
+	fullest := 1.0 // the fullest physical partition's share of the data
+	if p > 1 {
+		var maxB, sum float64
+		for _, ph := range e.Projection.Physical {
+			maxB = math.Max(maxB, float64(ph.Bytes))
+			sum += float64(ph.Bytes)
+		}
+		if sum > 0 {
+			fullest = maxB / sum
+		}
+	}
+	crowded = !concentrated && p > 1 && sp.HottestShare >= 0.3 &&
+		sp.HottestShare >= 4/float64(p) && sp.HottestShare >= 2*fullest
+	return concentrated, crowded
 }
 
 // firstLevel returns the most common first-level value of a hierarchical

@@ -114,7 +114,14 @@ type Spread struct {
 	// writes than partitions evenly, so the two figures above are judged
 	// against it.
 	SamplesMedian float64
-	Estimated     bool // measured on a sample of the documents
+	// HottestKeyShare is the median, over buckets, of the share of a
+	// bucket's writes that its busiest key value takes.
+	HottestKeyShare float64
+	// Moment is the share of a bucket's writes each physical partition
+	// takes in the bucket whose busiest partition's share is the median:
+	// how a moment's writes spread.
+	Moment    []float64
+	Estimated bool // measured on a sample of the documents
 }
 
 // TimeBucket is the writes of one time bucket.
@@ -123,6 +130,7 @@ type TimeBucket struct {
 	Writes     float64   // documents written, scaled up from the sample
 	Keys       int       // distinct key values among the sampled writes
 	Partitions []float64 // writes per physical partition
+	TopKey     float64   // writes of its busiest key value
 }
 
 // WriteSpread measures writes per time bucket on the reservoir sample,
@@ -176,6 +184,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	}
 	byValue := d.sort.order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1
+	var run float64 // writes of the current (value, bucket)
 	for k, i := range byValue {
 		w := &writes[i]
 		first := k == 0 || writes[byValue[k-1]].h != w.h
@@ -188,19 +197,41 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		}
 		if first || writes[byValue[k-1]].bucket != w.bucket {
 			b.Keys++
+			run = 0
 		}
+		run += scale
+		b.TopKey = max(b.TopKey, run)
 	}
 	shares := make([]float64, 0, len(sp.Buckets))
 	counts := make([]float64, 0, len(sp.Buckets))
 	sampled := make([]float64, 0, len(sp.Buckets))
+	tops := make([]float64, 0, len(sp.Buckets))
 	for i := range sp.Buckets {
 		b := &sp.Buckets[i]
 		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
 		counts = append(counts, float64(b.Keys))
 		sampled = append(sampled, math.Round(b.Writes/scale))
+		tops = append(tops, b.TopKey/b.Writes)
 	}
 	slices.SortFunc(sp.Buckets, func(x, y TimeBucket) int { return x.Start.Compare(y.Start) })
 	sp.HottestShare = median(shares)
+	sp.HottestKeyShare = median(tops)
+	// The moment: the bucket nearest the median busiest share, the
+	// earliest of those as near.
+	at, gap := -1, math.Inf(1)
+	for i := range sp.Buckets {
+		b := &sp.Buckets[i]
+		if g := math.Abs(slices.Max(b.Partitions)/b.Writes - sp.HottestShare); g < gap {
+			at, gap = i, g
+		}
+	}
+	if at >= 0 {
+		b := &sp.Buckets[at]
+		sp.Moment = make([]float64, len(b.Partitions))
+		for j, w := range b.Partitions {
+			sp.Moment[j] = w / b.Writes
+		}
+	}
 	sp.KeysMedian = median(counts)
 	sp.SamplesMedian = median(sampled)
 	return sp

@@ -841,3 +841,35 @@ func TestWritesOfTheMoment(t *testing.T) {
 		t.Errorf("shares add up to %v", sum)
 	}
 }
+
+// A key that is the time of the write, in whole seconds, puts every write
+// of a second on one value: hashing spreads the seconds, not the writes of
+// one. It scored 100 and was recommended at 800 writes/s. Times with
+// milliseconds, and ids that merely grow with time, are not such keys.
+func TestTimeItselfAsKey(t *testing.T) {
+	opts := partition.Options{TimePath: []string{"at"}}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := func(layout string) io.Reader {
+		return lines(2000, func(i int) string {
+			at := start.Add(time.Duration(i)*7*time.Second + time.Duration(i%1000)*time.Millisecond)
+			return fmt.Sprintf(`{"id":"%06d","at":%q}`, i, at.Format(layout))
+		})
+	}
+	s := Settings{TargetBytes: 100 << 30, Throughput: capacity.Throughput{RU: 20000}, Workload: Workload{Writes: 2000}}
+	for _, tt := range []struct {
+		spec, layout string
+		flagged      bool
+	}{
+		{"/at", time.RFC3339, true},
+		{"/at", "2006-01-02T15:04:05.000Z07:00", false},
+		{"/id", time.RFC3339, false},
+	} {
+		e := evaluate(t, tt.spec, src(tt.layout), opts, s)
+		f := finding(e, Monotonic)
+		flagged := f != nil && f.Severity == Warning && strings.Contains(f.Message, "every write of one second shares one value")
+		throttled := finding(e, Throttled) != nil
+		if flagged != tt.flagged || throttled != tt.flagged || (tt.flagged && e.Score > 70) {
+			t.Errorf("%s (%s): score %d, MONOTONIC %+v, THROTTLED %v", tt.spec, tt.layout, e.Score, f, throttled)
+		}
+	}
+}

@@ -10,6 +10,7 @@
 package advisor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
@@ -162,6 +163,12 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 		writeShares, hotWrite := e.Load.Shares, e.HottestShare
 		if concentrated, crowded := e.writesCrowd(); (concentrated || crowded) && len(e.Spread.Moment) == len(e.Physical) {
 			writeShares, hotWrite = e.Spread.Moment, max(e.HottestShare, e.Spread.HottestKeyShare)
+		}
+		if d.KeyIsTime() {
+			// One value a second: the second's writes all go to the
+			// partition that holds it, the busiest one at worst.
+			writeShares, hotWrite = make([]float64, len(e.Physical)), 1
+			writeShares[slices.Index(e.Load.Shares, slices.Max(e.Load.Shares))] = 1
 		}
 		for i, sh := range e.Load.Shares {
 			e.Load.DemandRU[i] = sh*(keyed-writes) + writeShares[i]*writes + q.fanOutRU/float64(len(e.Physical))

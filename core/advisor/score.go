@@ -294,6 +294,8 @@ func (e *Evaluation) score() {
 			moves = "decreases"
 		}
 		switch {
+		case !concentrated && d.KeyIsTime():
+			// Told below, as a warning.
 		case concentrated:
 			limit(50)
 			add(Finding{Monotonic, Critical, fmt.Sprintf(
@@ -303,6 +305,13 @@ func (e *Evaluation) score() {
 			add(Finding{Monotonic, Info, fmt.Sprintf(
 				"%s %s with %s (correlation %.2f). Cosmos DB hashes key values, so new writes still spread over partitions; only range queries on the key are affected.", spec, moves, with, r)})
 		}
+	}
+
+	if !concentrated && d.KeyIsTime() {
+		// Hashing spreads the seconds, not the writes of one second.
+		limit(70)
+		add(Finding{Monotonic, Warning, fmt.Sprintf(
+			"%s is the time of the write, in whole seconds or coarser: every write of one second shares one value, so at any moment one logical partition, on one physical partition, takes the whole write load (at most 10,000 RU/s), however evenly the seconds spread in total. Add a hash suffix or choose a key the writes of a moment do not share.", spec)})
 	}
 
 	// Key present and valid.

@@ -35,9 +35,10 @@ type Distribution struct {
 	Version   epk.Version
 	Documents int64 // every document counted, with or without a key value
 	Bytes     int64
-	Missing   int64 // documents with an undefined key value (a missing path)
-	Invalid   int64 // documents whose key path holds an object or array: Cosmos DB rejects them
-	Weighted  bool  // Requests holds request weights
+	Missing   int64    // documents with an undefined key value (a missing path)
+	Invalid   int64    // documents whose key path holds an object or array: Cosmos DB rejects them
+	Weighted  bool     // Requests holds request weights
+	TimePath  []string // the time field the samples' times come from, nil if none
 
 	// Logical holds every logical partition when Estimated is false, else the
 	// first Options.MaxDistinct distinct values seen; sorted by EPK.
@@ -83,6 +84,7 @@ func (a *Accumulator) Finish() *Distribution {
 	d := &Distribution{
 		Spec:        a.spec,
 		Version:     a.opts.Version,
+		TimePath:    a.opts.TimePath,
 		Documents:   a.docs,
 		Bytes:       a.bytes,
 		Missing:     a.missing,
@@ -499,4 +501,25 @@ func (d *Distribution) Lorenz(n int) [][2]float64 {
 		out[k] = [2]float64{x, y}
 	}
 	return out
+}
+
+// KeyIsTime reports whether the key is the time field itself, a plain
+// value, and every sampled time a whole second (or day): then every write
+// of one second shares one value, and the writes of a moment go to one
+// logical partition, however the seconds spread over time.
+func (d *Distribution) KeyIsTime() bool {
+	if d.Spec.Kind != key.Hash || len(d.Spec.Paths) != 1 || d.TimePath == nil || !slices.Equal(d.Spec.Paths[0], d.TimePath) {
+		return false
+	}
+	timed := 0
+	for _, s := range d.Samples {
+		if math.IsNaN(s.Time) {
+			continue
+		}
+		if s.Time != math.Trunc(s.Time) {
+			return false
+		}
+		timed++
+	}
+	return timed >= 2
 }

@@ -103,9 +103,19 @@ func TestSampleVerdicts(t *testing.T) {
 	if c := byKey["/tenantId"]; c.Grade != "F" || !hasFinding(c, "HOT_PARTITION") || !hasFinding(c, "LOGICAL_PARTITION_LIMIT") {
 		t.Errorf("/tenantId: %s %v", c.Grade, c.Findings)
 	}
-	best := r.Candidates[2]
-	if best.Rank != 1 || r.Recommended != best.Key.Spec || (best.Grade != "A" && best.Grade != "B") {
-		t.Errorf("best suggested key %s rank %d grade %s, recommended %s", best.Key.Spec, best.Rank, best.Grade, r.Recommended)
+	var best Candidate
+	for _, c := range r.Candidates {
+		if c.Rank == 1 {
+			best = c
+		}
+	}
+	if r.Recommended != best.Key.Spec || (best.Grade != "A" && best.Grade != "B") {
+		t.Errorf("best key %s rank %d grade %s, recommended %s", best.Key.Spec, best.Rank, best.Grade, r.Recommended)
+	}
+	// The time of the order, to the second, takes every write of a second
+	// on one value: not the key to recommend (it was, at 800 writes/s).
+	if c := byKey["/orderDate"]; c.Key.Spec == "" || r.Recommended == "/orderDate" || !hasFinding(c, "MONOTONIC") || c.Score > 70 {
+		t.Errorf("/orderDate: score %d %v, recommended %s", c.Score, c.Findings, r.Recommended)
 	}
 	if c := byKey["/orderDate:day"]; c.Key.Spec != "" && !hasFinding(c, "MONOTONIC") {
 		t.Errorf("/orderDate:day: %v", c.Findings)

@@ -873,3 +873,35 @@ func TestTimeItselfAsKey(t *testing.T) {
 		}
 	}
 }
+
+// A hierarchical key's missing level is an undefined component, which
+// Cosmos DB stores, the other levels still placing the document: such a key
+// can be recommended. One that most documents lack at every level cannot.
+// "No key measured is usable" was said of /t,/u,/id, graded B, because
+// two thirds of the documents lacked /t or /u.
+func TestHierarchicalMissingLevels(t *testing.T) {
+	src := func() io.Reader {
+		return lines(60, func(i int) string {
+			d := fmt.Sprintf(`"id":"%d"`, i)
+			if i%3 != 0 {
+				d += fmt.Sprintf(`,"t":"t%d"`, i%4)
+			}
+			if i%2 == 1 {
+				d += fmt.Sprintf(`,"u":"u%d"`, i%7)
+			}
+			return "{" + d + "}"
+		})
+	}
+	for _, tt := range []struct {
+		spec string
+		ok   bool
+	}{
+		{"/t,/u,/id", true},
+		{"/t,/u", true}, // a third lack both, and share one partition
+		{"/nope,/nada", false},
+	} {
+		if e := evaluate(t, tt.spec, src(), partition.Options{}, Settings{}); Acceptable(e) != tt.ok {
+			t.Errorf("%s: acceptable %v, want %v (%d of %d documents lack a level)", tt.spec, !tt.ok, tt.ok, e.Dist.Missing, e.Dist.Documents)
+		}
+	}
+}

@@ -100,10 +100,17 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 
 // Acceptable reports whether a key may be recommended at all: most
 // documents have a value there that Cosmos DB accepts (not missing, not an
-// object or array).
+// object or array; for a hierarchical key, not missing every level).
 func Acceptable(e *Evaluation) bool {
 	d := e.Dist
-	return d.Documents > 0 && 2*(d.Missing+d.Invalid) <= d.Documents
+	lacking := d.Missing
+	if d.Spec.Kind == key.MultiHash {
+		// A missing level is an undefined component, which Cosmos DB
+		// stores: the other levels still place the document. Only one
+		// that lacks every level has no key to speak of.
+		lacking = d.Unkeyed()
+	}
+	return d.Documents > 0 && 2*(lacking+d.Invalid) <= d.Documents
 }
 
 // better returns the best-scoring evaluation that matches and beats e,

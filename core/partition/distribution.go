@@ -523,3 +523,15 @@ func (d *Distribution) KeyIsTime() bool {
 	}
 	return timed >= 2
 }
+
+// Unkeyed is the documents known to lack every level of the key: those of
+// the logical partitions whose every component is undefined.
+func (d *Distribution) Unkeyed() int64 {
+	var n int64
+	for l := range d.All() {
+		if !slices.ContainsFunc(l.Values, func(v epk.Value) bool { return v.Kind != epk.Undefined }) {
+			n += l.Documents
+		}
+	}
+	return n
+}

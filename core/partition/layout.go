@@ -238,7 +238,6 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 			// One logical partition alone is past the limit, or the range
 			// cannot be cut: the service could not split it either.
 			p.Unsplittable = true
-			full.parts[i].stuck = true
 			continue
 		}
 		left.total, right.total = left.bytes(uniformBytes), right.bytes(uniformBytes)
@@ -318,7 +317,6 @@ type simRange struct {
 	width                                    float64 // share of the key space
 	logical                                  []simLogical
 	overflowDocs, overflowBytes, overflowReq float64
-	stuck                                    bool
 	total                                    float64 // bytes, kept so the loop does not sum again
 }
 

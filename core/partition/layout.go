@@ -189,7 +189,10 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	for k, l := range d.Logical {
 		if i := at[k]; i >= 0 {
 			s := scaled(l)
-			sl := simLogical{EPK: s.EPK, Documents: s.Documents, Bytes: s.Bytes, Requests: s.Requests}
+			sl := simLogical{EPK: s.EPK, Documents: s.Documents, Bytes: s.Bytes, Requests: s.Requests, pos: math.NaN()}
+			if d.Version != epk.V1 || clustered {
+				sl.pos = position(s.EPK)
+			}
 			if clustered {
 				// The first level's new values land beside the value, in the
 				// gap up to the next: the logical partition itself grows as
@@ -306,7 +309,8 @@ type simLogical struct {
 	// gap from EPK to the next logical partition (or to the end of the
 	// first level's range), spread over it.
 	GapDocs, GapBytes, GapReq float64
-	Phantom                   bool // no logical partition: the start of a gap cut off from its value
+	Phantom                   bool    // no logical partition: the start of a gap cut off from its value
+	pos                       float64 // where the EPK lies in the key space (position); NaN under V1
 }
 
 func (l simLogical) mass() float64 { return float64(l.Bytes) + l.GapBytes }
@@ -361,9 +365,10 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 		// first level of a hierarchical key).
 		var acc, prev float64
 		placed := v != epk.V1
+		lo, hi := position(r.min), position(r.max)
 		for i, l := range r.logical {
-			at, ok := keyFraction(r.min, l.EPK, r.max)
-			placed = placed && ok
+			at := (l.pos - lo) / (hi - lo)
+			placed = placed && at > 0 && at < 1
 			// The half may fall between two values, where only the spread
 			// mass grows: the service cuts there, not at a value.
 			if x := (total/2 - acc) / spread; placed && spread > 0 && x > prev && x < at {
@@ -371,15 +376,16 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 					return left, right, true
 				}
 			}
+			share := r.shareIn(i, v, lo, hi)
 			if i > 0 {
-				if d := math.Abs(acc + spread*r.share(i, v) - total/2); d < best {
+				if d := math.Abs(acc + spread*share - total/2); d < best {
 					k, best = i, d
 				}
 			}
 			// Or within the value's gap, where its first level's new
 			// values go.
-			if lo := acc + spread*r.share(i, v) + float64(l.Bytes); l.GapBytes > 0 && total/2 > lo && total/2 < lo+l.GapBytes {
-				if left, right, ok := r.cutGap(i, (total/2-lo)/l.GapBytes, v); ok {
+			if before := acc + spread*share + float64(l.Bytes); l.GapBytes > 0 && total/2 > before && total/2 < before+l.GapBytes {
+				if left, right, ok := r.cutGap(i, (total/2-before)/l.GapBytes, v); ok {
 					return left, right, true
 				}
 			}
@@ -480,7 +486,7 @@ func (r simRange) cutGap(j int, y float64, v epk.Version) (left, right simRange,
 	if !ok || v == epk.V1 {
 		share = float64(j+1) / float64(len(r.logical)+1)
 	}
-	rest := simLogical{EPK: mid, Phantom: true, GapDocs: l.GapDocs * (1 - y), GapBytes: l.GapBytes * (1 - y), GapReq: l.GapReq * (1 - y)}
+	rest := simLogical{EPK: mid, Phantom: true, pos: position(mid), GapDocs: l.GapDocs * (1 - y), GapBytes: l.GapBytes * (1 - y), GapReq: l.GapReq * (1 - y)}
 	l.GapDocs, l.GapBytes, l.GapReq = l.GapDocs*y, l.GapBytes*y, l.GapReq*y
 	left = simRange{min: r.min, max: mid, width: r.width * share, logical: append(r.logical[:j:j], l),
 		overflowDocs: r.overflowDocs * share, overflowBytes: r.overflowBytes * share, overflowReq: r.overflowReq * share}
@@ -527,12 +533,36 @@ func gapPoint(lo, hi string, y float64) (string, bool) {
 // share is the part of the range's key space before its k-th logical
 // partition (see cut).
 func (r simRange) share(k int, v epk.Version) float64 {
+	return r.shareIn(k, v, position(r.min), position(r.max))
+}
+
+// shareIn is share with the range's bounds' positions worked out.
+func (r simRange) shareIn(k int, v epk.Version, lo, hi float64) float64 {
 	if v != epk.V1 {
-		if f, ok := keyFraction(r.min, r.logical[k].EPK, r.max); ok {
+		if f := (r.logical[k].pos - lo) / (hi - lo); f > 0 && f < 1 {
 			return f
 		}
 	}
 	return float64(k) / float64(len(r.logical))
+}
+
+// position is where a V2 EPK's first 32 digits lie in the key space, from
+// 0 ("") to 1 ("FF"); NaN for what is not such an EPK. Worked out once per
+// logical partition, it spares the split simulation a big number per value
+// and cut.
+func position(s string) float64 {
+	switch s {
+	case "":
+		return 0
+	case "FF":
+		return 1
+	}
+	n, ok := epkNumber(s, false)
+	if !ok {
+		return math.NaN()
+	}
+	f, _ := new(big.Float).Quo(new(big.Float).SetInt(n), new(big.Float).SetInt(new(big.Int).Lsh(big.NewInt(1), 126))).Float64()
+	return f
 }
 
 // epkNumber is a V2 EPK's first 32 digits as a number ("" is 0; "FF", as

@@ -905,3 +905,25 @@ func TestHierarchicalMissingLevels(t *testing.T) {
 		}
 	}
 }
+
+// At the target, a computed suffix's busiest value takes its group's share
+// over the suffixes, not what the sample's few documents happened to give
+// it: 60 % over 40 suffixes is 1.5 % each.
+func TestSuffixBusiestAtTarget(t *testing.T) {
+	const gb = int64(1) << 30
+	src := lines(1000, func(i int) string {
+		t := "a"
+		if i%10 >= 6 {
+			t = "b"
+		}
+		return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, t, i, strings.Repeat("x", 500))
+	})
+	e := evaluate(t, "/tenant+hash(/id)%40", src, partition.Options{}, Settings{TargetBytes: 500 * gb, Workload: Workload{Reads: 100}})
+	sampled := float64(e.Dist.Largest(1)[0].Documents) / float64(e.Dist.Documents)
+	if sampled < 0.018 {
+		t.Fatalf("the sample's busiest suffix holds %.4f of the documents: no chance to undo", sampled)
+	}
+	if e.HottestShare < 0.0145 || e.HottestShare > 0.0155 {
+		t.Errorf("the busiest suffix takes %.4f of the requests at the target, want 0.015 (the sample: %.4f)", e.HottestShare, sampled)
+	}
+}

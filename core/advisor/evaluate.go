@@ -122,8 +122,16 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	}
 	e.Load.Shares, e.HottestShare = d.Shares(e.Physical, traffic)
 	if e.Projection.Factor > 1 {
-		if sh := e.Projection.Shares(traffic, d.Weighted); sh != nil {
+		if sh, hot := e.Projection.Shares(traffic, d.Weighted); sh != nil {
 			e.Load.Shares = sh
+			if suffixModulus(d.Spec) > 0 {
+				// A computed suffix spreads its group evenly: which suffix
+				// the sample's few documents favour is chance, which the
+				// target's share of each undoes. (Other keys keep the
+				// sample's busiest value: for a time bucket, the moment
+				// matters, not the bucket's share of all time.)
+				e.HottestShare = hot
+			}
 		}
 	}
 	avg := 1024.0

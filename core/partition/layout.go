@@ -71,6 +71,10 @@ type Projection struct {
 	Documents     int64
 	Bytes         int64
 	Largest       Logical   // the largest logical partition at the target scale
+	// The most documents and requests one logical partition has at the
+	// target scale.
+	HottestDocs     int64
+	HottestRequests float64
 	OverLimit     []Logical // logical partitions past 20 GB, largest first (at most 10)
 	OverLimitN    int
 	OverAlert     []Logical // past the 70 % alert line but within the limit (at most 10)
@@ -122,7 +126,9 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	// the largest ones, and those over the alert line the next: counted in
 	// any order, and only the few listed are put in order.
 	for l := range d.All() {
-		switch s := scaled(*l); {
+		s := scaled(*l)
+		p.HottestDocs, p.HottestRequests = max(p.HottestDocs, s.Documents), max(p.HottestRequests, s.Requests)
+		switch {
 		case s.Bytes > maxLogical:
 			p.OverLimitN++
 		case s.Bytes > alert:

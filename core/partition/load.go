@@ -46,14 +46,15 @@ func (d *Distribution) Shares(phys []Physical, t Traffic) (partitions []float64,
 // target scale, where they follow the data as it will be: the values to
 // come, spread over the key space, take most of a growing key's requests,
 // and the sample's chance counts per partition would make a perfectly even
-// key look hot. Nil for uniform traffic, whose count of values per
-// partition the projection does not know; use Distribution.Shares then.
-func (p Projection) Shares(t Traffic, weighted bool) []float64 {
+// key look hot; and the largest share one logical partition takes. Nil for
+// uniform traffic, whose count of values per partition the projection does
+// not know; use Distribution.Shares then.
+func (p Projection) Shares(t Traffic, weighted bool) (partitions []float64, hottestLogical float64) {
 	if t == ByWeight && !weighted {
 		t = ByDocuments
 	}
 	if t == Uniform || len(p.Physical) == 0 {
-		return nil
+		return nil, 0
 	}
 	out := make([]float64, len(p.Physical))
 	var total float64
@@ -65,12 +66,16 @@ func (p Projection) Shares(t Traffic, weighted bool) []float64 {
 		total += out[i]
 	}
 	if total == 0 {
-		return nil
+		return nil, 0
 	}
 	for i := range out {
 		out[i] /= total
 	}
-	return out
+	hot := float64(p.HottestDocs)
+	if t == ByWeight {
+		hot = p.HottestRequests
+	}
+	return out, min(1, hot/total)
 }
 
 // requests is the request weight of every document counted.

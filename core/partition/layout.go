@@ -70,18 +70,18 @@ type Projection struct {
 	NewValueShare float64 // share of new documents that bring a new key value (Good-Turing)
 	Documents     int64
 	Bytes         int64
-	Largest       Logical // the largest logical partition at the target scale
+	Largest       Logical   // the largest logical partition at the target scale
+	OverLimit     []Logical // logical partitions past 20 GB, largest first (at most 10)
+	OverLimitN    int
+	OverAlert     []Logical // past the 70 % alert line but within the limit (at most 10)
+	OverAlertN    int
+	Physical      []Physical // after the storage splits the service would make
+	Splits        int        // storage splits simulated
+	Unsplittable  bool       // a partition over the storage limit could not be split further
 	// The most documents and requests one logical partition has at the
 	// target scale.
 	HottestDocs     int64
 	HottestRequests float64
-	OverLimit       []Logical // logical partitions past 20 GB, largest first (at most 10)
-	OverLimitN      int
-	OverAlert       []Logical // past the 70 % alert line but within the limit (at most 10)
-	OverAlertN      int
-	Physical        []Physical // after the storage splits the service would make
-	Splits          int        // storage splits simulated
-	Unsplittable    bool       // a partition over the storage limit could not be split further
 }
 
 // Project grows every logical partition by factor, as the sample suggests:

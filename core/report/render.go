@@ -100,6 +100,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "# Partition key analysis\n\n")
 	fmt.Fprintf(bw, "%s documents (%s), read as %s.", human.Count(r.Documents), human.Bytes(r.Bytes), r.Input.Format)
+	if r.Input.ErrorCount > 0 {
+		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
+	}
 	if r.Settings.TargetGB > 0 {
 		fmt.Fprintf(bw, " Projected to %s GB.", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
 	}
@@ -114,8 +117,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " %d %s of the queries could not be read: see [Queries not read](#queries-not-read).", len(errs), human.Plural(int64(len(errs)), "line", "lines"))
 	}
 	fmt.Fprintln(bw)
-	if len(r.Warnings) > 0 {
+	if len(r.Input.Errors)+len(r.Input.Warnings)+len(r.Warnings) > 0 {
 		fmt.Fprintln(bw)
+		for _, p := range r.Input.Errors {
+			fmt.Fprintf(bw, "- %s\n", mdText(p.String()))
+		}
+		for _, p := range r.Input.Warnings {
+			fmt.Fprintf(bw, "- Note: %s\n", mdText(p.String()))
+		}
 		for _, n := range r.Warnings {
 			fmt.Fprintf(bw, "- **Warning, %s**: %s\n", n.Code, mdText(n.Message))
 		}
@@ -133,7 +142,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
 		}
-		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, human.Count(c.LogicalPartitions), largest, mdCell(orDash(findingCodes(c.Findings))))
+		logical := human.Count(c.LogicalPartitions)
+		if c.LogicalPartitionsEstimated {
+			logical = "~" + logical
+		}
+		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest, mdCell(orDash(findingCodes(c.Findings))))
 	}
 	for _, c := range r.Candidates {
 		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)

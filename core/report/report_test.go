@@ -575,3 +575,35 @@ func TestTargetEchoed(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatsShowInputProblems: text and Markdown say the same about the
+// input: the problems skipped and the notes on values kept, positioned,
+// and a count of logical partitions that is estimated is marked so in
+// both.
+func TestFormatsShowInputProblems(t *testing.T) {
+	docs := schemaLines(300, func(i int) string {
+		switch i {
+		case 7:
+			return `{"id":"7","t":}`
+		case 9:
+			return `{"id":"9","t":"x_*y*","t":"b"}`
+		}
+		return fmt.Sprintf(`{"id":"%d","t":"t%d"}`, i, i%7)
+	})
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true, MaxDistinct: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.ErrorCount != 1 || len(r.Input.Warnings) != 1 || !r.Candidates[0].LogicalPartitionsEstimated {
+		t.Fatalf("errors %+v, notes %+v, estimated %v", r.Input.Errors, r.Input.Warnings, r.Candidates[0].LogicalPartitionsEstimated)
+	}
+	text, md, _ := renderAll(t, r)
+	for _, want := range []string{"1 problem in the input", "line 8, column 15 (document 8): ", `line 10, column 31 (document 10): property "t" appears more than once`, "~"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -237,6 +237,11 @@ func (r *Reader) step() (*Document, error) {
 		}
 		switch c {
 		case '[':
+			if r.values >= 2 {
+				// An array after a document is more documents, not
+				// what a single object or array was said to be.
+				r.noteSequenceFormat()
+			}
 			r.pos++
 			r.setFormat("JSON array")
 			r.state = stArray

@@ -64,6 +64,8 @@ func TestFormats(t *testing.T) {
 		{"json lines crlf", "{\"a\":1}\r\n{\"a\":2}\r\n", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"json lines blank lines", "\n{\"a\":1}\n\n\n{\"a\":2}", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"concatenated", `{"a":1}{"a":2} {"a":3}`, "concatenated JSON", []string{`{"a":1}`, `{"a":2}`, `{"a":3}`}},
+		{"object then array", "{\"a\":1}\n[{\"a\":2},{\"a\":3}]\n", "JSON Lines", []string{`{"a":1}`, `{"a":2}`, `{"a":3}`}},
+		{"arrays one after another", `[{"a":1}][{"a":2}]`, "JSON array", []string{`{"a":1}`, `{"a":2}`}},
 		{"concatenated pretty", "{\n  \"a\": 1\n}\n{\n  \"a\": 2\n}", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"single object", `{"id":"1","items":[{"sku":"x"}]}`, "single object", []string{`{"id":"1","items":[{"sku":"x"}]}`}},
 		{"single object without id", `{"orderId":1,"items":[{"sku":"x"}]}`, "single object", []string{`{"orderId":1,"items":[{"sku":"x"}]}`}},

@@ -607,3 +607,24 @@ func TestFormatsShowInputProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentCount: text and Markdown count the documents in words that
+// agree with the number.
+func TestDocumentCount(t *testing.T) {
+	for _, tt := range []struct {
+		input, want string
+	}{
+		{`{"id":"1"}`, "1 document ("},
+		{"{\"id\":\"1\"}\n{\"id\":\"2\"}", "2 documents ("},
+		{"", "0 documents ("},
+	} {
+		r, err := Analyze(strings.NewReader(tt.input), Options{Keys: []key.Spec{mustKey(t, "/id")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, md, _ := renderAll(t, r)
+		if !strings.HasPrefix(text, tt.want) || !strings.Contains(md, "\n"+tt.want) {
+			t.Errorf("%q: want %q in\n%s\n%s", tt.input, tt.want, text, md)
+		}
+	}
+}

@@ -173,6 +173,34 @@ func TestPathsJSONSeveral(t *testing.T) {
 	}
 }
 
+// TestPathsUnreadable: a file that cannot be opened or read keeps its place
+// in the JSON with why, and the text shows no empty table for it; the
+// other files are still described.
+func TestPathsUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	code, out, errs := runCmd(t, "", "paths", "--format", "json", missing, dir, "testdata/orders.jsonl")
+	if code != 1 || !strings.Contains(errs, "no such file") || !strings.Contains(errs, "is a directory") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	var got []struct {
+		File      string
+		Documents int
+		Errors    []string
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got) != 3 || got[0].File != missing || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "no such file") ||
+		got[1].File != dir || len(got[1].Errors) != 1 || !strings.Contains(got[1].Errors[0], "is a directory") || got[2].Documents != 3 {
+		t.Errorf("%+v", got)
+	}
+	code, out, _ = runCmd(t, "", "paths", dir, "testdata/orders.jsonl")
+	if code != 1 || strings.Contains(out, dir) || !strings.Contains(out, "testdata/orders.jsonl: 3 documents") {
+		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}
+
 func TestSiteHandler(t *testing.T) {
 	srv := httptest.NewServer(siteHandler("testdata/site"))
 	defer srv.Close()

@@ -48,6 +48,9 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc paths: %v\n", err)
 			status = 1
+			// The JSON keeps a place for every file named, so a
+			// program sees why this one has no paths.
+			all = append(all, pathsJSON{File: name, Format: "empty", Errors: []string{err.Error()}, Paths: []report.Path{}})
 			continue
 		}
 		s, err := paths.DiscoverFrom(src, paths.Options{})
@@ -55,20 +58,26 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
 		}
+		if len(s.Errors) > 0 {
+			status = 1
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: reading: %v\n", name, err)
 			status = 1
 		}
-		if len(s.Errors) > 0 && status == 0 {
-			status = 1
-		}
 		if *format == "json" {
-			all = append(all, newPathsJSON(name, s))
-		} else {
+			pj := newPathsJSON(name, s)
+			if err != nil {
+				pj.Errors = append(pj.Errors, "reading: "+err.Error())
+			}
+			all = append(all, pj)
+		} else if err == nil || s.Documents > 0 {
+			// A file that could not be read at all (a directory) has
+			// no table: it is not an empty file.
 			writePathsText(stdout, name, s)
 		}
 	}
-	if *format == "json" && (len(files) > 1 || len(all) == 1) {
+	if *format == "json" {
 		// One file, one object (as before several were taken); several, one
 		// array: either way a single JSON document.
 		var v any = all

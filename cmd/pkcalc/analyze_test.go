@@ -111,6 +111,8 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
 		{[]string{"analyze", "--aggregates", "x.csv", "--key", "/a", "docs.json"}, "--aggregates reads aggregates instead of documents: give no FILE with it"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
+		// Refused before the files named before it are read.
+		{[]string{"analyze", "testdata/orders.jsonl", "testdata"}, "pkcalc analyze: testdata is a directory: name the files of documents in it\n"},
 	} {
 		code, _, errs := runCmd(t, "", tt.args...)
 		if code == 0 || !strings.Contains(errs, tt.msg) {

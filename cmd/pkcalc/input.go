@@ -59,6 +59,12 @@ func open(name string, stdin io.Reader) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Found here, a directory is refused before a long read of the files
+	// named before it, as a missing file is.
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory: name the files of documents in it", name)
+	}
 	return f, func() { f.Close() }, nil
 }
 

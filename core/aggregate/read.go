@@ -392,14 +392,74 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			return
 		}
 		if err != nil {
+			start := dec.InputOffset() // where the bad row starts
+			lr.lineAt(start)
+			before := lr.line
 			syntax(err)
-			return
+			var se *json.SyntaxError
+			if !errors.As(err, &se) {
+				return
+			}
+			// The rows after a bad one still count: go on at the next
+			// line that starts an object, as for documents.
+			lr = resync(io.MultiReader(dec.Buffered(), lr.r), before, se.Offset-1-start)
+			dec = json.NewDecoder(lr)
+			continue
 		}
 		rd.jsonValue(raw, line, true)
 		if rd.documents() && rd.objects >= sniffObjects {
 			return
 		}
 	}
+}
+
+// resync skips bad bytes bytes of r, which starts after line newlines,
+// then the rest of their line and every line after it up to one that
+// starts with '{', and reads on from there.
+func resync(r io.Reader, line int, bad int64) *lineReader {
+	br := bufio.NewReader(r)
+	lineStart := false // an object starting the bad byte's line is the next row
+	for ; bad > 0; bad-- {
+		c, err := br.ReadByte()
+		if err != nil {
+			break
+		}
+		lineStart = c == '\n' || lineStart && (c == ' ' || c == '\t' || c == '\r')
+		if c == '\n' {
+			line++
+		}
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			break
+		}
+		switch {
+		case c == '\n':
+			line++
+			lineStart = true
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			continue
+		case c == '{' && lineStart:
+			br.UnreadByte()
+		default:
+			// The rest of the line, without holding a long one whole.
+			for {
+				_, err := br.ReadSlice('\n')
+				if err != bufio.ErrBufferFull {
+					if err == nil {
+						line++
+					}
+					break
+				}
+			}
+			lineStart = true
+			continue
+		}
+		break
+	}
+	return &lineReader{r: br, line: line}
 }
 
 // jsonValue reads one row or, at the top level, the rows of a Cosmos DB

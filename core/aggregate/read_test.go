@@ -207,6 +207,26 @@ func TestRead(t *testing.T) {
 			},
 			errs: []string{"line 4: invalid JSON: invalid character '3' after object key"},
 		},
+		{
+			name: "json lines keep the rows after a syntax error", levels: 1,
+			in: "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":\n{\"k0\":\"c\",\"documents\":3}\n{\"k0\":\"d\",\"documents\":4}\n[1,2\n" +
+				"  {\"k0\":\"e\",\"documents\":5}\n{\n  \"k0\": \"f\",\n  \"documents\": x\n}\n{\n  \"k0\": \"g\",\n  \"documents\": 7\n}\n" +
+				"{\"k0\":\"h\"," + strings.Repeat("x", 100000) + "\n{\"k0\":\"i\",\"documents\":9}\n{oops",
+			rows: []Row{
+				{Values: vals(str("a")), Documents: 1, Line: 1},
+				{Values: vals(str("d")), Documents: 4, Line: 4},
+				{Values: vals(str("e")), Documents: 5, Line: 6},
+				{Values: vals(str("g")), Documents: 7, Line: 11},
+				{Values: vals(str("i")), Documents: 9, Line: 16},
+			},
+			errs: []string{
+				"line 4: invalid JSON: invalid character '{' after object key:value pair",
+				"line 6: invalid JSON: invalid character '{' after array element",
+				"line 9: invalid JSON: invalid character 'x' looking for beginning of value",
+				"line 15: invalid JSON: invalid character 'x' looking for beginning of object key string",
+				"line 17: invalid JSON: invalid character 'o' looking for beginning of object key string",
+			},
+		},
 		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2: invalid JSON: unexpected end of input"}},
 		{name: "data after the array", levels: 1, in: "[]\n[]", errs: []string{"line 2: unexpected data after the JSON array"}},
 		{name: "string counts and key values", levels: 1, in: `[{"k0":"12","documents":" 12 ","bytes":"1e3","requests":"2"}]`, rows: []Row{{Values: vals(str("12")), Documents: 12, Bytes: 1000, Requests: 2, Line: 1}}},

@@ -91,6 +91,7 @@ type reader struct {
 	rows    []Row
 	errs    []error
 	objects int // JSON rows read
+	row     int // JSON values read as rows, pages aside
 	docless int // ... of which have no documents field
 }
 
@@ -102,6 +103,12 @@ func (rd *reader) documents() bool {
 
 func (rd *reader) fail(line int, format string, args ...any) {
 	rd.errs = append(rd.errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
+}
+
+// rowFail is fail for a JSON row, which it also numbers: a compact JSON
+// array has every row on line 1.
+func (rd *reader) rowFail(line int, format string, args ...any) {
+	rd.errs = append(rd.errs, fmt.Errorf("line %d, row %d: %s", line, rd.row, fmt.Sprintf(format, args...)))
 }
 
 // firstByte skips white space and a UTF-8 byte order mark, peeks at the
@@ -466,12 +473,14 @@ func resync(r io.Reader, line int, bad int64) *lineReader {
 // page.
 func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 	if raw[0] != '{' {
-		rd.fail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
+		rd.row++
+		rd.rowFail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
 		return
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		rd.fail(line, "%v", err)
+		rd.row++
+		rd.rowFail(line, "%v", err)
 		return
 	}
 	if docs, ok := fields["Documents"]; ok && top && len(docs) > 0 && docs[0] == '[' {
@@ -494,6 +503,7 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		}
 	}
 	rd.objects++
+	rd.row++
 	if _, ok := lower[colDocuments]; !ok {
 		rd.docless++
 	}
@@ -505,35 +515,35 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		case !ok:
 			continue // undefined, as Cosmos DB leaves it out
 		case i >= rd.levels:
-			rd.fail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
+			rd.rowFail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
 			return
 		}
 		val, err := keyJSON(v)
 		if err != nil {
-			rd.fail(line, "field %s: %v", name, err)
+			rd.rowFail(line, "field %s: %v", name, err)
 			return
 		}
 		row.Values[i] = val
 	}
 	docs := lower[colDocuments]
 	if isNull(docs) {
-		rd.fail(line, "field documents: missing document count")
+		rd.rowFail(line, "field documents: missing document count")
 		return
 	}
 	var err error
 	if row.Documents, err = jsonNumber(docs, count); err != nil {
-		rd.fail(line, "field documents: %v", err)
+		rd.rowFail(line, "field documents: %v", err)
 		return
 	}
 	if size := lower[colBytes]; !isNull(size) {
 		if row.Bytes, err = jsonNumber(size, count); err != nil {
-			rd.fail(line, "field bytes: %v", err)
+			rd.rowFail(line, "field bytes: %v", err)
 			return
 		}
 	}
 	if req := lower[colRequests]; !isNull(req) {
 		if row.Requests, err = jsonNumber(req, rate); err != nil {
-			rd.fail(line, "field requests: %v", err)
+			rd.rowFail(line, "field requests: %v", err)
 			return
 		}
 	}

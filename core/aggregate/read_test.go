@@ -115,14 +115,14 @@ func TestRead(t *testing.T) {
 		{name: "csv header only", levels: 1, in: "k0,documents,bytes\n"},
 		{name: "csv after blank lines", levels: 1, in: "\n\r\n  k0,documents\n1,x\n2,2\n", rows: []Row{{Values: vals(num(2)), Documents: 2, Line: 5}}, errs: []string{`line 4: column documents: "x" is not a number`}},
 		{name: "csv header error after blank lines", levels: 1, in: "\n\nk0\n", errs: []string{"line 3: the header has no column documents"}},
-		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5: field documents: negative count -1"}},
+		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5, row 2: field documents: negative count -1"}},
 		{name: "empty", levels: 1, in: " \n\t", errs: []string{"the input is empty"}},
 		// Documents given as aggregates: one error for the input, not one per document.
 		{name: "documents", file: "documents.jsonl", levels: 1, errs: []string{"the input looks like documents, not per-key aggregates: its first 10 objects have no documents field"}},
 		{name: "documents in an array", levels: 1, in: `[{"id":"1"},{"id":"2"}]`, errs: []string{"the input looks like documents, not per-key aggregates: its 2 objects have no documents field"}},
 		{name: "many documents", levels: 1, in: strings.Repeat(`{"id":"1","tenantId":"a"}`+"\n", 5000), errs: []string{"its first 10 objects have no documents field"}},
 		{name: "documents as CSV", levels: 1, in: "id,tenantId\n1,a\n2,b\n", errs: []string{"the input looks like documents, not per-key aggregates: its CSV header has neither a k0 nor a documents column"}},
-		{name: "a row without documents among rows", levels: 1, in: `[{"k0":"a"},{"k0":"b","documents":2}]`, rows: []Row{{Values: vals(str("b")), Documents: 2, Line: 1}}, errs: []string{"line 1: field documents: missing document count"}},
+		{name: "a row without documents among rows", levels: 1, in: `[{"k0":"a"},{"k0":"b","documents":2}]`, rows: []Row{{Values: vals(str("b")), Documents: 2, Line: 1}}, errs: []string{"line 1, row 1: field documents: missing document count"}},
 		{name: "bad levels", levels: 4, in: "k0,documents\n", errs: []string{"1 to 3 levels, not 4"}},
 		{
 			name: "csv bad rows", file: "read/bad.csv", levels: 1,
@@ -154,13 +154,13 @@ func TestRead(t *testing.T) {
 				{Values: vals(u), Documents: 3, Line: 12},
 			},
 			errs: []string{
-				"line 3: field documents: missing document count",
-				"line 4: field documents: negative count -1",
-				"line 6: field k0: the key value is an object",
-				"line 7: field k1: the key has 1 level(s)",
-				"line 8: field documents: expected a number, not true",
-				"line 9: expected an object with fields k0, documents and bytes, not 42",
-				"line 11: field documents: 2.5 is not a whole number",
+				"line 3, row 2: field documents: missing document count",
+				"line 4, row 3: field documents: negative count -1",
+				"line 6, row 5: field k0: the key value is an object",
+				"line 7, row 6: field k1: the key has 1 level(s)",
+				"line 8, row 7: field documents: expected a number, not true",
+				"line 9, row 8: expected an object with fields k0, documents and bytes, not 42",
+				"line 11, row 10: field documents: 2.5 is not a whole number",
 			},
 		},
 		{
@@ -171,7 +171,7 @@ func TestRead(t *testing.T) {
 				{Values: vals(u, null), Documents: 2, Bytes: 10, Line: 4},
 				{Values: vals(str("c"), epk.Bool(false)), Documents: 3, Line: 6},
 			},
-			errs: []string{"line 5: field documents: negative count -2"},
+			errs: []string{"line 5, row 4: field documents: negative count -2"},
 		},
 		{
 			name: "json lines of cosmos pages", levels: 1,
@@ -183,7 +183,7 @@ func TestRead(t *testing.T) {
 				{Values: vals(u), Documents: 2, Line: 2},
 				{Values: vals(str("c")), Documents: 3, Line: 5},
 			},
-			errs: []string{"line 5: field documents: negative count -1"},
+			errs: []string{"line 5, row 3: field documents: negative count -1"},
 		},
 		{
 			name: "json array of cosmos pages", levels: 1,
@@ -227,13 +227,19 @@ func TestRead(t *testing.T) {
 				"line 17: invalid JSON: invalid character 'o' looking for beginning of object key string",
 			},
 		},
+		{
+			name: "rows of a compact json array are numbered", levels: 1,
+			in:   `[{"k0":"a","documents":1},{"k0":"b","documents":-1},5,{"k0":"c","documents":2}]`,
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("c")), Documents: 2, Line: 1}},
+			errs: []string{"line 1, row 2: field documents: negative count -1", "line 1, row 3: expected an object"},
+		},
 		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2: invalid JSON: unexpected end of input"}},
 		{name: "data after the array", levels: 1, in: "[]\n[]", errs: []string{"line 2: unexpected data after the JSON array"}},
 		{name: "string counts and key values", levels: 1, in: `[{"k0":"12","documents":" 12 ","bytes":"1e3","requests":"2"}]`, rows: []Row{{Values: vals(str("12")), Documents: 12, Bytes: 1000, Requests: 2, Line: 1}}},
 		{name: "upper-case field names", levels: 1, in: `{"K0":"a","Documents":1}`, rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}}},
-		{name: "json number out of range", levels: 1, in: `{"k0":1e999,"documents":1}`, errs: []string{"line 1: field k0: the number 1e999 is out of range"}},
-		{name: "json count too large", levels: 1, in: `{"documents":1e19}`, errs: []string{"line 1: field documents: 1e19 is too large"}},
-		{name: "json requests not finite", levels: 1, in: `{"documents":1,"requests":"NaN"}`, errs: []string{"line 1: field requests: NaN is not a finite number"}},
+		{name: "json number out of range", levels: 1, in: `{"k0":1e999,"documents":1}`, errs: []string{"line 1, row 1: field k0: the number 1e999 is out of range"}},
+		{name: "json count too large", levels: 1, in: `{"documents":1e19}`, errs: []string{"line 1, row 1: field documents: 1e19 is too large"}},
+		{name: "json requests not finite", levels: 1, in: `{"documents":1,"requests":"NaN"}`, errs: []string{"line 1, row 1: field requests: NaN is not a finite number"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

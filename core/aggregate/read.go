@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 )
 
@@ -53,6 +54,11 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 			return nil, []error{errors.New("the input is empty: expected CSV with a header row, or JSON")}
 		}
 		return nil, []error{fmt.Errorf("reading aggregates: %w", err)}
+	}
+	// A workbook, gzip or UTF-16 file is not taken for documents.
+	head, _ := br.Peek(4096)
+	if msg := ingest.NotText(head, "CSV or JSON"); msg != "" {
+		return nil, []error{errors.New(msg)}
 	}
 	rd := &reader{levels: levels, base: skipped}
 	if first == '[' || first == '{' {

@@ -117,6 +117,11 @@ func TestRead(t *testing.T) {
 		{name: "csv header error after blank lines", levels: 1, in: "\n\nk0\n", errs: []string{"line 3: the header has no column documents"}},
 		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5, row 2: field documents: negative count -1"}},
 		{name: "empty", levels: 1, in: " \n\t", errs: []string{"the input is empty"}},
+		// A file that is not text is said to be what it is, not taken for documents.
+		{name: "utf-16", levels: 1, in: "\xff\xfek\x000\x00,\x00d\x00o\x00c\x00", errs: []string{"the input is UTF-16 text: save it as UTF-8"}},
+		{name: "utf-16 json without a byte order mark", levels: 1, in: "[\x00{\x00}\x00]\x00", errs: []string{"the input is UTF-16 text"}},
+		{name: "gzip", levels: 1, in: "\x1f\x8b\x08\x00\x00\x00", errs: []string{"the input is gzip-compressed: decompress it first"}},
+		{name: "excel", levels: 1, in: "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00[Content_Types].xml xl/workbook.xml", errs: []string{"the input is an Excel workbook, not CSV or JSON: save the sheet as CSV UTF-8"}},
 		// Documents given as aggregates: one error for the input, not one per document.
 		{name: "documents", file: "documents.jsonl", levels: 1, errs: []string{"the input looks like documents, not per-key aggregates: its first 10 objects have no documents field"}},
 		{name: "documents in an array", levels: 1, in: `[{"id":"1"},{"id":"2"}]`, errs: []string{"the input looks like documents, not per-key aggregates: its 2 objects have no documents field"}},

@@ -174,6 +174,15 @@ func (c *CSVReader) start() {
 		c.br.Discard(3)
 		c.bom = 3
 	}
+	// A file that is not CSV text at all (a workbook, gzip, UTF-16) is
+	// one problem, not a header of garbage and no rows.
+	head, _ := c.br.Peek(sniffBytes)
+	if msg := NotText(bytes.TrimLeft(head, " \t\r\n"), "CSV"); msg != "" {
+		c.done = true
+		c.format = "CSV"
+		c.pending = append(c.pending, &Error{Line: 1, Column: 1, Offset: c.bom, Msg: msg + "; no rows read"})
+		return
+	}
 	comma, spaced := sniff(c.br)
 	switch comma {
 	case ';':

@@ -489,6 +489,11 @@ func TestCSVErrors(t *testing.T) {
 				`line 8, column 2 (document 4): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); skipped`,
 			},
 		},
+		// A file that is not text is one problem, said as what it is.
+		{name: "utf-16", in: "\xff\xfei\x00d\x00,\x00s\x00\n\x001\x00", errs: []string{"line 1, column 1: the input is UTF-16 text: save it as UTF-8 (Windows PowerShell's > writes UTF-16; pipe to Out-File -Encoding utf8 instead); no rows read"}},
+		{name: "utf-16 without a byte order mark", in: "i\x00d\x00,\x00s\x00\n\x001\x00", errs: []string{"line 1, column 1: the input is UTF-16 text: save it as UTF-8 (Windows PowerShell's > writes UTF-16; pipe to Out-File -Encoding utf8 instead); no rows read"}},
+		{name: "gzip", in: "\x1f\x8b\x08\x00\x00\x00\x00\x00", errs: []string{"line 1, column 1: the input is gzip-compressed: decompress it first (gunzip FILE); no rows read"}},
+		{name: "excel", in: "PK\x03\x04\x14\x00\x06\x00[Content_Types].xml xl/workbook.xml", errs: []string{"line 1, column 1: the input is an Excel workbook, not CSV: save the sheet as CSV UTF-8 and read that; no rows read"}},
 		{
 			name: "header that cannot be read",
 			in:   "id,si\"ze\n1,2\n",

@@ -32,6 +32,8 @@ type Row struct {
 //
 // CSV needs a header row naming its columns: k0 up to k{levels-1},
 // documents, and optionally bytes and requests; other columns are ignored.
+// Cells are separated by commas, or by semicolons or tabs if the header
+// has more of those.
 // A key cell is JSON text ("contoso" with its quotes, 42, true, null); an
 // empty cell is the undefined key (a missing path); a cell that is not JSON
 // is taken as a plain string, for convenience.
@@ -64,7 +66,7 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 	if first == '[' || first == '{' {
 		rd.readJSON(br, first)
 	} else {
-		rd.readCSV(br)
+		rd.readCSV(br, separator(br))
 	}
 	if rd.documents() {
 		// One error, not one per document: the whole input is the wrong kind.
@@ -147,8 +149,26 @@ const (
 	colRequests  = "requests"
 )
 
-func (rd *reader) readCSV(r io.Reader) {
+// separator is the one of ',', ';' and tab that the header line uses most:
+// a spreadsheet saved as CSV where the decimal mark is a comma separates
+// cells with semicolons, and one saved as text with tabs.
+func separator(br *bufio.Reader) rune {
+	head, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	sep, most := ',', bytes.Count(head, []byte{','})
+	for _, c := range []byte{';', '\t'} {
+		if n := bytes.Count(head, []byte{c}); n > most {
+			sep, most = rune(c), n
+		}
+	}
+	return sep
+}
+
+func (rd *reader) readCSV(r io.Reader, sep rune) {
 	cr := csv.NewReader(r)
+	cr.Comma = sep
 	cr.FieldsPerRecord = -1 // counted here, to name the line and keep going
 	cr.ReuseRecord = true
 	head, err := cr.Read()

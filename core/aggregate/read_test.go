@@ -108,6 +108,12 @@ func TestRead(t *testing.T) {
 			},
 			errs: []string{"line 4: 5 cells, but the header has 2"},
 		},
+		{
+			name: "csv separated by semicolons or tabs", levels: 1,
+			in:   "k0;documents;bytes\n\"a;b\";2;20\n3;1;10\n",
+			rows: []Row{{Values: vals(str("a;b")), Documents: 2, Bytes: 20, Line: 2}, {Values: vals(num(3)), Documents: 1, Bytes: 10, Line: 3}},
+		},
+		{name: "tsv", levels: 1, in: "k0\tdocuments\n\"a,b\"\t2\n", rows: []Row{{Values: vals(str("a,b")), Documents: 2, Line: 2}}},
 		{name: "csv without documents", levels: 1, in: "k0,bytes\n1,2\n", errs: []string{"line 1: the header has no column documents"}},
 		{name: "csv without k1", levels: 2, in: "k0,documents\n1,2\n", errs: []string{"line 1: the header has no column k1"}},
 		{name: "csv for another key", levels: 1, in: "k0,k1,documents\n1,2,3\n", errs: []string{"line 1: the header has column k1, but the key has 1 level(s)"}},

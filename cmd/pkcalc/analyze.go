@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -96,6 +98,15 @@ func (f *analyzeFlags) options() (report.Options, error) {
 		b, err := os.ReadFile(f.queries)
 		if err != nil {
 			return report.Options{}, fmt.Errorf("--queries: %w", err)
+		}
+		// A file that is not text, or holds nothing, is refused whole: read
+		// line by line it would be garbage, or no workload and no word.
+		head := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n")
+		if len(head) == 0 {
+			return report.Options{}, fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", f.queries)
+		}
+		if msg := ingest.NotText(head, "text"); msg != "" {
+			return report.Options{}, fmt.Errorf("--queries %s: %s", f.queries, msg)
 		}
 		v.Set("queries", string(b))
 	}

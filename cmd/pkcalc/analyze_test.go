@@ -82,6 +82,11 @@ func TestAnalyzeFormats(t *testing.T) {
 }
 
 func TestAnalyzeFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	utf16 := filepath.Join(dir, "queries-utf16.txt")
+	os.WriteFile(utf16, []byte("\xff\xfe1\x000\x00 \x00S\x00E\x00L\x00E\x00C\x00T\x00"), 0o644)
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, []byte("\uFEFF \r\n"), 0o644)
 	for _, tt := range []struct {
 		args []string
 		msg  string
@@ -111,6 +116,9 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
 		{[]string{"analyze", "--aggregates", "x.csv", "--key", "/a", "docs.json"}, "--aggregates reads aggregates instead of documents: give no FILE with it"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
+		// A queries file that cannot be read line by line is refused whole.
+		{[]string{"analyze", "--queries", utf16, "testdata/orders.jsonl"}, "--queries " + utf16 + ": the input is UTF-16 text: save it as UTF-8"},
+		{[]string{"analyze", "--queries", empty, "testdata/orders.jsonl"}, "--queries " + empty + " is empty: write one query or operation a line"},
 		// Refused before the files named before it are read.
 		{[]string{"analyze", "testdata/orders.jsonl", "testdata"}, "pkcalc analyze: testdata is a directory: name the files of documents in it\n"},
 	} {

@@ -186,6 +186,8 @@ func TestAnalyzeExitAndNotes(t *testing.T) {
 	dir := t.TempDir()
 	queries := filepath.Join(dir, "queries.txt")
 	os.WriteFile(queries, []byte("10 SELECT * FROM c WHERE c.tenantId = @t\n1 SELEKT * FROM c\n"), 0o644)
+	nulQueries := filepath.Join(dir, "nul.txt")
+	os.WriteFile(nulQueries, []byte("10 SELECT * FROM c WHERE c.tenantId = @t\n3 SELECT * FROM c WHERE c.id = \"a\x00b\"\n"), 0o644)
 	docs := filepath.Join(dir, "orders.jsonl")
 	var d strings.Builder
 	for i := range 30 {
@@ -201,6 +203,8 @@ func TestAnalyzeExitAndNotes(t *testing.T) {
 		stderr string // in the json output's standard error
 	}{
 		{"no documents", "[]", []string{"--key", "/x", "-"}, 1, "no key recommended: The input holds no documents"},
+		// A NUL on one line of the queries is that line's problem only.
+		{"query with a NUL", "", []string{"--queries", nulQueries, docs}, 1, "query not read: line 2, column 34: a control character (U+0000)"},
 		{"query not read", "", []string{"--queries", queries, docs}, 1, "query not read: line 2"},
 		// A warning is not a failure: the report is whole.
 		{"weight field unused", "", append(weights, "--key", "/tenantId", docs), 0, "warning WEIGHT_FIELD_UNUSED"},

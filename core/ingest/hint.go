@@ -87,6 +87,11 @@ func wholeInput(head []byte, all bool, csvRemedy string) string {
 	if msg := NotText(head, "JSON"); msg != "" {
 		return msg
 	}
+	if isBinary(head) {
+		// Not for NotText: in CSV or lines of queries a stray NUL is one
+		// row's problem; JSON has no place for one outside a string.
+		return "the input is binary data, not JSON text: choose the file that holds the JSON documents"
+	}
 	lower := bytes.ToLower(head[:min(len(head), 64)])
 	switch {
 	case bytes.HasPrefix(lower, []byte("<?xml")):
@@ -105,7 +110,7 @@ func wholeInput(head []byte, all bool, csvRemedy string) string {
 
 // NotText says what the input is when its start shows it is no text a
 // reader of what ("JSON", "CSV") can take: compressed, an archive, a
-// spreadsheet, UTF-16 or UTF-32, binary; or "". head is the start of the
+// spreadsheet, UTF-16 or UTF-32; or "". head is the start of the
 // input from its first byte that is not white space, after a UTF-8 byte
 // order mark. Such an input is one problem, not one per line of it.
 func NotText(head []byte, what string) string {
@@ -148,9 +153,6 @@ func notText(head []byte) string {
 		if bytes.HasPrefix(head, []byte(m.prefix)) {
 			return m.what
 		}
-	}
-	if isBinary(head) {
-		return "the input is binary data, not JSON text: choose the file that holds the JSON documents"
 	}
 	return ""
 }

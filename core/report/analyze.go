@@ -241,7 +241,14 @@ func (a *analysis) choose(window []*ingest.Document) {
 	if a.timePath == nil {
 		a.timePath = detectTime(a.paths, window)
 	}
-	specs := slices.Clone(a.opts.Keys)
+	// A key named twice (/a and " /a", or in two settings) is measured
+	// and shown once.
+	var specs []key.Spec
+	for _, k := range a.opts.Keys {
+		if !slices.ContainsFunc(specs, func(s key.Spec) bool { return s.String() == k.String() }) {
+			specs = append(specs, k)
+		}
+	}
 	a.named = len(specs)
 	if !a.opts.NoSuggest {
 		target := a.targetBytes()

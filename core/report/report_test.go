@@ -628,3 +628,27 @@ func TestDocumentCount(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedTwice: a key named twice is measured and shown once.
+func TestNamedTwice(t *testing.T) {
+	r, err := Analyze(strings.NewReader(sample.OrdersText(200)), Options{Keys: []key.Spec{mustKey(t, "/status"), mustKey(t, " /status"), mustKey(t, "/tenantId"), mustKey(t, "/status")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, c.Key.Spec)
+		if !c.Named {
+			t.Errorf("%s is not marked named", c.Key.Spec)
+		}
+	}
+	if want := []string{"/status", "/tenantId"}; !slices.Equal(sortedCopy(got), want) {
+		t.Errorf("candidates %q, want %q once each", got, want)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}

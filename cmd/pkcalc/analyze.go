@@ -60,7 +60,7 @@ func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
 	fs.Int("ru", 0, "provisioned throughput in `RU/s` (the autoscale maximum with --autoscale; default: the least the service allows)")
 	fs.Bool("autoscale", false, "the throughput is autoscale")
 	fs.Float64("target-gb", 0, "expected total size in `GB`, to project the key to")
-	fs.Int64("target-docs", 0, "expected total `documents`, to project the key to")
+	fs.Float64("target-docs", 0, "expected total `documents`, to project the key to (1e9 for a billion)")
 	fs.Float64("growth-gb-per-day", 0, "growth in `GB` per day; with --retention-days, projects to growth x retention")
 	fs.Float64("retention-days", 0, "`days` documents are kept (a TTL), with --growth-gb-per-day")
 	fs.Bool("no-suggest", false, "measure only the keys named with --key")

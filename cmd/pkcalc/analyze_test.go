@@ -38,7 +38,7 @@ func TestAnalyzeText(t *testing.T) {
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",
-		"--hash-version", "2", "--ru", "12000", "--autoscale", "--target-docs", "3000000", "--reads-per-second", "100", "-")
+		"--hash-version", "2", "--ru", "12000", "--autoscale", "--target-docs", "3e6", "--reads-per-second", "100", "-")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

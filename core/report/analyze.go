@@ -530,7 +530,9 @@ func (a *analysis) settingWarnings() []Notice {
 // documents at the input's average size; 0 for none.
 func (a *analysis) targetBytes() int64 {
 	if a.opts.TargetBytes == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
-		return a.opts.TargetDocs * a.bytes / int64(a.docs)
+		// In floating point: documents times the sample's bytes passes
+		// int64's end long before the target's bytes do.
+		return int64(min(float64(a.opts.TargetDocs)*float64(a.bytes)/float64(a.docs), MaxTargetGB*(1<<30)))
 	}
 	return a.opts.TargetBytes
 }

@@ -20,6 +20,13 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, "; %d %s in the input", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
+	// The target the figures are projected to, as the Markdown says it.
+	if r.Settings.TargetGB > 0 {
+		fmt.Fprintf(bw, "; projected to %s GB", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
+	}
+	if r.Settings.TargetDocs > 0 {
+		fmt.Fprintf(bw, "; projected to %s documents", human.Count(r.Settings.TargetDocs))
+	}
 	if r.TimeField != "" {
 		fmt.Fprintf(bw, "; time field %s", r.TimeField)
 	}

@@ -652,3 +652,21 @@ func sortedCopy(s []string) []string {
 	slices.Sort(s)
 	return s
 }
+
+// TestTextSaysTarget: the text, like the Markdown, says what the figures
+// are projected to.
+func TestTextSaysTarget(t *testing.T) {
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{TargetBytes: 500 << 30}, "projected to 500 GB"},
+		{Options{TargetDocs: 3_000_000}, "projected to 3,000,000 documents"},
+	} {
+		r, _ := Analyze(strings.NewReader(sample.OrdersText(200)), tt.opts)
+		text, md, _ := renderAll(t, r)
+		if first, _, _ := strings.Cut(text, "\n"); !strings.Contains(first, tt.want) || !strings.Contains(strings.ToLower(md), strings.ToLower(tt.want)) {
+			t.Errorf("want %q in the text's first line and the Markdown:\n%s\n%s", tt.want, first, md[:min(len(md), 300)])
+		}
+	}
+}

@@ -34,7 +34,7 @@ import (
 const (
 	MaxDocumentBytes = 2 << 20 // 2 MB, measured as the UTF-8 length of the compact JSON
 	MaxDepth         = 128     // nesting of objects and arrays
-	maxErrors        = 100     // after this many errors the Reader stops
+	maxErrors        = 100     // after this many errors in a row, no document between, the Reader stops
 )
 
 // Error describes one problem in the input and where it is.
@@ -83,7 +83,7 @@ type Reader struct {
 	format     string
 	values     int  // top-level values seen
 	docs       int  // documents numbered so far
-	errs       int  // errors returned so far
+	errs       int  // errors returned since the last document
 	done       bool // no more documents can be read
 	pending    []Value
 	pendingErr error
@@ -193,13 +193,14 @@ func (r *Reader) Next() (*Document, error) {
 			err = nil
 		}
 		if doc != nil || err != nil {
-			if err != nil {
-				r.errs++
-				if r.errs >= maxErrors {
-					r.done = true
-					if e, ok := err.(*Error); ok {
-						e.Msg += fmt.Sprintf("; stopped after %d errors", maxErrors)
-					}
+			// Input that is not documents is soon given up; documents
+			// with problems here and there are read to the end.
+			if err == nil {
+				r.errs = 0
+			} else if r.errs++; r.errs >= maxErrors {
+				r.done = true
+				if e, ok := err.(*Error); ok {
+					e.Msg += fmt.Sprintf("; stopped after %d errors in a row", maxErrors)
 				}
 			}
 			return doc, err

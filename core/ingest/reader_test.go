@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -358,5 +359,27 @@ func TestReadError(t *testing.T) {
 	}
 	if _, err := r.Next(); err != io.EOF {
 		t.Fatalf("then io.EOF, got %v", err)
+	}
+}
+
+// TestErrorsAmongDocuments: problems here and there do not stop the reading,
+// however many; only a run of them with no document between (input that is
+// not documents) does.
+func TestErrorsAmongDocuments(t *testing.T) {
+	var b strings.Builder
+	for i := range 600 {
+		if i%3 == 0 {
+			b.WriteString("{\"a\":}\n")
+		} else {
+			fmt.Fprintf(&b, "{\"a\":%d}\n", i)
+		}
+	}
+	res := readAll(t, strings.NewReader(b.String()))
+	if len(res.docs) != 400 || len(res.errs) != 200 {
+		t.Errorf("%d documents and %d errors, want 400 and 200", len(res.docs), len(res.errs))
+	}
+	res = readAll(t, strings.NewReader(strings.Repeat("{\"a\":}\n", 150)+"{\"a\":1}\n"))
+	if len(res.docs) != 0 || len(res.errs) != 100 || !strings.HasSuffix(res.errs[99].Error(), "; stopped after 100 errors in a row") {
+		t.Errorf("%d documents and %d errors, the last %v", len(res.docs), len(res.errs), res.errs[len(res.errs)-1])
 	}
 }

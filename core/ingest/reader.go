@@ -92,6 +92,7 @@ type Reader struct {
 	// Per-document state.
 	docStart     int64
 	docCol       int
+	docLine      int
 	ws           int64 // white space bytes inside the current document
 	depth        int
 	overLimit    bool
@@ -357,6 +358,7 @@ func (r *Reader) document() (*Document, error) {
 func (r *Reader) startDoc() {
 	r.docStart = r.Offset()
 	r.docCol = int(r.docStart-r.lineStart) + 1
+	r.docLine = r.line
 	r.ws = 0
 	r.depth = 0
 	r.overLimit = false
@@ -579,6 +581,11 @@ func (r *Reader) recover(err error) error {
 	if r.state != stTop || r.readErr != nil {
 		r.done = true
 		return e
+	}
+	if c, ok := r.peek(); ok && c == '{' && r.Offset() == r.lineStart && e.Line == r.docLine+1 && r.docCol == 1 {
+		// A line of JSON Lines left open: the error shows on the next
+		// line, so say which line is at fault.
+		e.Msg = fmt.Sprintf("a new document starts here while document %d, begun on line %d, is still open: is a '}' or ']' missing at the end of line %d?", e.Document, r.docLine, r.docLine)
 	}
 	for first := true; ; first = false {
 		// An error found at the start of a line (a document left open on

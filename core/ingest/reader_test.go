@@ -170,7 +170,14 @@ func TestErrors(t *testing.T) {
 			in:       "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n",
 			want:     []string{`{"a":1}`, `{"a":3}`},
 			errs:     []string{"3:1 doc=2"},
-			errParts: []string{"expected ',' or '}' after a property, found '{'"},
+			errParts: []string{"a new document starts here while document 2, begun on line 2, is still open: is a '}' or ']' missing at the end of line 2?"},
+		},
+		{
+			name:     "json lines line with an open array",
+			in:       "{\"a\":1,\"b\":[1,2\n{\"a\":2}\n",
+			want:     []string{`{"a":2}`},
+			errs:     []string{"2:1 doc=1"},
+			errParts: []string{"document 1, begun on line 1, is still open: is a '}' or ']' missing at the end of line 1?"},
 		},
 		{
 			name:     "truncated array",

@@ -72,10 +72,6 @@ func analyzeAggregates(src io.Reader, spec key.Spec, opts report.Options, docByt
 		}
 		return nil, fmt.Errorf("no aggregate rows could be read")
 	}
-	for i := range rows {
-		if rows[i].Bytes == 0 {
-			rows[i].Bytes = rows[i].Documents * docBytes
-		}
-	}
+	aggregate.SizeRows(rows, docBytes)
 	return report.AnalyzeAggregates(rows, problems, spec, opts), nil
 }

@@ -84,6 +84,22 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 	return rd.rows, rd.errs
 }
 
+// SizeRows gives each row without a bytes count (the query can leave that
+// column out to save request units) docBytes bytes a document. A size past
+// int64 is held at its end, for the report to refuse the row.
+func SizeRows(rows []Row, docBytes int64) {
+	for i := range rows {
+		if rows[i].Bytes != 0 || docBytes <= 0 {
+			continue
+		}
+		if rows[i].Documents > math.MaxInt64/docBytes {
+			rows[i].Bytes = math.MaxInt64
+		} else {
+			rows[i].Bytes = rows[i].Documents * docBytes
+		}
+	}
+}
+
 // ErrDocuments is wrapped by Read's error for input that looks like the
 // documents themselves rather than aggregates of them, so that a front end
 // can say how to analyze documents.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -494,4 +495,14 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSizeRows: rows without bytes get the average document size; a size
+// past int64 is held at its end instead of turning negative.
+func TestSizeRows(t *testing.T) {
+	rows := []Row{{Documents: 3}, {Documents: 3, Bytes: 10}, {Documents: 1 << 60}}
+	SizeRows(rows, 1024)
+	if rows[0].Bytes != 3072 || rows[1].Bytes != 10 || rows[2].Bytes != math.MaxInt64 {
+		t.Errorf("%+v", rows)
+	}
 }

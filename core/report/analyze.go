@@ -457,13 +457,20 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
 	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
+	var over []error
 	for _, r := range rows {
+		// Counts past any container would overflow the totals.
+		if int64(a.docs)+r.Documents > MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > MaxTargetGB*(1<<30) {
+			over = append(over, fmt.Errorf("line %d: with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
+				r.Line, human.Count(MaxTargetDocs), human.Count(MaxTargetGB)))
+			continue
+		}
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
 		a.docs += int(r.Documents)
 		a.bytes += r.Bytes
 	}
 	a.accs = []*partition.Accumulator{acc}
-	for _, p := range problems {
+	for _, p := range append(problems, over...) {
 		a.problem(aggregateProblem(p))
 	}
 	return a.finish()

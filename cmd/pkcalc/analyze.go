@@ -191,7 +191,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
-		rep, err = analyzeAggregates(src, opts.Keys[0], opts, f.docBytes, stderr)
+		rep, err = analyzeAggregates(src, f.aggregates, opts.Keys[0], opts, f.docBytes, stderr)
 		done()
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)

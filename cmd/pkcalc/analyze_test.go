@@ -273,7 +273,7 @@ func TestAnalyzeAggregatesErrors(t *testing.T) {
 	code, _, errs = runCmd(t, "", "analyze", "--aggregates", bad, "--key", "/tenantId")
 	lines := strings.Split(strings.TrimSpace(errs), "\n")
 	if code != 1 || len(lines) != 12 || lines[0] != `line 2: column documents: "x" is not a number` ||
-		lines[10] != "and 290 more problems" || lines[11] != "pkcalc analyze: no aggregate rows could be read" {
+		lines[10] != "and 290 more problems" || lines[11] != "pkcalc analyze: no aggregate rows could be read from "+bad {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }

@@ -100,6 +100,21 @@ func SizeRows(rows []Row, docBytes int64) {
 	}
 }
 
+// LineError is a problem with one row of the aggregates, at its line (and
+// for JSON its number among the rows, as a compact array is one line).
+type LineError struct {
+	Line int
+	Row  int // 0 in CSV
+	Msg  string
+}
+
+func (e *LineError) Error() string {
+	if e.Row > 0 {
+		return fmt.Sprintf("line %d, row %d: %s", e.Line, e.Row, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
+
 // ErrDocuments is wrapped by Read's error for input that looks like the
 // documents themselves rather than aggregates of them, so that a front end
 // can say how to analyze documents.
@@ -126,13 +141,13 @@ func (rd *reader) documents() bool {
 }
 
 func (rd *reader) fail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
+	rd.errs = append(rd.errs, &LineError{Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // rowFail is fail for a JSON row, which it also numbers: a compact JSON
 // array has every row on line 1.
 func (rd *reader) rowFail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, fmt.Errorf("line %d, row %d: %s", line, rd.row, fmt.Sprintf(format, args...)))
+	rd.errs = append(rd.errs, &LineError{Line: line, Row: rd.row, Msg: fmt.Sprintf(format, args...)})
 }
 
 // firstByte skips white space and a UTF-8 byte order mark, peeks at the

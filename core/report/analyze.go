@@ -457,12 +457,12 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
 	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
-	var over []error
+	var over []*aggregate.LineError
 	for _, r := range rows {
 		// Counts past any container would overflow the totals.
 		if int64(a.docs)+r.Documents > MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > MaxTargetGB*(1<<30) {
-			over = append(over, fmt.Errorf("line %d: with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
-				r.Line, human.Count(MaxTargetDocs), human.Count(MaxTargetGB)))
+			over = append(over, &aggregate.LineError{Line: r.Line, Msg: fmt.Sprintf("with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
+				human.Count(MaxTargetDocs), human.Count(MaxTargetGB))})
 			continue
 		}
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
@@ -470,8 +470,16 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 		a.bytes += r.Bytes
 	}
 	a.accs = []*partition.Accumulator{acc}
-	for _, p := range append(problems, over...) {
-		a.problem(aggregateProblem(p))
+	// Both lists are in input order; so are the report's problems.
+	for len(problems) > 0 || len(over) > 0 {
+		var le *aggregate.LineError
+		if len(over) == 0 || len(problems) > 0 && (!errors.As(problems[0], &le) || le.Line <= over[0].Line) {
+			a.problem(aggregateProblem(problems[0]))
+			problems = problems[1:]
+		} else {
+			a.problem(aggregateProblem(over[0]))
+			over = over[1:]
+		}
 	}
 	return a.finish()
 }

@@ -675,12 +675,16 @@ func TestTextSaysTarget(t *testing.T) {
 // any container (and past int64) are left out with a problem each, never
 // shown as negative totals.
 func TestAggregatesPastLimits(t *testing.T) {
-	in := "k0,documents,bytes\n\"a\",9000000000000000000,1\n\"b\",9000000000000000000,1\n\"c\",5,9000000000000000000\n\"d\",7,700\n\"e\",9000000000000000,\n"
+	in := "k0,documents,bytes\n\"a\",9000000000000000000,1\n\"b\",9000000000000000000,1\n\"c\",5,9000000000000000000\n\"d\",7,700\n\"e\",9000000000000000,\n\"f\",-1,\n"
 	rows, problems := aggregate.Read(strings.NewReader(in), 1)
 	aggregate.SizeRows(rows, 1024)
 	r := AnalyzeAggregates(rows, problems, mustKey(t, "/t"), Options{})
-	if r.Documents != 7 || r.Bytes != 700 || r.Input.ErrorCount != 4 {
+	if r.Documents != 7 || r.Bytes != 700 || r.Input.ErrorCount != 5 {
 		t.Fatalf("%d documents, %d bytes, problems %+v", r.Documents, r.Bytes, r.Input.Errors)
+	}
+	// In input order, with the row that could not be read.
+	if m := r.Input.Errors[4].Message; m != "line 7: column documents: negative count -1" {
+		t.Errorf("last problem %q", m)
 	}
 	for i, line := range []string{"line 2: ", "line 3: ", "line 4: ", "line 6: "} {
 		if m := r.Input.Errors[i].Message; !strings.HasPrefix(m, line) || !strings.Contains(m, "more than pkcalc models: the row is left out") {

@@ -58,10 +58,6 @@ func WriteText(w io.Writer, r *Report) error {
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
 		}
-		hottest := 0.0
-		for _, p := range c.PhysicalPartitions {
-			hottest = max(hottest, p.RequestShare)
-		}
 		logical := human.Count(c.LogicalPartitions)
 		if c.LogicalPartitionsEstimated {
 			logical = "~" + logical
@@ -70,8 +66,8 @@ func WriteText(w io.Writer, r *Report) error {
 		if c.Named {
 			name += " *"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s of %d\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
-			human.Percent(hottest), len(c.PhysicalPartitions), orDash(findingCodes(c.Findings)))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
+			hottestPhysical(c), orDash(findingCodes(c.Findings)))
 	}
 	tw.Flush()
 	if r.Candidates[0].Named {
@@ -142,7 +138,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "\n**No key recommended**: %s\n", mdText(noRecommendation(r)))
 	}
 	if len(r.Candidates) > 0 {
-		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Findings |\n|---:|---|---|---:|:---:|---:|---:|---|\n")
+		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Hottest physical | Findings |\n|---:|---|---|---:|:---:|---:|---:|---:|---|\n")
 	}
 	for _, c := range r.Candidates {
 		largest := ""
@@ -153,7 +149,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if c.LogicalPartitionsEstimated {
 			logical = "~" + logical
 		}
-		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest, mdCell(orDash(findingCodes(c.Findings))))
+		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest,
+			hottestPhysical(c), mdCell(orDash(findingCodes(c.Findings))))
 	}
 	for _, c := range r.Candidates {
 		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
@@ -223,6 +220,16 @@ func findingCodes(fs []Finding) string {
 		}
 	}
 	return strings.Join(codes, " ")
+}
+
+// hottestPhysical is the busiest physical partition's share of requests
+// and how many there are: "7.3% of 16".
+func hottestPhysical(c Candidate) string {
+	hottest := 0.0
+	for _, p := range c.PhysicalPartitions {
+		hottest = max(hottest, p.RequestShare)
+	}
+	return fmt.Sprintf("%s of %d", human.Percent(hottest), len(c.PhysicalPartitions))
 }
 
 // orDash marks an empty cell of a table people read.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -691,4 +693,36 @@ func TestAggregatesPastLimits(t *testing.T) {
 			t.Errorf("problem %d: %q", i, m)
 		}
 	}
+}
+
+// TestTablesAgree: the text and Markdown tables give each candidate the
+// same figures, the busiest physical partition among them, as the CSV.
+func TestTablesAgree(t *testing.T) {
+	r, _ := Analyze(strings.NewReader(sample.OrdersText(500)), sampleOptions(t))
+	text, md, csvOut := renderAll(t, r)
+	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range r.Candidates {
+		hot := hottestPhysical(c)
+		if share := rows[i+1][18]; !strings.HasPrefix(hot, human.Percent(mustFloat(t, share))+" of ") {
+			t.Errorf("%s: hottest %q, the CSV says %s", c.Key.Spec, hot, share)
+		}
+		if !strings.Contains(md, fmt.Sprintf(" | %s | %s |", hot, orDash(findingCodes(c.Findings)))) {
+			t.Errorf("markdown lacks %q for %s:\n%s", hot, c.Key.Spec, md)
+		}
+		if !strings.Contains(text, hot) {
+			t.Errorf("text lacks %q for %s", hot, c.Key.Spec)
+		}
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,6 +199,24 @@ func TestPathsUnreadable(t *testing.T) {
 	code, out, _ = runCmd(t, "", "paths", dir, "testdata/orders.jsonl")
 	if code != 1 || strings.Contains(out, dir) || !strings.Contains(out, "testdata/orders.jsonl: 3 documents") {
 		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}
+
+// TestPathsNotes: values read with a change are said, in the text (on
+// standard error, beside the problems) and in the JSON; the exit is 0, as
+// the documents were kept.
+func TestPathsNotes(t *testing.T) {
+	in := "{\"a\":1,\"a\":2}\n{\"a\":\"caf\xe9\"}\n"
+	note1 := `line 1, column 14 (document 1): property "a" appears more than once in an object; the last one counts`
+	note2 := "line 2, column 6 (document 2): a string that is not valid UTF-8; the bad bytes read as U+FFFD"
+	code, _, errs := runCmd(t, in, "paths", "-")
+	if code != 0 || errs != "-: note: "+note1+"\n-: note: "+note2+"\n" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, out, _ := runCmd(t, in, "paths", "--format", "json", "-")
+	var got struct{ Notes []string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || !slices.Equal(got.Notes, []string{note1, note2}) {
+		t.Errorf("exit %d, notes %q (%v)", code, got.Notes, err)
 	}
 }
 

@@ -50,13 +50,16 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 			// The JSON keeps a place for every file named, so a
 			// program sees why this one has no paths.
-			all = append(all, pathsJSON{File: name, Format: "empty", Errors: []string{err.Error()}, Paths: []report.Path{}})
+			all = append(all, pathsJSON{File: name, Format: "empty", Errors: []string{err.Error()}, Notes: []string{}, Paths: []report.Path{}})
 			continue
 		}
 		s, err := paths.DiscoverFrom(src, paths.Options{})
 		closeFn()
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
+		}
+		for _, n := range s.Notes {
+			fmt.Fprintf(stderr, "%s: note: %v\n", name, n)
 		}
 		if len(s.Errors) > 0 {
 			status = 1
@@ -162,13 +165,17 @@ type pathsJSON struct {
 	Documents int           `json:"documents"`
 	Bytes     int64         `json:"bytes"`
 	Errors    []string      `json:"errors"`
+	Notes     []string      `json:"notes"` // values read with a change; the documents were kept
 	Paths     []report.Path `json:"paths"`
 }
 
 func newPathsJSON(name string, s *paths.Summary) pathsJSON {
-	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: report.PathsOf(s.Paths)}
+	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Notes: []string{}, Paths: report.PathsOf(s.Paths)}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
+	}
+	for _, n := range s.Notes {
+		out.Notes = append(out.Notes, n.Error())
 	}
 	return out
 }

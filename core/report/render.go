@@ -31,11 +31,8 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "; time field %s", r.TimeField)
 	}
 	fmt.Fprintln(bw)
-	for _, p := range r.Input.Errors {
-		fmt.Fprintf(bw, "  %s\n", p)
-	}
-	for _, p := range r.Input.Warnings {
-		fmt.Fprintf(bw, "  note: %s\n", p)
+	for _, line := range inputLines(r) {
+		fmt.Fprintf(bw, "  %s\n", line)
 	}
 	for _, n := range r.Warnings {
 		fmt.Fprintf(bw, "  warning %s: %s\n", n.Code, n.Message)
@@ -122,11 +119,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintln(bw)
 	if len(r.Input.Errors)+len(r.Input.Warnings)+len(r.Warnings) > 0 {
 		fmt.Fprintln(bw)
-		for _, p := range r.Input.Errors {
-			fmt.Fprintf(bw, "- %s\n", mdText(p.String()))
-		}
-		for _, p := range r.Input.Warnings {
-			fmt.Fprintf(bw, "- Note: %s\n", mdText(p.String()))
+		for _, line := range inputLines(r) {
+			fmt.Fprintf(bw, "- %s\n", mdText(line))
 		}
 		for _, n := range r.Warnings {
 			fmt.Fprintf(bw, "- **Warning, %s**: %s\n", n.Code, mdText(n.Message))
@@ -282,13 +276,7 @@ func opsRead(r *Report) string {
 // has no place for them, nor the JSON for people: a command writing those
 // prints them to standard error.
 func Notes(r *Report) []string {
-	var out []string
-	for _, p := range r.Input.Errors {
-		out = append(out, p.String())
-	}
-	for _, p := range r.Input.Warnings {
-		out = append(out, "note: "+p.String())
-	}
+	out := inputLines(r)
 	for _, n := range r.Warnings {
 		out = append(out, "warning "+n.Code+": "+n.Message)
 	}
@@ -297,6 +285,25 @@ func Notes(r *Report) []string {
 	}
 	if r.Recommended == "" {
 		out = append(out, "no key recommended: "+noRecommendation(r))
+	}
+	return out
+}
+
+// inputLines are the problems in the input and the notes on values kept,
+// one a line, each list followed by how many it leaves out.
+func inputLines(r *Report) []string {
+	var out []string
+	for _, p := range r.Input.Errors {
+		out = append(out, p.String())
+	}
+	if n := int64(r.Input.ErrorCount - len(r.Input.Errors)); n > 0 {
+		out = append(out, fmt.Sprintf("and %s more %s", human.Count(n), human.Plural(n, "problem", "problems")))
+	}
+	for _, p := range r.Input.Warnings {
+		out = append(out, "note: "+p.String())
+	}
+	if n := int64(r.Input.Notes - len(r.Input.Warnings)); n > 0 {
+		out = append(out, fmt.Sprintf("and %s more %s", human.Count(n), human.Plural(n, "note", "notes")))
 	}
 	return out
 }

@@ -726,3 +726,33 @@ func mustFloat(t *testing.T, s string) float64 {
 	}
 	return f
 }
+
+// TestManyProblemsCounted: past the 100 problems and notes listed, every
+// format for people says how many more there are.
+func TestManyProblemsCounted(t *testing.T) {
+	docs := schemaLines(600, func(i int) string {
+		switch i % 3 {
+		case 0:
+			return `{"id":"x","t":}`
+		case 1:
+			return fmt.Sprintf(`{"id":"%d","t":"a","t":"b"}`, i)
+		}
+		return fmt.Sprintf(`{"id":"%d","t":"c"}`, i)
+	})
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{mustKey(t, "/id")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.ErrorCount != 200 || r.Input.Notes != 200 {
+		t.Fatalf("%d problems, %d notes", r.Input.ErrorCount, r.Input.Notes)
+	}
+	text, md, _ := renderAll(t, r)
+	notes := strings.Join(Notes(r), "\n")
+	for _, want := range []string{"and 100 more problems", "and 100 more notes"} {
+		for name, out := range map[string]string{"text": text, "markdown": md, "notes": notes} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+}

@@ -220,6 +220,24 @@ func TestPathsNotes(t *testing.T) {
 	}
 }
 
+// TestPathsManyProblems: past the 100 problems listed, the text says how
+// many more there are and the JSON counts them all.
+func TestPathsManyProblems(t *testing.T) {
+	in := strings.Repeat("{\"a\":}\n{\"a\":1}\n", 150)
+	code, _, errs := runCmd(t, in, "paths", "-")
+	if code != 1 || !strings.HasSuffix(errs, "-: and 50 more problems\n") {
+		t.Errorf("exit %d, stderr ends %q", code, errs[max(0, len(errs)-80):])
+	}
+	_, out, _ := runCmd(t, in, "paths", "--format", "json", "-")
+	var got struct {
+		Errors     []string
+		ErrorCount int
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Errors) != 100 || got.ErrorCount != 150 {
+		t.Errorf("%d errors listed, %d counted (%v)", len(got.Errors), got.ErrorCount, err)
+	}
+}
+
 func TestSiteHandler(t *testing.T) {
 	srv := httptest.NewServer(siteHandler("testdata/site"))
 	defer srv.Close()

@@ -5,8 +5,10 @@
 //
 // A Reader never needs the whole input in memory: it holds one document at a
 // time. Bad input yields an *Error with the document number, line and column;
-// the documents before it are kept, and where the input is a sequence of
-// top-level documents the Reader resumes at the next one. Messages name the
+// the documents before it are kept, and the Reader resumes at the next
+// document: the next line that starts one in a sequence of top-level
+// documents, the next element in an array (past the brackets still open in
+// the bad one, so brackets that do not match end the reading there). Messages name the
 // usual mistake (a gzip or UTF-16 file, comments, single quotes: hint.go).
 // Told which property names matter (Project), it builds only those values
 // and checks the rest without building it.
@@ -93,6 +95,7 @@ type Reader struct {
 	docStart     int64
 	docCol       int
 	docLine      int
+	inStr        bool  // the last error was inside a string
 	ws           int64 // white space bytes inside the current document
 	depth        int
 	overLimit    bool
@@ -578,8 +581,18 @@ func (r *Reader) recover(err error) error {
 		return err
 	}
 	e.Skipped = true
-	if r.state != stTop || r.readErr != nil {
+	inStr := r.inStr
+	r.inStr = false
+	if r.readErr != nil {
 		r.done = true
+		return e
+	}
+	if r.state != stTop {
+		// In an array the documents after a bad one still count: go on
+		// at the ',' or ']' after it.
+		if !r.skipRest(inStr) {
+			r.done = true
+		}
 		return e
 	}
 	if c, ok := r.peek(); ok && c == '{' && r.Offset() == r.lineStart && e.Line == r.docLine+1 && r.docCol == 1 {
@@ -605,6 +618,59 @@ func (r *Reader) recover(err error) error {
 		if c == '{' || c == '[' {
 			return e
 		}
+	}
+}
+
+// skipRest skips what is left of an array element after an error in it:
+// the rest of the string the error was in, if it was, and of the objects
+// and arrays open around it (r.depth), to the ',' or ']' after the
+// element. A line break ends a string, which cannot hold one. It reports
+// false where no such place is found: the end of the input, or brackets
+// that do not match.
+func (r *Reader) skipRest(inStr bool) bool {
+	open := r.depth
+	for {
+		if r.pos >= r.end && !r.ensure(1) {
+			return false
+		}
+		c := r.buf[r.pos]
+		if c == '\n' {
+			r.pos++
+			r.line++
+			r.lineStart = r.Offset()
+			inStr = false
+			continue
+		}
+		if inStr {
+			r.pos++
+			switch c {
+			case '\\':
+				if r.pos < r.end || r.ensure(1) {
+					if r.buf[r.pos] != '\n' {
+						r.pos++
+					}
+				}
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			open++
+		case '}', ']':
+			if open == 0 {
+				return c == ']'
+			}
+			open--
+		case ',':
+			if open == 0 {
+				return true
+			}
+		}
+		r.pos++
 	}
 }
 
@@ -1345,10 +1411,12 @@ func (r *Reader) strBytes() ([]byte, error) {
 			var err error
 			out, err = r.escape(out)
 			if err != nil {
+				r.inStr = true
 				return nil, err
 			}
 		default:
 			r.pos--
+			r.inStr = true
 			return nil, r.errorf(r.docs, "control character %U inside a string: it must be escaped (strings cannot span lines)", rune(c))
 		}
 	}

@@ -179,6 +179,41 @@ func TestErrors(t *testing.T) {
 			errs:     []string{"2:1 doc=1"},
 			errParts: []string{"document 1, begun on line 1, is still open: is a '}' or ']' missing at the end of line 1?"},
 		},
+		// In an array too, the documents after a bad one are read.
+		{
+			name:     "array resumes after NaN and Infinity",
+			in:       `[{"a":1,"v":1.5},{"a":2,"v":NaN},{"a":3,"v":[2.5]},{"a":4,"v":{"w":-Infinity}},{"a":5}]`,
+			want:     []string{`{"a":1,"v":1.5}`, `{"a":3,"v":[2.5]}`, `{"a":5}`},
+			errs:     []string{"1:29 doc=2", "1:68 doc=4"},
+			errParts: []string{"NaN is not valid JSON", "-Infinity is not valid JSON"},
+		},
+		{
+			name:     "pretty array resumes after a missing value",
+			in:       "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": \n  },\n  {\n    \"a\": 3\n  }\n]\n",
+			want:     []string{`{"a":1}`, `{"a":3}`},
+			errs:     []string{"7:3 doc=2"},
+			errParts: []string{"expected a JSON value, found '}'"},
+		},
+		{
+			name:     "array resumes after an error inside a string",
+			in:       "[{\"s\":\"x\x01, {\\\"q\\\": [1\"},{\"s\":\"bad \\q ]\"},\n{\"a\":3}]",
+			want:     []string{`{"a":3}`},
+			errs:     []string{"1:9 doc=1", "1:36 doc=2"},
+			errParts: []string{"control character U+0001", "invalid escape \\q"},
+		},
+		{
+			name:     "wrapper resumes after a bad document",
+			in:       `{"Documents":[{"a":1},{"a":tru},{"a":3}],"_count":3}`,
+			want:     []string{`{"a":1}`, `{"a":3}`},
+			errs:     []string{"1:28 doc=2"},
+			errParts: []string{"is not a JSON value"},
+		},
+		{
+			name:     "array with brackets that do not match stops",
+			in:       `[{"a":1, {"a":2}, {"a":3}]`,
+			errs:     []string{"1:10 doc=1"},
+			errParts: []string{"expected a property name in double quotes, found '{'"},
+		},
 		{
 			name:     "truncated array",
 			in:       "[{\"a\":1},{\"a\":2},{\"a\":",

@@ -99,7 +99,8 @@ func WriteText(w io.Writer, r *Report) error {
 func WriteMarkdown(w io.Writer, r *Report) error {
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "# Partition key analysis\n\n")
-	fmt.Fprintf(bw, "%s %s (%s), read as %s.", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"), human.Bytes(r.Bytes), r.Input.Format)
+	// The format names a wrapper's property, which is user text.
+	fmt.Fprintf(bw, "%s %s (%s), read as %s.", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"), human.Bytes(r.Bytes), mdText(r.Input.Format))
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}

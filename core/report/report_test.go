@@ -236,11 +236,17 @@ func TestRenderings(t *testing.T) {
 }
 
 func TestMarkdownEscapesUserText(t *testing.T) {
-	r, _ := Analyze(strings.NewReader(`{"t":"<script>x</script>|`+"`"+`"}`+"\n"+`{"t":"b"}`), Options{Keys: []key.Spec{mustKey(t, "/t")}, NoSuggest: true})
-	var md bytes.Buffer
-	WriteMarkdown(&md, r)
-	if strings.Contains(md.String(), "<script>") {
-		t.Errorf("markdown carries markup:\n%s", md.String())
+	for _, in := range []string{
+		`{"t":"<script>x</script>|` + "`" + `"}` + "\n" + `{"t":"b"}`,
+		// The name of a wrapper's property is in the input's format.
+		`{"_rid":"x","<script>x</script>":[{"t":"a"},{"t":"b"}]}`,
+	} {
+		r, _ := Analyze(strings.NewReader(in), Options{Keys: []key.Spec{mustKey(t, "/t")}, NoSuggest: true})
+		var md bytes.Buffer
+		WriteMarkdown(&md, r)
+		if strings.Contains(md.String(), "<script>") {
+			t.Errorf("markdown carries markup:\n%s", md.String())
+		}
 	}
 }
 

@@ -299,6 +299,11 @@ func TestEPK(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2", bad, code)
 		}
 	}
+	// In words, not the parser's.
+	want := "pkcalc epk: component 2: the number 1e400 is beyond the range of a double, which Cosmos DB uses for every number\n"
+	if code, _, errs := runCmd(t, "", "epk", `["a", 1e400]`); code != 2 || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
+	}
 }
 
 func TestRanges(t *testing.T) {

@@ -71,9 +71,10 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
 		{url.Values{"partitions": {"1048577"}}, "partitions 1048577 is more than pkcalc models (1,048,576)"},
 		// Targets past any container, which turned negative in int64.
-		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000,000 documents)"},
-		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000,000 GB)"},
-		{url.Values{"growthGbPerDay": {"1e10"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 300,000,000,000 GB, more than pkcalc models"},
+		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
+		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"targetGb": {"1e7"}}, "targetGb 1e7 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"growthGbPerDay": {"1e5"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 3,000,000 GB, more than pkcalc models"},
 	} {
 		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)

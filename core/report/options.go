@@ -131,6 +131,10 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 	if o.WeightPath != nil && o.Workload.Traffic == "" {
 		o.Workload.Traffic = partition.ByWeight
 	}
+	if o.Workload.Traffic == partition.ByWeight && o.WeightPath == nil {
+		// Without weights, requests would follow documents, unsaid.
+		p.fail("%s weighted needs %s: the path of the number that weights each document's requests", name("traffic"), name("weightField"))
+	}
 	o.MaxDistinct = p.int("maxDistinct", 0)
 	o.Workload.Operations = v.Get("queries")
 	if p.err != nil {

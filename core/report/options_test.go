@@ -62,6 +62,7 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"targetGb": {"lots"}}, "targetGb must be a number"},
 		{url.Values{"autoscale": {"yes"}}, "autoscale must be true or false"},
 		{url.Values{"traffic": {"zipf"}}, "traffic must be documents, uniform or weighted"},
+		{url.Values{"traffic": {"weighted"}}, "traffic weighted needs weightField: the path of the number that weights each document's requests"},
 		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
 		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},

@@ -43,7 +43,9 @@ func isCSV(name, format string) bool {
 // newSource reads r as name is read: CSV or JSON.
 func newSource(r io.Reader, name, format string) report.Source {
 	if isCSV(name, format) {
-		return ingest.NewCSVReader(r)
+		cr := ingest.NewCSVReader(r)
+		cr.SetJSONRemedy("read it as JSON: name the file other than .csv or .tsv, or give --input-format json")
+		return cr
 	}
 	jr := ingest.NewReader(r)
 	jr.SetCSVRemedy("read it as CSV: name the file .csv, or give --input-format csv")

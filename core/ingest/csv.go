@@ -88,14 +88,15 @@ type CSVReader struct {
 	cr    *csv.Reader
 	bom   int64
 
-	format  string
-	started bool
-	done    bool
-	width   int      // cells in the header
-	root    *csvNode // the shape of a document
-	pending []error  // header problems not yet returned
-	rows    int      // rows numbered so far, counting skipped ones
-	notes   []*Error // notes of the row being read
+	format     string
+	started    bool
+	done       bool
+	width      int      // cells in the header
+	root       *csvNode // the shape of a document
+	pending    []error  // header problems not yet returned
+	rows       int      // rows numbered so far, counting skipped ones
+	notes      []*Error // notes of the row being read
+	jsonRemedy string   // how to read JSON instead (SetJSONRemedy)
 	// notes on the header, for the first document
 	headerNotes     []*Error
 	moreHeaderNotes int
@@ -115,6 +116,12 @@ func NewCSVReader(src io.Reader) *CSVReader {
 	lines := &lineIndex{r: src, line: 1}
 	return &CSVReader{lines: lines, br: bufio.NewReaderSize(lines, 64<<10)}
 }
+
+// SetJSONRemedy sets what the message for an input that looks like JSON,
+// not CSV, tells the user to do, in the words of the front end reading it.
+// The default is "read it as JSON, from a file not named .csv or sent as
+// application/json".
+func (c *CSVReader) SetJSONRemedy(s string) { c.jsonRemedy = s }
 
 // Format is "CSV", "CSV (semicolon-separated)" or "TSV", settled by the
 // first call to Next; "CSV" before it and for an empty input.
@@ -182,7 +189,16 @@ func (c *CSVReader) start() {
 	// A file that is not CSV text at all (a workbook, gzip, UTF-16) is
 	// one problem, not a header of garbage and no rows.
 	head, _ := c.br.Peek(sniffBytes)
-	if msg := NotText(bytes.TrimLeft(head, " \t\r\n"), "CSV"); msg != "" {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	msg := NotText(head, "CSV")
+	if msg == "" && looksJSON(head) {
+		remedy := c.jsonRemedy
+		if remedy == "" {
+			remedy = "read it as JSON, from a file not named .csv or sent as application/json"
+		}
+		msg = "the input looks like JSON, not CSV: " + remedy
+	}
+	if msg != "" {
 		c.done = true
 		c.format = "CSV"
 		c.pending = append(c.pending, &Error{Line: 1, Column: 1, Offset: c.bom, Msg: msg + "; no rows read"})
@@ -535,6 +551,26 @@ func (c *CSVReader) offsetAt(line, col int) int64 {
 		start += c.bom // columns on the first line count from after the mark
 	}
 	return start + int64(col) - 1
+}
+
+// looksJSON reports an input that starts as JSON documents do: an object
+// with a property name or none, or an array of them, which no CSV header
+// does.
+func looksJSON(head []byte) bool {
+	if len(head) < 2 || head[0] != '{' && head[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(head[1:], " \t\r\n")
+	if len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '"', '}':
+		return head[0] == '{'
+	case '{', '[', ']':
+		return head[0] == '['
+	}
+	return false
 }
 
 // sniff looks at the first non-blank line without consuming it and returns

@@ -504,6 +504,10 @@ func TestCSVErrors(t *testing.T) {
 		{name: "utf-16 without a byte order mark", in: "i\x00d\x00,\x00s\x00\n\x001\x00", errs: []string{"line 1, column 1: the input is UTF-16 text: save it as UTF-8 (Windows PowerShell's > writes UTF-16; pipe to Out-File -Encoding utf8 instead); no rows read"}},
 		{name: "gzip", in: "\x1f\x8b\x08\x00\x00\x00\x00\x00", errs: []string{"line 1, column 1: the input is gzip-compressed: decompress it first (gunzip FILE); no rows read"}},
 		{name: "excel", in: "PK\x03\x04\x14\x00\x06\x00[Content_Types].xml xl/workbook.xml", errs: []string{"line 1, column 1: the input is an Excel workbook, not CSV: save the sheet as CSV UTF-8 and read that; no rows read"}},
+		// JSON read as CSV is said to be JSON, not a bad header.
+		{name: "a json array", in: "[\n  {\"a\": 1}\n]\n", errs: []string{"line 1, column 1: the input looks like JSON, not CSV: read it as JSON, from a file not named .csv or sent as application/json; no rows read"}},
+		{name: "json lines", in: "{\"a\":1}\n{\"a\":2}\n", errs: []string{"line 1, column 1: the input looks like JSON, not CSV: read it as JSON, from a file not named .csv or sent as application/json; no rows read"}},
+		{name: "a header in brackets", in: "[id],{name}\n1,a\n", want: []string{`{"[id]":1,"{name}":"a"}`}},
 		// A stray NUL is a character of its cell, not a binary file.
 		{name: "a NUL in a cell", in: "id,s\n1,a\x00b\n2,c\n", want: []string{`{"id":1,"s":"a\u0000b"}`, `{"id":2,"s":"c"}`}},
 		{

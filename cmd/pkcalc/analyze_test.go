@@ -177,6 +177,12 @@ func TestAnalyzeCSV(t *testing.T) {
 	if want := "line 3, column 22 (document 3): in testdata/orders.jsonl: expected a JSON value"; code != 1 || !strings.Contains(out, want) {
 		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
 	}
+	// Standard input is named so, not "-".
+	orders, _ := os.ReadFile("testdata/orders.jsonl")
+	code, out, _ = runCmd(t, string(orders), "analyze", "--key", "/tenantId", csv, "-")
+	if want := "line 3, column 22 (document 3): in standard input: expected a JSON value"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
+	}
 }
 
 // TestAnalyzeExitAndNotes: a run with nothing to measure, or with queries

@@ -142,7 +142,7 @@ func (in *inputs) Next() (*ingest.Document, error) {
 // message says, with several files, which file a problem is in.
 func (in *inputs) message(msg string) string {
 	if len(in.names) > 1 {
-		msg = "in " + in.names[in.cur] + ": " + msg
+		msg = "in " + in.name() + ": " + msg
 	}
 	return msg
 }
@@ -151,9 +151,17 @@ func (in *inputs) message(msg string) string {
 // from, with several files.
 func (in *inputs) where(err error) error {
 	if len(in.names) > 1 {
-		return fmt.Errorf("%s: %w", in.names[in.cur], err)
+		return fmt.Errorf("%s: %w", in.name(), err)
 	}
 	return err
+}
+
+// name is the current file's name for a message: "-" is standard input.
+func (in *inputs) name() string {
+	if n := in.names[in.cur]; n != "-" {
+		return n
+	}
+	return "standard input"
 }
 
 // Format is how the files were read: "JSON Lines", or "JSON Lines and CSV"

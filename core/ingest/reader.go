@@ -8,8 +8,9 @@
 // the documents before it are kept, and the Reader resumes at the next
 // document: the next line that starts one in a sequence of top-level
 // documents, the next element in an array (past the brackets still open in
-// the bad one, so brackets that do not match end the reading there). Messages name the
-// usual mistake (a gzip or UTF-16 file, comments, single quotes: hint.go).
+// the bad one, so brackets that do not match end the reading there).
+// Messages name the usual mistake (a gzip or UTF-16 file, comments, single
+// quotes: hint.go).
 // Told which property names matter (Project), it builds only those values
 // and checks the rest without building it.
 //

@@ -426,15 +426,41 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 		return raw, lr.lineAt(dec.InputOffset() - int64(len(raw))), nil
 	}
 	if first == '[' {
+	array:
 		if _, err := dec.Token(); err != nil {
 			syntax(err)
 			return
 		}
 		for dec.More() {
+			start := dec.InputOffset() // where the next row starts
 			raw, line, err := next()
 			if err != nil {
+				lr.lineAt(start)
+				before := lr.line
 				syntax(err)
-				return
+				var se *json.SyntaxError
+				if !errors.As(err, &se) {
+					return
+				}
+				// The rows after a bad one still count: skip it, and read
+				// on as an array from the ',' after it.
+				rd.row++
+				br := bufio.NewReader(io.MultiReader(dec.Buffered(), lr.r))
+				closed, ok := skipElement(br, &before)
+				if !ok {
+					return
+				}
+				if closed {
+					lr = &lineReader{r: br, line: before}
+					dec = json.NewDecoder(lr)
+					if _, err := dec.Token(); err != io.EOF {
+						rd.fail(lr.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
+					}
+					return
+				}
+				lr = &lineReader{r: io.MultiReader(strings.NewReader("["), br), line: before}
+				dec = json.NewDecoder(lr)
+				goto array
 			}
 			rd.jsonValue(raw, line, true)
 			if rd.documents() && rd.objects >= sniffObjects {
@@ -473,6 +499,53 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 		rd.jsonValue(raw, line, true)
 		if rd.documents() && rd.objects >= sniffObjects {
 			return
+		}
+	}
+}
+
+// skipElement skips one element of a JSON array, bad as it may be, from
+// its start: past its strings and the brackets it opens, to the ',' after
+// it (consumed) or the array's ']' (closed). It counts the newlines it
+// passes into line, and reports false at the end of the input or at a
+// bracket that closes nothing open.
+func skipElement(br *bufio.Reader, line *int) (closed, ok bool) {
+	depth, inStr := 0, false
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return false, false
+		}
+		if c == '\n' {
+			*line++
+			inStr = false // a string cannot hold a line break
+			continue
+		}
+		if inStr {
+			switch c {
+			case '\\':
+				if n, err := br.ReadByte(); err == nil && n == '\n' {
+					*line++
+					inStr = false
+				}
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return c == ']', c == ']'
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return false, true
+			}
 		}
 	}
 }

@@ -245,6 +245,23 @@ func TestRead(t *testing.T) {
 			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("c")), Documents: 2, Line: 1}},
 			errs: []string{"line 1, row 2: field documents: negative count -1", "line 1, row 3: expected an object"},
 		},
+		{
+			name: "json array keeps the rows after a syntax error", levels: 1,
+			in: "[{\"k0\":\"a\",\"documents\":1},{\"k0\":\"b\",\"documents\":NaN},\n{\"k0\":[[\"x\\\"]\"]],\"documents\":-},\n" +
+				"{\"k0\":\"c\",\"documents\":3},{\"k0\":\"d\" \"documents\":4},{\"k0\":\"e\",\"documents\":5},]\n[]",
+			rows: []Row{
+				{Values: vals(str("a")), Documents: 1, Line: 1},
+				{Values: vals(str("c")), Documents: 3, Line: 3},
+				{Values: vals(str("e")), Documents: 5, Line: 3},
+			},
+			errs: []string{
+				"line 1: invalid JSON: invalid character 'N' looking for beginning of value",
+				"line 2: invalid JSON: invalid character '}' in numeric literal",
+				"line 3: invalid JSON: invalid character '\"' after object key:value pair",
+				"line 3: invalid JSON: invalid character ']' looking for beginning of value",
+				"line 4: unexpected data after the JSON array",
+			},
+		},
 		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2: invalid JSON: unexpected end of input"}},
 		{name: "data after the array", levels: 1, in: "[]\n[]", errs: []string{"line 2: unexpected data after the JSON array"}},
 		{name: "string counts and key values", levels: 1, in: `[{"k0":"12","documents":" 12 ","bytes":"1e3","requests":"2"}]`, rows: []Row{{Values: vals(str("12")), Documents: 12, Bytes: 1000, Requests: 2, Line: 1}}},

@@ -56,7 +56,7 @@ const maxListed = 10
 // analyzeAggregates reads per-key aggregates for spec and reports on it.
 // Rows without a bytes column (the Cosmos DB query can leave it out to save
 // request units) get the average document size docBytes.
-func analyzeAggregates(src io.Reader, spec key.Spec, opts report.Options, docBytes int64, stderr io.Writer) (*report.Report, error) {
+func analyzeAggregates(src io.Reader, name string, spec key.Spec, opts report.Options, docBytes int64, stderr io.Writer) (*report.Report, error) {
 	rows, problems := aggregate.Read(src, spec.Levels())
 	if len(rows) == 0 && len(problems) > 0 {
 		if errors.Is(problems[0], aggregate.ErrDocuments) {
@@ -70,12 +70,8 @@ func analyzeAggregates(src io.Reader, spec key.Spec, opts report.Options, docByt
 			}
 			fmt.Fprintln(stderr, p)
 		}
-		return nil, fmt.Errorf("no aggregate rows could be read")
+		return nil, fmt.Errorf("no aggregate rows could be read from %s", name)
 	}
-	for i := range rows {
-		if rows[i].Bytes == 0 {
-			rows[i].Bytes = rows[i].Documents * docBytes
-		}
-	}
+	aggregate.SizeRows(rows, docBytes)
 	return report.AnalyzeAggregates(rows, problems, spec, opts), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -58,7 +60,7 @@ func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
 	fs.Int("ru", 0, "provisioned throughput in `RU/s` (the autoscale maximum with --autoscale; default: the least the service allows)")
 	fs.Bool("autoscale", false, "the throughput is autoscale")
 	fs.Float64("target-gb", 0, "expected total size in `GB`, to project the key to")
-	fs.Int64("target-docs", 0, "expected total `documents`, to project the key to")
+	fs.Float64("target-docs", 0, "expected total `documents`, to project the key to (1e9 for a billion)")
 	fs.Float64("growth-gb-per-day", 0, "growth in `GB` per day; with --retention-days, projects to growth x retention")
 	fs.Float64("retention-days", 0, "`days` documents are kept (a TTL), with --growth-gb-per-day")
 	fs.Bool("no-suggest", false, "measure only the keys named with --key")
@@ -96,6 +98,15 @@ func (f *analyzeFlags) options() (report.Options, error) {
 		b, err := os.ReadFile(f.queries)
 		if err != nil {
 			return report.Options{}, fmt.Errorf("--queries: %w", err)
+		}
+		// A file that is not text, or holds nothing, is refused whole: read
+		// line by line it would be garbage, or no workload and no word.
+		head := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n")
+		if len(head) == 0 {
+			return report.Options{}, fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", f.queries)
+		}
+		if msg := ingest.NotText(head, "text"); msg != "" {
+			return report.Options{}, fmt.Errorf("--queries %s: %s", f.queries, msg)
 		}
 		v.Set("queries", string(b))
 	}
@@ -180,7 +191,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
-		rep, err = analyzeAggregates(src, opts.Keys[0], opts, f.docBytes, stderr)
+		rep, err = analyzeAggregates(src, f.aggregates, opts.Keys[0], opts, f.docBytes, stderr)
 		done()
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)

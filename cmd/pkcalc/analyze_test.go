@@ -38,7 +38,7 @@ func TestAnalyzeText(t *testing.T) {
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",
-		"--hash-version", "2", "--ru", "12000", "--autoscale", "--target-docs", "3000000", "--reads-per-second", "100", "-")
+		"--hash-version", "2", "--ru", "12000", "--autoscale", "--target-docs", "3e6", "--reads-per-second", "100", "-")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -82,6 +82,11 @@ func TestAnalyzeFormats(t *testing.T) {
 }
 
 func TestAnalyzeFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	utf16 := filepath.Join(dir, "queries-utf16.txt")
+	os.WriteFile(utf16, []byte("\xff\xfe1\x000\x00 \x00S\x00E\x00L\x00E\x00C\x00T\x00"), 0o644)
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, []byte("\uFEFF \r\n"), 0o644)
 	for _, tt := range []struct {
 		args []string
 		msg  string
@@ -111,6 +116,11 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
 		{[]string{"analyze", "--aggregates", "x.csv", "--key", "/a", "docs.json"}, "--aggregates reads aggregates instead of documents: give no FILE with it"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
+		// A queries file that cannot be read line by line is refused whole.
+		{[]string{"analyze", "--queries", utf16, "testdata/orders.jsonl"}, "--queries " + utf16 + ": the input is UTF-16 text: save it as UTF-8"},
+		{[]string{"analyze", "--queries", empty, "testdata/orders.jsonl"}, "--queries " + empty + " is empty: write one query or operation a line"},
+		// Refused before the files named before it are read.
+		{[]string{"analyze", "testdata/orders.jsonl", "testdata"}, "pkcalc analyze: testdata is a directory: name the files of documents in it\n"},
 	} {
 		code, _, errs := runCmd(t, "", tt.args...)
 		if code == 0 || !strings.Contains(errs, tt.msg) {
@@ -167,6 +177,12 @@ func TestAnalyzeCSV(t *testing.T) {
 	if want := "line 3, column 22 (document 3): in testdata/orders.jsonl: expected a JSON value"; code != 1 || !strings.Contains(out, want) {
 		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
 	}
+	// Standard input is named so, not "-".
+	orders, _ := os.ReadFile("testdata/orders.jsonl")
+	code, out, _ = runCmd(t, string(orders), "analyze", "--key", "/tenantId", csv, "-")
+	if want := "line 3, column 22 (document 3): in standard input: expected a JSON value"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant %q", code, out, want)
+	}
 }
 
 // TestAnalyzeExitAndNotes: a run with nothing to measure, or with queries
@@ -176,6 +192,8 @@ func TestAnalyzeExitAndNotes(t *testing.T) {
 	dir := t.TempDir()
 	queries := filepath.Join(dir, "queries.txt")
 	os.WriteFile(queries, []byte("10 SELECT * FROM c WHERE c.tenantId = @t\n1 SELEKT * FROM c\n"), 0o644)
+	nulQueries := filepath.Join(dir, "nul.txt")
+	os.WriteFile(nulQueries, []byte("10 SELECT * FROM c WHERE c.tenantId = @t\n3 SELECT * FROM c WHERE c.id = \"a\x00b\"\n"), 0o644)
 	docs := filepath.Join(dir, "orders.jsonl")
 	var d strings.Builder
 	for i := range 30 {
@@ -191,6 +209,8 @@ func TestAnalyzeExitAndNotes(t *testing.T) {
 		stderr string // in the json output's standard error
 	}{
 		{"no documents", "[]", []string{"--key", "/x", "-"}, 1, "no key recommended: The input holds no documents"},
+		// A NUL on one line of the queries is that line's problem only.
+		{"query with a NUL", "", []string{"--queries", nulQueries, docs}, 1, "query not read: line 2, column 34: a control character (U+0000)"},
 		{"query not read", "", []string{"--queries", queries, docs}, 1, "query not read: line 2"},
 		// A warning is not a failure: the report is whole.
 		{"weight field unused", "", append(weights, "--key", "/tenantId", docs), 0, "warning WEIGHT_FIELD_UNUSED"},
@@ -259,7 +279,7 @@ func TestAnalyzeAggregatesErrors(t *testing.T) {
 	code, _, errs = runCmd(t, "", "analyze", "--aggregates", bad, "--key", "/tenantId")
 	lines := strings.Split(strings.TrimSpace(errs), "\n")
 	if code != 1 || len(lines) != 12 || lines[0] != `line 2: column documents: "x" is not a number` ||
-		lines[10] != "and 290 more problems" || lines[11] != "pkcalc analyze: no aggregate rows could be read" {
+		lines[10] != "and 290 more problems" || lines[11] != "pkcalc analyze: no aggregate rows could be read from "+bad {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }
@@ -284,6 +304,11 @@ func TestEPK(t *testing.T) {
 		if code, _, _ := runCmd(t, "", bad...); code != 2 {
 			t.Errorf("%q: exit %d, want 2", bad, code)
 		}
+	}
+	// In words, not the parser's.
+	want := "pkcalc epk: component 2: the number 1e400 is beyond the range of a double, which Cosmos DB uses for every number\n"
+	if code, _, errs := runCmd(t, "", "epk", `["a", 1e400]`); code != 2 || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
 	}
 }
 

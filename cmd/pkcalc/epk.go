@@ -80,7 +80,7 @@ func parseComponents(s string) ([]epk.Value, error) {
 		case json.Number:
 			f, err := v.Float64()
 			if err != nil {
-				return nil, fmt.Errorf("component %d: %v", i+1, err)
+				return nil, fmt.Errorf("component %d: the number %s is beyond the range of a double, which Cosmos DB uses for every number", i+1, v)
 			}
 			out[i] = epk.Num(f)
 		case map[string]any:

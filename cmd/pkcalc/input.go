@@ -43,7 +43,9 @@ func isCSV(name, format string) bool {
 // newSource reads r as name is read: CSV or JSON.
 func newSource(r io.Reader, name, format string) report.Source {
 	if isCSV(name, format) {
-		return ingest.NewCSVReader(r)
+		cr := ingest.NewCSVReader(r)
+		cr.SetJSONRemedy("read it as JSON: name the file other than .csv or .tsv, or give --input-format json")
+		return cr
 	}
 	jr := ingest.NewReader(r)
 	jr.SetCSVRemedy("read it as CSV: name the file .csv, or give --input-format csv")
@@ -58,6 +60,12 @@ func open(name string, stdin io.Reader) (io.Reader, func(), error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Found here, a directory is refused before a long read of the files
+	// named before it, as a missing file is.
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory: name the files of documents in it", name)
 	}
 	return f, func() { f.Close() }, nil
 }
@@ -134,7 +142,7 @@ func (in *inputs) Next() (*ingest.Document, error) {
 // message says, with several files, which file a problem is in.
 func (in *inputs) message(msg string) string {
 	if len(in.names) > 1 {
-		msg = "in " + in.names[in.cur] + ": " + msg
+		msg = "in " + in.name() + ": " + msg
 	}
 	return msg
 }
@@ -143,9 +151,17 @@ func (in *inputs) message(msg string) string {
 // from, with several files.
 func (in *inputs) where(err error) error {
 	if len(in.names) > 1 {
-		return fmt.Errorf("%s: %w", in.names[in.cur], err)
+		return fmt.Errorf("%s: %w", in.name(), err)
 	}
 	return err
+}
+
+// name is the current file's name for a message: "-" is standard input.
+func (in *inputs) name() string {
+	if n := in.names[in.cur]; n != "-" {
+		return n
+	}
+	return "standard input"
 }
 
 // Format is how the files were read: "JSON Lines", or "JSON Lines and CSV"

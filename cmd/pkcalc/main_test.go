@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"paths", "testdata/missing.json"}, 1, "no such file"},
 		{[]string{"serve", "--dir", "testdata"}, 1, "has no index.html: build the site first"},
 		{[]string{"serve", "--port", "80"}, 2, "pkcalc serve: flag provided but not defined: -port\nRun 'pkcalc serve --help' for the flags.\n"},
+		{[]string{"serve", "--max-body", "-5"}, 2, "pkcalc serve: --max-body must be 0 (no limit) or more bytes, not -5\n"},
 		{[]string{"bundle", "dist"}, 2, "unexpected argument \"dist\": give the file with --out"},
 		{[]string{"ranges", "--partitions", "x"}, 2, "pkcalc ranges: invalid value \"x\" for flag -partitions"},
 		{[]string{"epk", "--hash-version", "3", "[1]"}, 2, "pkcalc epk: --hash-version must be 1 or 2, not 3\nRun 'pkcalc epk --help'"},
@@ -170,6 +172,70 @@ func TestPathsJSONSeveral(t *testing.T) {
 	if len(got) != 2 || got[0].File != "testdata/orders.jsonl" || got[0].Documents != 3 || len(got[0].Errors) != 1 ||
 		got[1].File != csv || got[1].Format != "CSV" || got[1].Documents != 1 {
 		t.Errorf("%+v", got)
+	}
+}
+
+// TestPathsUnreadable: a file that cannot be opened or read keeps its place
+// in the JSON with why, and the text shows no empty table for it; the
+// other files are still described.
+func TestPathsUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	code, out, errs := runCmd(t, "", "paths", "--format", "json", missing, dir, "testdata/orders.jsonl")
+	if code != 1 || !strings.Contains(errs, "no such file") || !strings.Contains(errs, "is a directory") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	var got []struct {
+		File      string
+		Documents int
+		Errors    []string
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got) != 3 || got[0].File != missing || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "no such file") ||
+		got[1].File != dir || len(got[1].Errors) != 1 || !strings.Contains(got[1].Errors[0], "is a directory") || got[2].Documents != 3 {
+		t.Errorf("%+v", got)
+	}
+	code, out, _ = runCmd(t, "", "paths", dir, "testdata/orders.jsonl")
+	if code != 1 || strings.Contains(out, dir) || !strings.Contains(out, "testdata/orders.jsonl: 3 documents") {
+		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}
+
+// TestPathsNotes: values read with a change are said, in the text (on
+// standard error, beside the problems) and in the JSON; the exit is 0, as
+// the documents were kept.
+func TestPathsNotes(t *testing.T) {
+	in := "{\"a\":1,\"a\":2}\n{\"a\":\"caf\xe9\"}\n"
+	note1 := `line 1, column 14 (document 1): property "a" appears more than once in an object; the last one counts`
+	note2 := "line 2, column 6 (document 2): a string that is not valid UTF-8; the bad bytes read as U+FFFD"
+	code, _, errs := runCmd(t, in, "paths", "-")
+	if code != 0 || errs != "-: note: "+note1+"\n-: note: "+note2+"\n" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, out, _ := runCmd(t, in, "paths", "--format", "json", "-")
+	var got struct{ Notes []string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || !slices.Equal(got.Notes, []string{note1, note2}) {
+		t.Errorf("exit %d, notes %q (%v)", code, got.Notes, err)
+	}
+}
+
+// TestPathsManyProblems: past the 100 problems listed, the text says how
+// many more there are and the JSON counts them all.
+func TestPathsManyProblems(t *testing.T) {
+	in := strings.Repeat("{\"a\":}\n{\"a\":1}\n", 150)
+	code, _, errs := runCmd(t, in, "paths", "-")
+	if code != 1 || !strings.HasSuffix(errs, "-: and 50 more problems\n") {
+		t.Errorf("exit %d, stderr ends %q", code, errs[max(0, len(errs)-80):])
+	}
+	_, out, _ := runCmd(t, in, "paths", "--format", "json", "-")
+	var got struct {
+		Errors     []string
+		ErrorCount int
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Errors) != 100 || got.ErrorCount != 150 {
+		t.Errorf("%d errors listed, %d counted (%v)", len(got.Errors), got.ErrorCount, err)
 	}
 }
 

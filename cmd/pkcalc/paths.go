@@ -48,6 +48,9 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc paths: %v\n", err)
 			status = 1
+			// The JSON keeps a place for every file named, so a
+			// program sees why this one has no paths.
+			all = append(all, pathsJSON{File: name, Format: "empty", Errors: []string{err.Error()}, ErrorCount: 1, Notes: []string{}, Paths: []report.Path{}})
 			continue
 		}
 		s, err := paths.DiscoverFrom(src, paths.Options{})
@@ -55,20 +58,36 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
 		}
+		if n := int64(s.ErrorCount - len(s.Errors)); n > 0 {
+			fmt.Fprintf(stderr, "%s: and %s more %s\n", name, human.Count(n), human.Plural(n, "problem", "problems"))
+		}
+		for _, n := range s.Notes {
+			fmt.Fprintf(stderr, "%s: note: %v\n", name, n)
+		}
+		if n := int64(s.NoteCount - len(s.Notes)); n > 0 {
+			fmt.Fprintf(stderr, "%s: and %s more %s\n", name, human.Count(n), human.Plural(n, "note", "notes"))
+		}
+		if len(s.Errors) > 0 {
+			status = 1
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: reading: %v\n", name, err)
 			status = 1
 		}
-		if len(s.Errors) > 0 && status == 0 {
-			status = 1
-		}
 		if *format == "json" {
-			all = append(all, newPathsJSON(name, s))
-		} else {
+			pj := newPathsJSON(name, s)
+			if err != nil {
+				pj.Errors = append(pj.Errors, "reading: "+err.Error())
+				pj.ErrorCount++
+			}
+			all = append(all, pj)
+		} else if err == nil || s.Documents > 0 {
+			// A file that could not be read at all (a directory) has
+			// no table: it is not an empty file.
 			writePathsText(stdout, name, s)
 		}
 	}
-	if *format == "json" && (len(files) > 1 || len(all) == 1) {
+	if *format == "json" {
 		// One file, one object (as before several were taken); several, one
 		// array: either way a single JSON document.
 		var v any = all
@@ -148,18 +167,26 @@ func clip(s string, n int) string {
 
 // pathsJSON is one file's path table as JSON.
 type pathsJSON struct {
-	File      string        `json:"file"`
-	Format    string        `json:"format"`
-	Documents int           `json:"documents"`
-	Bytes     int64         `json:"bytes"`
-	Errors    []string      `json:"errors"`
-	Paths     []report.Path `json:"paths"`
+	File      string   `json:"file"`
+	Format    string   `json:"format"`
+	Documents int      `json:"documents"`
+	Bytes     int64    `json:"bytes"`
+	Errors    []string `json:"errors"` // the first 100
+	// ErrorCount counts every problem, NoteCount every note.
+	ErrorCount int           `json:"errorCount"`
+	Notes      []string      `json:"notes"` // values read with a change, the documents kept; the first 100
+	NoteCount  int           `json:"noteCount"`
+	Paths      []report.Path `json:"paths"`
 }
 
 func newPathsJSON(name string, s *paths.Summary) pathsJSON {
-	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, Paths: report.PathsOf(s.Paths)}
+	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, ErrorCount: s.ErrorCount,
+		Notes: []string{}, NoteCount: s.NoteCount, Paths: report.PathsOf(s.Paths)}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
+	}
+	for _, n := range s.Notes {
+		out.Notes = append(out.Notes, n.Error())
 	}
 	return out
 }

@@ -24,11 +24,15 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("serve", "Usage: pkcalc serve [--dir DIR] [--addr HOST:PORT]\n\nServes the web app built by ./build.sh dist, and the HTTP API at /v1/.", stdout, stderr)
 	dir := c.fs.String("dir", "dist", "`directory` of the built site")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free one")
-	maxBody := c.fs.Int64("max-body", 1<<30, "largest request body the API takes, in `bytes`")
+	maxBody := c.fs.Int64("max-body", 1<<30, "largest request body the API takes, in `bytes`; 0 for no limit")
 	if rest, code, ok := c.parse(args, false); !ok {
 		return code
 	} else if len(rest) > 0 {
 		return c.fail("unexpected argument %q: give the directory with --dir", rest[0])
+	}
+	if *maxBody < 0 {
+		// Taken as no limit, a negative size would turn off the bound.
+		return c.fail("--max-body must be 0 (no limit) or more bytes, not %d", *maxBody)
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
 		fmt.Fprintf(stderr, "pkcalc serve: %s has no index.html: build the site first with ./build.sh dist\n", *dir)

@@ -43,7 +43,7 @@ func Example() {
 	// line 2: "contoso", 120 documents, 48000 bytes
 	// line 3: 42, 3 documents, 900 bytes
 	// line 4: undefined, 4 documents, 1000 bytes
-	// line 5: field documents: negative count -1
+	// line 5, row 4: field documents: negative count -1
 }
 
 func show(v epk.Value) string {

@@ -187,7 +187,8 @@ func TestQueryCommand(t *testing.T) {
 		{"/customerId+hash(/id)%8", "'/customerId+hash(/id)%8'"},
 		{`/"order id"`, `'/"order id"'`},
 		{`/"it's"`, `'/"it'\''s"'`},
-		{"/\"a\nb\"", `$'/"a\x0ab"'`},
+		// A line break in a name is \u000a in the key's text.
+		{"/\"a\nb\"", `'/"a\u000ab"'`},
 	} {
 		spec, err := key.Parse(tt.spec)
 		if err != nil {

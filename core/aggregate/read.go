@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 )
 
@@ -31,6 +32,8 @@ type Row struct {
 //
 // CSV needs a header row naming its columns: k0 up to k{levels-1},
 // documents, and optionally bytes and requests; other columns are ignored.
+// Cells are separated by commas, or by semicolons or tabs if the header
+// has more of those.
 // A key cell is JSON text ("contoso" with its quotes, 42, true, null); an
 // empty cell is the undefined key (a missing path); a cell that is not JSON
 // is taken as a plain string, for convenience.
@@ -54,11 +57,16 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 		}
 		return nil, []error{fmt.Errorf("reading aggregates: %w", err)}
 	}
+	// A workbook, gzip or UTF-16 file is not taken for documents.
+	head, _ := br.Peek(4096)
+	if msg := ingest.NotText(head, "CSV or JSON"); msg != "" {
+		return nil, []error{errors.New(msg)}
+	}
 	rd := &reader{levels: levels, base: skipped}
 	if first == '[' || first == '{' {
 		rd.readJSON(br, first)
 	} else {
-		rd.readCSV(br)
+		rd.readCSV(br, separator(br))
 	}
 	if rd.documents() {
 		// One error, not one per document: the whole input is the wrong kind.
@@ -76,6 +84,37 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 	return rd.rows, rd.errs
 }
 
+// SizeRows gives each row without a bytes count (the query can leave that
+// column out to save request units) docBytes bytes a document. A size past
+// int64 is held at its end, for the report to refuse the row.
+func SizeRows(rows []Row, docBytes int64) {
+	for i := range rows {
+		if rows[i].Bytes != 0 || docBytes <= 0 {
+			continue
+		}
+		if rows[i].Documents > math.MaxInt64/docBytes {
+			rows[i].Bytes = math.MaxInt64
+		} else {
+			rows[i].Bytes = rows[i].Documents * docBytes
+		}
+	}
+}
+
+// LineError is a problem with one row of the aggregates, at its line (and
+// for JSON its number among the rows, as a compact array is one line).
+type LineError struct {
+	Line int
+	Row  int // 0 in CSV
+	Msg  string
+}
+
+func (e *LineError) Error() string {
+	if e.Row > 0 {
+		return fmt.Sprintf("line %d, row %d: %s", e.Line, e.Row, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
+
 // ErrDocuments is wrapped by Read's error for input that looks like the
 // documents themselves rather than aggregates of them, so that a front end
 // can say how to analyze documents.
@@ -91,6 +130,7 @@ type reader struct {
 	rows    []Row
 	errs    []error
 	objects int // JSON rows read
+	row     int // JSON values read as rows, pages aside
 	docless int // ... of which have no documents field
 }
 
@@ -101,7 +141,13 @@ func (rd *reader) documents() bool {
 }
 
 func (rd *reader) fail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
+	rd.errs = append(rd.errs, &LineError{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// rowFail is fail for a JSON row, which it also numbers: a compact JSON
+// array has every row on line 1.
+func (rd *reader) rowFail(line int, format string, args ...any) {
+	rd.errs = append(rd.errs, &LineError{Line: line, Row: rd.row, Msg: fmt.Sprintf(format, args...)})
 }
 
 // firstByte skips white space and a UTF-8 byte order mark, peeks at the
@@ -134,8 +180,26 @@ const (
 	colRequests  = "requests"
 )
 
-func (rd *reader) readCSV(r io.Reader) {
+// separator is the one of ',', ';' and tab that the header line uses most:
+// a spreadsheet saved as CSV where the decimal mark is a comma separates
+// cells with semicolons, and one saved as text with tabs.
+func separator(br *bufio.Reader) rune {
+	head, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	sep, most := ',', bytes.Count(head, []byte{','})
+	for _, c := range []byte{';', '\t'} {
+		if n := bytes.Count(head, []byte{c}); n > most {
+			sep, most = rune(c), n
+		}
+	}
+	return sep
+}
+
+func (rd *reader) readCSV(r io.Reader, sep rune) {
 	cr := csv.NewReader(r)
+	cr.Comma = sep
 	cr.FieldsPerRecord = -1 // counted here, to name the line and keep going
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -362,15 +426,41 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 		return raw, lr.lineAt(dec.InputOffset() - int64(len(raw))), nil
 	}
 	if first == '[' {
+	array:
 		if _, err := dec.Token(); err != nil {
 			syntax(err)
 			return
 		}
 		for dec.More() {
+			start := dec.InputOffset() // where the next row starts
 			raw, line, err := next()
 			if err != nil {
+				lr.lineAt(start)
+				before := lr.line
 				syntax(err)
-				return
+				var se *json.SyntaxError
+				if !errors.As(err, &se) {
+					return
+				}
+				// The rows after a bad one still count: skip it, and read
+				// on as an array from the ',' after it.
+				rd.row++
+				br := bufio.NewReader(io.MultiReader(dec.Buffered(), lr.r))
+				closed, ok := skipElement(br, &before)
+				if !ok {
+					return
+				}
+				if closed {
+					lr = &lineReader{r: br, line: before}
+					dec = json.NewDecoder(lr)
+					if _, err := dec.Token(); err != io.EOF {
+						rd.fail(lr.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
+					}
+					return
+				}
+				lr = &lineReader{r: io.MultiReader(strings.NewReader("["), br), line: before}
+				dec = json.NewDecoder(lr)
+				goto array
 			}
 			rd.jsonValue(raw, line, true)
 			if rd.documents() && rd.objects >= sniffObjects {
@@ -392,8 +482,19 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			return
 		}
 		if err != nil {
+			start := dec.InputOffset() // where the bad row starts
+			lr.lineAt(start)
+			before := lr.line
 			syntax(err)
-			return
+			var se *json.SyntaxError
+			if !errors.As(err, &se) {
+				return
+			}
+			// The rows after a bad one still count: go on at the next
+			// line that starts an object, as for documents.
+			lr = resync(io.MultiReader(dec.Buffered(), lr.r), before, se.Offset-1-start)
+			dec = json.NewDecoder(lr)
+			continue
 		}
 		rd.jsonValue(raw, line, true)
 		if rd.documents() && rd.objects >= sniffObjects {
@@ -402,16 +503,114 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 	}
 }
 
+// skipElement skips one element of a JSON array, bad as it may be, from
+// its start: past its strings and the brackets it opens, to the ',' after
+// it (consumed) or the array's ']' (closed). It counts the newlines it
+// passes into line, and reports false at the end of the input or at a
+// bracket that closes nothing open.
+func skipElement(br *bufio.Reader, line *int) (closed, ok bool) {
+	depth, inStr := 0, false
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return false, false
+		}
+		if c == '\n' {
+			*line++
+			inStr = false // a string cannot hold a line break
+			continue
+		}
+		if inStr {
+			switch c {
+			case '\\':
+				if n, err := br.ReadByte(); err == nil && n == '\n' {
+					*line++
+					inStr = false
+				}
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return c == ']', c == ']'
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return false, true
+			}
+		}
+	}
+}
+
+// resync skips bad bytes bytes of r, which starts after line newlines,
+// then the rest of their line and every line after it up to one that
+// starts with '{', and reads on from there.
+func resync(r io.Reader, line int, bad int64) *lineReader {
+	br := bufio.NewReader(r)
+	lineStart := false // an object starting the bad byte's line is the next row
+	for ; bad > 0; bad-- {
+		c, err := br.ReadByte()
+		if err != nil {
+			break
+		}
+		lineStart = c == '\n' || lineStart && (c == ' ' || c == '\t' || c == '\r')
+		if c == '\n' {
+			line++
+		}
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			break
+		}
+		switch {
+		case c == '\n':
+			line++
+			lineStart = true
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			continue
+		case c == '{' && lineStart:
+			br.UnreadByte()
+		default:
+			// The rest of the line, without holding a long one whole.
+			for {
+				_, err := br.ReadSlice('\n')
+				if err != bufio.ErrBufferFull {
+					if err == nil {
+						line++
+					}
+					break
+				}
+			}
+			lineStart = true
+			continue
+		}
+		break
+	}
+	return &lineReader{r: br, line: line}
+}
+
 // jsonValue reads one row or, at the top level, the rows of a Cosmos DB
 // page.
 func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 	if raw[0] != '{' {
-		rd.fail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
+		rd.row++
+		rd.rowFail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
 		return
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		rd.fail(line, "%v", err)
+		rd.row++
+		rd.rowFail(line, "%v", err)
 		return
 	}
 	if docs, ok := fields["Documents"]; ok && top && len(docs) > 0 && docs[0] == '[' {
@@ -434,6 +633,7 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		}
 	}
 	rd.objects++
+	rd.row++
 	if _, ok := lower[colDocuments]; !ok {
 		rd.docless++
 	}
@@ -445,35 +645,35 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		case !ok:
 			continue // undefined, as Cosmos DB leaves it out
 		case i >= rd.levels:
-			rd.fail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
+			rd.rowFail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
 			return
 		}
 		val, err := keyJSON(v)
 		if err != nil {
-			rd.fail(line, "field %s: %v", name, err)
+			rd.rowFail(line, "field %s: %v", name, err)
 			return
 		}
 		row.Values[i] = val
 	}
 	docs := lower[colDocuments]
 	if isNull(docs) {
-		rd.fail(line, "field documents: missing document count")
+		rd.rowFail(line, "field documents: missing document count")
 		return
 	}
 	var err error
 	if row.Documents, err = jsonNumber(docs, count); err != nil {
-		rd.fail(line, "field documents: %v", err)
+		rd.rowFail(line, "field documents: %v", err)
 		return
 	}
 	if size := lower[colBytes]; !isNull(size) {
 		if row.Bytes, err = jsonNumber(size, count); err != nil {
-			rd.fail(line, "field bytes: %v", err)
+			rd.rowFail(line, "field bytes: %v", err)
 			return
 		}
 	}
 	if req := lower[colRequests]; !isNull(req) {
 		if row.Requests, err = jsonNumber(req, rate); err != nil {
-			rd.fail(line, "field requests: %v", err)
+			rd.rowFail(line, "field requests: %v", err)
 			return
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -108,6 +109,12 @@ func TestRead(t *testing.T) {
 			},
 			errs: []string{"line 4: 5 cells, but the header has 2"},
 		},
+		{
+			name: "csv separated by semicolons or tabs", levels: 1,
+			in:   "k0;documents;bytes\n\"a;b\";2;20\n3;1;10\n",
+			rows: []Row{{Values: vals(str("a;b")), Documents: 2, Bytes: 20, Line: 2}, {Values: vals(num(3)), Documents: 1, Bytes: 10, Line: 3}},
+		},
+		{name: "tsv", levels: 1, in: "k0\tdocuments\n\"a,b\"\t2\n", rows: []Row{{Values: vals(str("a,b")), Documents: 2, Line: 2}}},
 		{name: "csv without documents", levels: 1, in: "k0,bytes\n1,2\n", errs: []string{"line 1: the header has no column documents"}},
 		{name: "csv without k1", levels: 2, in: "k0,documents\n1,2\n", errs: []string{"line 1: the header has no column k1"}},
 		{name: "csv for another key", levels: 1, in: "k0,k1,documents\n1,2,3\n", errs: []string{"line 1: the header has column k1, but the key has 1 level(s)"}},
@@ -115,14 +122,19 @@ func TestRead(t *testing.T) {
 		{name: "csv header only", levels: 1, in: "k0,documents,bytes\n"},
 		{name: "csv after blank lines", levels: 1, in: "\n\r\n  k0,documents\n1,x\n2,2\n", rows: []Row{{Values: vals(num(2)), Documents: 2, Line: 5}}, errs: []string{`line 4: column documents: "x" is not a number`}},
 		{name: "csv header error after blank lines", levels: 1, in: "\n\nk0\n", errs: []string{"line 3: the header has no column documents"}},
-		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5: field documents: negative count -1"}},
+		{name: "json after blank lines", levels: 1, in: "\n\n[\n{\"documents\":1},\n{\"documents\":-1}]", rows: []Row{{Values: vals(u), Documents: 1, Line: 4}}, errs: []string{"line 5, row 2: field documents: negative count -1"}},
 		{name: "empty", levels: 1, in: " \n\t", errs: []string{"the input is empty"}},
+		// A file that is not text is said to be what it is, not taken for documents.
+		{name: "utf-16", levels: 1, in: "\xff\xfek\x000\x00,\x00d\x00o\x00c\x00", errs: []string{"the input is UTF-16 text: save it as UTF-8"}},
+		{name: "utf-16 json without a byte order mark", levels: 1, in: "[\x00{\x00}\x00]\x00", errs: []string{"the input is UTF-16 text"}},
+		{name: "gzip", levels: 1, in: "\x1f\x8b\x08\x00\x00\x00", errs: []string{"the input is gzip-compressed: decompress it first"}},
+		{name: "excel", levels: 1, in: "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00[Content_Types].xml xl/workbook.xml", errs: []string{"the input is an Excel workbook, not CSV or JSON: save the sheet as CSV UTF-8"}},
 		// Documents given as aggregates: one error for the input, not one per document.
 		{name: "documents", file: "documents.jsonl", levels: 1, errs: []string{"the input looks like documents, not per-key aggregates: its first 10 objects have no documents field"}},
 		{name: "documents in an array", levels: 1, in: `[{"id":"1"},{"id":"2"}]`, errs: []string{"the input looks like documents, not per-key aggregates: its 2 objects have no documents field"}},
 		{name: "many documents", levels: 1, in: strings.Repeat(`{"id":"1","tenantId":"a"}`+"\n", 5000), errs: []string{"its first 10 objects have no documents field"}},
 		{name: "documents as CSV", levels: 1, in: "id,tenantId\n1,a\n2,b\n", errs: []string{"the input looks like documents, not per-key aggregates: its CSV header has neither a k0 nor a documents column"}},
-		{name: "a row without documents among rows", levels: 1, in: `[{"k0":"a"},{"k0":"b","documents":2}]`, rows: []Row{{Values: vals(str("b")), Documents: 2, Line: 1}}, errs: []string{"line 1: field documents: missing document count"}},
+		{name: "a row without documents among rows", levels: 1, in: `[{"k0":"a"},{"k0":"b","documents":2}]`, rows: []Row{{Values: vals(str("b")), Documents: 2, Line: 1}}, errs: []string{"line 1, row 1: field documents: missing document count"}},
 		{name: "bad levels", levels: 4, in: "k0,documents\n", errs: []string{"1 to 3 levels, not 4"}},
 		{
 			name: "csv bad rows", file: "read/bad.csv", levels: 1,
@@ -154,13 +166,13 @@ func TestRead(t *testing.T) {
 				{Values: vals(u), Documents: 3, Line: 12},
 			},
 			errs: []string{
-				"line 3: field documents: missing document count",
-				"line 4: field documents: negative count -1",
-				"line 6: field k0: the key value is an object",
-				"line 7: field k1: the key has 1 level(s)",
-				"line 8: field documents: expected a number, not true",
-				"line 9: expected an object with fields k0, documents and bytes, not 42",
-				"line 11: field documents: 2.5 is not a whole number",
+				"line 3, row 2: field documents: missing document count",
+				"line 4, row 3: field documents: negative count -1",
+				"line 6, row 5: field k0: the key value is an object",
+				"line 7, row 6: field k1: the key has 1 level(s)",
+				"line 8, row 7: field documents: expected a number, not true",
+				"line 9, row 8: expected an object with fields k0, documents and bytes, not 42",
+				"line 11, row 10: field documents: 2.5 is not a whole number",
 			},
 		},
 		{
@@ -171,7 +183,7 @@ func TestRead(t *testing.T) {
 				{Values: vals(u, null), Documents: 2, Bytes: 10, Line: 4},
 				{Values: vals(str("c"), epk.Bool(false)), Documents: 3, Line: 6},
 			},
-			errs: []string{"line 5: field documents: negative count -2"},
+			errs: []string{"line 5, row 4: field documents: negative count -2"},
 		},
 		{
 			name: "json lines of cosmos pages", levels: 1,
@@ -183,7 +195,7 @@ func TestRead(t *testing.T) {
 				{Values: vals(u), Documents: 2, Line: 2},
 				{Values: vals(str("c")), Documents: 3, Line: 5},
 			},
-			errs: []string{"line 5: field documents: negative count -1"},
+			errs: []string{"line 5, row 3: field documents: negative count -1"},
 		},
 		{
 			name: "json array of cosmos pages", levels: 1,
@@ -207,13 +219,56 @@ func TestRead(t *testing.T) {
 			},
 			errs: []string{"line 4: invalid JSON: invalid character '3' after object key"},
 		},
+		{
+			name: "json lines keep the rows after a syntax error", levels: 1,
+			in: "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":\n{\"k0\":\"c\",\"documents\":3}\n{\"k0\":\"d\",\"documents\":4}\n[1,2\n" +
+				"  {\"k0\":\"e\",\"documents\":5}\n{\n  \"k0\": \"f\",\n  \"documents\": x\n}\n{\n  \"k0\": \"g\",\n  \"documents\": 7\n}\n" +
+				"{\"k0\":\"h\"," + strings.Repeat("x", 100000) + "\n{\"k0\":\"i\",\"documents\":9}\n{oops",
+			rows: []Row{
+				{Values: vals(str("a")), Documents: 1, Line: 1},
+				{Values: vals(str("d")), Documents: 4, Line: 4},
+				{Values: vals(str("e")), Documents: 5, Line: 6},
+				{Values: vals(str("g")), Documents: 7, Line: 11},
+				{Values: vals(str("i")), Documents: 9, Line: 16},
+			},
+			errs: []string{
+				"line 4: invalid JSON: invalid character '{' after object key:value pair",
+				"line 6: invalid JSON: invalid character '{' after array element",
+				"line 9: invalid JSON: invalid character 'x' looking for beginning of value",
+				"line 15: invalid JSON: invalid character 'x' looking for beginning of object key string",
+				"line 17: invalid JSON: invalid character 'o' looking for beginning of object key string",
+			},
+		},
+		{
+			name: "rows of a compact json array are numbered", levels: 1,
+			in:   `[{"k0":"a","documents":1},{"k0":"b","documents":-1},5,{"k0":"c","documents":2}]`,
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("c")), Documents: 2, Line: 1}},
+			errs: []string{"line 1, row 2: field documents: negative count -1", "line 1, row 3: expected an object"},
+		},
+		{
+			name: "json array keeps the rows after a syntax error", levels: 1,
+			in: "[{\"k0\":\"a\",\"documents\":1},{\"k0\":\"b\",\"documents\":NaN},\n{\"k0\":[[\"x\\\"]\"]],\"documents\":-},\n" +
+				"{\"k0\":\"c\",\"documents\":3},{\"k0\":\"d\" \"documents\":4},{\"k0\":\"e\",\"documents\":5},]\n[]",
+			rows: []Row{
+				{Values: vals(str("a")), Documents: 1, Line: 1},
+				{Values: vals(str("c")), Documents: 3, Line: 3},
+				{Values: vals(str("e")), Documents: 5, Line: 3},
+			},
+			errs: []string{
+				"line 1: invalid JSON: invalid character 'N' looking for beginning of value",
+				"line 2: invalid JSON: invalid character '}' in numeric literal",
+				"line 3: invalid JSON: invalid character '\"' after object key:value pair",
+				"line 3: invalid JSON: invalid character ']' looking for beginning of value",
+				"line 4: unexpected data after the JSON array",
+			},
+		},
 		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2: invalid JSON: unexpected end of input"}},
 		{name: "data after the array", levels: 1, in: "[]\n[]", errs: []string{"line 2: unexpected data after the JSON array"}},
 		{name: "string counts and key values", levels: 1, in: `[{"k0":"12","documents":" 12 ","bytes":"1e3","requests":"2"}]`, rows: []Row{{Values: vals(str("12")), Documents: 12, Bytes: 1000, Requests: 2, Line: 1}}},
 		{name: "upper-case field names", levels: 1, in: `{"K0":"a","Documents":1}`, rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}}},
-		{name: "json number out of range", levels: 1, in: `{"k0":1e999,"documents":1}`, errs: []string{"line 1: field k0: the number 1e999 is out of range"}},
-		{name: "json count too large", levels: 1, in: `{"documents":1e19}`, errs: []string{"line 1: field documents: 1e19 is too large"}},
-		{name: "json requests not finite", levels: 1, in: `{"documents":1,"requests":"NaN"}`, errs: []string{"line 1: field requests: NaN is not a finite number"}},
+		{name: "json number out of range", levels: 1, in: `{"k0":1e999,"documents":1}`, errs: []string{"line 1, row 1: field k0: the number 1e999 is out of range"}},
+		{name: "json count too large", levels: 1, in: `{"documents":1e19}`, errs: []string{"line 1, row 1: field documents: 1e19 is too large"}},
+		{name: "json requests not finite", levels: 1, in: `{"documents":1,"requests":"NaN"}`, errs: []string{"line 1, row 1: field requests: NaN is not a finite number"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -457,4 +512,14 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSizeRows: rows without bytes get the average document size; a size
+// past int64 is held at its end instead of turning negative.
+func TestSizeRows(t *testing.T) {
+	rows := []Row{{Documents: 3}, {Documents: 3, Bytes: 10}, {Documents: 1 << 60}}
+	SizeRows(rows, 1024)
+	if rows[0].Bytes != 3072 || rows[1].Bytes != 10 || rows[2].Bytes != math.MaxInt64 {
+		t.Errorf("%+v", rows)
+	}
 }

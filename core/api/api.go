@@ -152,11 +152,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 			fail(w, http.StatusBadRequest, "%s", msg)
 			return
 		}
-		for i := range rows {
-			if rows[i].Bytes == 0 {
-				rows[i].Bytes = rows[i].Documents * docBytes
-			}
-		}
+		aggregate.SizeRows(rows, docBytes)
 		rep := report.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
 		if wantsStream(r.Header.Get("Accept")) {
 			w.Header().Set("Content-Type", "application/x-ndjson")

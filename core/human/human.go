@@ -15,11 +15,12 @@ import (
 
 // Count writes n with thousands separators: 950, 2,000, 1,234,567.
 func Count(n int64) string {
-	if n < 0 {
-		return "-" + Count(-n)
-	}
 	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
+	digits := 0 // where the digits start: after a sign (-n overflows for the least int64)
+	if n < 0 {
+		digits = 1
+	}
+	for i := len(s) - 3; i > digits; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
 	return s

@@ -1,13 +1,15 @@
 package human
 
 import (
+	"math"
 	"testing"
 	"time"
 )
 
 func TestFormats(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{Count(0), "0"}, {Count(950), "950"}, {Count(2000), "2,000"}, {Count(-1234567), "-1,234,567"},
+		{Count(0), "0"}, {Count(950), "950"}, {Count(2000), "2,000"}, {Count(-1234567), "-1,234,567"}, {Count(-123), "-123"},
+		{Count(math.MinInt64), "-9,223,372,036,854,775,808"}, {Count(math.MaxInt64), "9,223,372,036,854,775,807"},
 		{Short(9999), "9,999"}, {Short(12345), "12.3 k"}, {Short(4_500_000), "4.5 M"}, {Short(2e9), "2.0 G"},
 		{Bytes(512), "512 B"}, {Bytes(1536), "1.5 KB"}, {Bytes(171366), "167 KB"}, {Bytes(2410967), "2.3 MB"},
 		{Bytes(20 << 30), "20.0 GB"}, {Bytes(3 << 40), "3.0 TB"},

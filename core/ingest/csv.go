@@ -51,11 +51,13 @@ import (
 //     {"address":{"city":..,"zip":..}}. A name with an empty part (".a",
 //     "a..b", "a.") does not nest; neither does one that another column
 //     makes impossible (columns "address" and "address.city": the second
-//     is the flat property "address.city", with an *Error), nor one nested
+//     is the flat property "address.city", with a note), nor one nested
 //     deeper than MaxDepth.
-//   - A repeated name is an *Error at the header line; the later column is
-//     renamed name_2 (name_3, ... if that is taken). A column without a
-//     name is read as column_N, N its 1-based position, with an *Error.
+//   - A repeated name is renamed name_2 (name_3, ... if that is taken). A
+//     column without a name (the index column pandas writes) is read as
+//     column_N, N its 1-based position.
+//   - Each such change of a name is a note at the header line, in the
+//     Notes of the first document: the rows are still read whole.
 //
 // The delimiter is the one of comma, semicolon and tab that the first
 // non-blank line (the header) holds most of, outside quotes: a comma on a
@@ -86,14 +88,18 @@ type CSVReader struct {
 	cr    *csv.Reader
 	bom   int64
 
-	format  string
-	started bool
-	done    bool
-	width   int      // cells in the header
-	root    *csvNode // the shape of a document
-	pending []error  // header problems not yet returned
-	rows    int      // rows numbered so far, counting skipped ones
-	notes   []*Error // notes of the row being read
+	format     string
+	started    bool
+	done       bool
+	width      int      // cells in the header
+	root       *csvNode // the shape of a document
+	pending    []error  // header problems not yet returned
+	rows       int      // rows numbered so far, counting skipped ones
+	notes      []*Error // notes of the row being read
+	jsonRemedy string   // how to read JSON instead (SetJSONRemedy)
+	// notes on the header, for the first document
+	headerNotes     []*Error
+	moreHeaderNotes int
 }
 
 // csvNode is a property of the documents: a column (col >= 0) or an
@@ -110,6 +116,12 @@ func NewCSVReader(src io.Reader) *CSVReader {
 	lines := &lineIndex{r: src, line: 1}
 	return &CSVReader{lines: lines, br: bufio.NewReaderSize(lines, 64<<10)}
 }
+
+// SetJSONRemedy sets what the message for an input that looks like JSON,
+// not CSV, tells the user to do, in the words of the front end reading it.
+// The default is "read it as JSON, from a file not named .csv or sent as
+// application/json".
+func (c *CSVReader) SetJSONRemedy(s string) { c.jsonRemedy = s }
 
 // Format is "CSV", "CSV (semicolon-separated)" or "TSV", settled by the
 // first call to Next; "CSV" before it and for an empty input.
@@ -174,6 +186,24 @@ func (c *CSVReader) start() {
 		c.br.Discard(3)
 		c.bom = 3
 	}
+	// A file that is not CSV text at all (a workbook, gzip, UTF-16) is
+	// one problem, not a header of garbage and no rows.
+	head, _ := c.br.Peek(sniffBytes)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	msg := NotText(head, "CSV")
+	if msg == "" && looksJSON(head) {
+		remedy := c.jsonRemedy
+		if remedy == "" {
+			remedy = "read it as JSON, from a file not named .csv or sent as application/json"
+		}
+		msg = "the input looks like JSON, not CSV: " + remedy
+	}
+	if msg != "" {
+		c.done = true
+		c.format = "CSV"
+		c.pending = append(c.pending, &Error{Line: 1, Column: 1, Offset: c.bom, Msg: msg + "; no rows read"})
+		return
+	}
 	comma, spaced := sniff(c.br)
 	switch comma {
 	case ';':
@@ -213,7 +243,7 @@ func (c *CSVReader) header(rec []string) {
 	taken := make(map[string]bool, len(rec)) // the names as written
 	for i, s := range rec {
 		if !utf8.ValidString(s) {
-			c.headerError(i, "the name of column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)
+			c.headerNote(i, "the name of column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
 		names[i] = strings.TrimSpace(s)
@@ -238,11 +268,11 @@ func (c *CSVReader) header(rec []string) {
 			if _, ok := used[n]; taken[n] || ok {
 				n = fresh(n)
 			}
-			c.headerError(i, "column %d has no name; it is read as %q", i+1, n)
+			c.headerNote(i, "column %d has no name; it is read as %q", i+1, n)
 			names[i] = n
 		} else if j, ok := used[name]; ok {
 			n := fresh(name)
-			c.headerError(i, "column %d repeats the name %q of column %d; it is read as %q", i+1, name, j+1, n)
+			c.headerNote(i, "column %d repeats the name %q of column %d; it is read as %q", i+1, name, j+1, n)
 			names[i] = n
 		}
 		used[names[i]] = i
@@ -254,13 +284,13 @@ func (c *CSVReader) header(rec []string) {
 		parts := strings.Split(name, ".")
 		if len(parts) > 1 && !slices.Contains(parts, "") {
 			if len(parts) > MaxDepth {
-				c.headerError(i, "column %d %q would nest deeper than the %d levels Cosmos DB allows; it is read as the property %q", i+1, name, MaxDepth, name)
+				c.headerNote(i, "column %d %q would nest deeper than the %d levels Cosmos DB allows; it is read as the property %q", i+1, name, MaxDepth, name)
 				parts = []string{name}
 			} else {
 				for k := 1; k < len(parts); k++ {
 					prefix := strings.Join(parts[:k], ".")
 					if j, ok := used[prefix]; ok {
-						c.headerError(i, "column %d %q cannot nest under %q, which column %d holds; it is read as the property %q", i+1, name, prefix, j+1, name)
+						c.headerNote(i, "column %d %q cannot nest under %q, which column %d holds; it is read as the property %q", i+1, name, prefix, j+1, name)
 						parts = []string{name}
 						break
 					}
@@ -282,11 +312,22 @@ func (c *CSVReader) header(rec []string) {
 		}
 		parent.kids = append(parent.kids, &csvNode{name: parts[len(parts)-1], col: i})
 	}
+	if n := c.moreHeaderNotes; n > 0 {
+		c.headerNotes[len(c.headerNotes)-1].Msg += fmt.Sprintf("; and %d more columns are read under another name", n)
+	}
 }
 
-func (c *CSVReader) headerError(col int, format string, args ...any) {
+// headerNote notes a column read under another name than its header's:
+// the rows are still read whole, so it comes with the first document, as a
+// note on a value read with a change does, not as a problem.
+// Past 10, as for a document's notes, they are only counted.
+func (c *CSVReader) headerNote(col int, format string, args ...any) {
+	if len(c.headerNotes) == 10 {
+		c.moreHeaderNotes++
+		return
+	}
 	line, column := c.cr.FieldPos(col)
-	c.pending = append(c.pending, &Error{Line: line, Column: column, Offset: c.offsetAt(line, column), Msg: fmt.Sprintf(format, args...)})
+	c.headerNotes = append(c.headerNotes, &Error{Line: line, Column: column, Offset: c.offsetAt(line, column), Msg: fmt.Sprintf(format, args...)})
 }
 
 // row makes a document of a record.
@@ -314,7 +355,12 @@ func (c *CSVReader) row(rec []string) (*Document, error) {
 		return nil, &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
 			Msg: fmt.Sprintf("row is %.1f MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped", float64(size)/(1<<20))}
 	}
-	return &Document{Index: c.rows, Line: line, Offset: start, Bytes: size, Root: root, Notes: c.notes}, nil
+	notes := c.notes
+	if c.headerNotes != nil {
+		notes = append(c.headerNotes, notes...)
+		c.headerNotes = nil
+	}
+	return &Document{Index: c.rows, Line: line, Offset: start, Bytes: size, Root: root, Notes: notes}, nil
 }
 
 // object builds the object of node n, and reports false when all its
@@ -505,6 +551,26 @@ func (c *CSVReader) offsetAt(line, col int) int64 {
 		start += c.bom // columns on the first line count from after the mark
 	}
 	return start + int64(col) - 1
+}
+
+// looksJSON reports an input that starts as JSON documents do: an object
+// with a property name or none, or an array of them, which no CSV header
+// does.
+func looksJSON(head []byte) bool {
+	if len(head) < 2 || head[0] != '{' && head[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(head[1:], " \t\r\n")
+	if len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '"', '}':
+		return head[0] == '{'
+	case '{', '[', ']':
+		return head[0] == '['
+	}
+	return false
 }
 
 // sniff looks at the first non-blank line without consuming it and returns

@@ -84,6 +84,47 @@ func wholeInput(head []byte, all bool, csvRemedy string) string {
 	if len(head) == 0 {
 		return ""
 	}
+	if msg := NotText(head, "JSON"); msg != "" {
+		return msg
+	}
+	if isBinary(head) {
+		// Not for NotText: in CSV or lines of queries a stray NUL is one
+		// row's problem; JSON has no place for one outside a string.
+		return "the input is binary data, not JSON text: choose the file that holds the JSON documents"
+	}
+	lower := bytes.ToLower(head[:min(len(head), 64)])
+	switch {
+	case bytes.HasPrefix(lower, []byte("<?xml")):
+		return "the input is XML, not JSON: export the documents as JSON"
+	case bytes.HasPrefix(lower, []byte("<!doctype html")), bytes.HasPrefix(lower, []byte("<html")):
+		return "the input is an HTML page, not JSON (often an error or sign-in page saved in place of the data): save the JSON itself"
+	}
+	if len(head) > 2 && head[0] == '"' && (head[1] == '{' || head[1] == '[') && bytes.Contains(head, []byte(`\"`)) {
+		return "the input is JSON inside a JSON string (encoded twice): decode it once, so that the documents are objects, not text"
+	}
+	if first, ok := csvHeader(head, all); ok {
+		return fmt.Sprintf("the input looks like CSV (first line %s), not JSON: %s", quoteClip(first), csvRemedy)
+	}
+	return ""
+}
+
+// NotText says what the input is when its start shows it is no text a
+// reader of what ("JSON", "CSV") can take: compressed, an archive, a
+// spreadsheet, UTF-16 or UTF-32; or "". head is the start of the
+// input from its first byte that is not white space, after a UTF-8 byte
+// order mark. Such an input is one problem, not one per line of it.
+func NotText(head []byte, what string) string {
+	if len(head) == 0 {
+		return ""
+	}
+	msg := notText(head)
+	if what != "JSON" {
+		msg = strings.Replace(msg, "not JSON", "not "+what, 1)
+	}
+	return msg
+}
+
+func notText(head []byte) string {
 	switch {
 	case bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")), bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff")):
 		return "the input is UTF-32 text: save it as UTF-8"
@@ -112,22 +153,6 @@ func wholeInput(head []byte, all bool, csvRemedy string) string {
 		if bytes.HasPrefix(head, []byte(m.prefix)) {
 			return m.what
 		}
-	}
-	if isBinary(head) {
-		return "the input is binary data, not JSON text: choose the file that holds the JSON documents"
-	}
-	lower := bytes.ToLower(head[:min(len(head), 64)])
-	switch {
-	case bytes.HasPrefix(lower, []byte("<?xml")):
-		return "the input is XML, not JSON: export the documents as JSON"
-	case bytes.HasPrefix(lower, []byte("<!doctype html")), bytes.HasPrefix(lower, []byte("<html")):
-		return "the input is an HTML page, not JSON (often an error or sign-in page saved in place of the data): save the JSON itself"
-	}
-	if len(head) > 2 && head[0] == '"' && (head[1] == '{' || head[1] == '[') && bytes.Contains(head, []byte(`\"`)) {
-		return "the input is JSON inside a JSON string (encoded twice): decode it once, so that the documents are objects, not text"
-	}
-	if first, ok := csvHeader(head, all); ok {
-		return fmt.Sprintf("the input looks like CSV (first line %s), not JSON: %s", quoteClip(first), csvRemedy)
 	}
 	return ""
 }

@@ -5,9 +5,12 @@
 //
 // A Reader never needs the whole input in memory: it holds one document at a
 // time. Bad input yields an *Error with the document number, line and column;
-// the documents before it are kept, and where the input is a sequence of
-// top-level documents the Reader resumes at the next one. Messages name the
-// usual mistake (a gzip or UTF-16 file, comments, single quotes: hint.go).
+// the documents before it are kept, and the Reader resumes at the next
+// document: the next line that starts one in a sequence of top-level
+// documents, the next element in an array (past the brackets still open in
+// the bad one, so brackets that do not match end the reading there).
+// Messages name the usual mistake (a gzip or UTF-16 file, comments, single
+// quotes: hint.go).
 // Told which property names matter (Project), it builds only those values
 // and checks the rest without building it.
 //
@@ -34,7 +37,7 @@ import (
 const (
 	MaxDocumentBytes = 2 << 20 // 2 MB, measured as the UTF-8 length of the compact JSON
 	MaxDepth         = 128     // nesting of objects and arrays
-	maxErrors        = 100     // after this many errors the Reader stops
+	maxErrors        = 100     // after this many errors in a row, no document between, the Reader stops
 )
 
 // Error describes one problem in the input and where it is.
@@ -83,7 +86,7 @@ type Reader struct {
 	format     string
 	values     int  // top-level values seen
 	docs       int  // documents numbered so far
-	errs       int  // errors returned so far
+	errs       int  // errors returned since the last document
 	done       bool // no more documents can be read
 	pending    []Value
 	pendingErr error
@@ -92,6 +95,8 @@ type Reader struct {
 	// Per-document state.
 	docStart     int64
 	docCol       int
+	docLine      int
+	inStr        bool  // the last error was inside a string
 	ws           int64 // white space bytes inside the current document
 	depth        int
 	overLimit    bool
@@ -193,13 +198,14 @@ func (r *Reader) Next() (*Document, error) {
 			err = nil
 		}
 		if doc != nil || err != nil {
-			if err != nil {
-				r.errs++
-				if r.errs >= maxErrors {
-					r.done = true
-					if e, ok := err.(*Error); ok {
-						e.Msg += fmt.Sprintf("; stopped after %d errors", maxErrors)
-					}
+			// Input that is not documents is soon given up; documents
+			// with problems here and there are read to the end.
+			if err == nil {
+				r.errs = 0
+			} else if r.errs++; r.errs >= maxErrors {
+				r.done = true
+				if e, ok := err.(*Error); ok {
+					e.Msg += fmt.Sprintf("; stopped after %d errors in a row", maxErrors)
 				}
 			}
 			return doc, err
@@ -237,6 +243,11 @@ func (r *Reader) step() (*Document, error) {
 		}
 		switch c {
 		case '[':
+			if r.values >= 2 {
+				// An array after a document is more documents, not
+				// what a single object or array was said to be.
+				r.noteSequenceFormat()
+			}
 			r.pos++
 			r.setFormat("JSON array")
 			r.state = stArray
@@ -351,6 +362,7 @@ func (r *Reader) document() (*Document, error) {
 func (r *Reader) startDoc() {
 	r.docStart = r.Offset()
 	r.docCol = int(r.docStart-r.lineStart) + 1
+	r.docLine = r.line
 	r.ws = 0
 	r.depth = 0
 	r.overLimit = false
@@ -570,9 +582,24 @@ func (r *Reader) recover(err error) error {
 		return err
 	}
 	e.Skipped = true
-	if r.state != stTop || r.readErr != nil {
+	inStr := r.inStr
+	r.inStr = false
+	if r.readErr != nil {
 		r.done = true
 		return e
+	}
+	if r.state != stTop {
+		// In an array the documents after a bad one still count: go on
+		// at the ',' or ']' after it.
+		if !r.skipRest(inStr) {
+			r.done = true
+		}
+		return e
+	}
+	if c, ok := r.peek(); ok && c == '{' && r.Offset() == r.lineStart && e.Line == r.docLine+1 && r.docCol == 1 {
+		// A line of JSON Lines left open: the error shows on the next
+		// line, so say which line is at fault.
+		e.Msg = fmt.Sprintf("a new document starts here while document %d, begun on line %d, is still open: is a '}' or ']' missing at the end of line %d?", e.Document, r.docLine, r.docLine)
 	}
 	for first := true; ; first = false {
 		// An error found at the start of a line (a document left open on
@@ -592,6 +619,59 @@ func (r *Reader) recover(err error) error {
 		if c == '{' || c == '[' {
 			return e
 		}
+	}
+}
+
+// skipRest skips what is left of an array element after an error in it:
+// the rest of the string the error was in, if it was, and of the objects
+// and arrays open around it (r.depth), to the ',' or ']' after the
+// element. A line break ends a string, which cannot hold one. It reports
+// false where no such place is found: the end of the input, or brackets
+// that do not match.
+func (r *Reader) skipRest(inStr bool) bool {
+	open := r.depth
+	for {
+		if r.pos >= r.end && !r.ensure(1) {
+			return false
+		}
+		c := r.buf[r.pos]
+		if c == '\n' {
+			r.pos++
+			r.line++
+			r.lineStart = r.Offset()
+			inStr = false
+			continue
+		}
+		if inStr {
+			r.pos++
+			switch c {
+			case '\\':
+				if r.pos < r.end || r.ensure(1) {
+					if r.buf[r.pos] != '\n' {
+						r.pos++
+					}
+				}
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			open++
+		case '}', ']':
+			if open == 0 {
+				return c == ']'
+			}
+			open--
+		case ',':
+			if open == 0 {
+				return true
+			}
+		}
+		r.pos++
 	}
 }
 
@@ -1332,10 +1412,12 @@ func (r *Reader) strBytes() ([]byte, error) {
 			var err error
 			out, err = r.escape(out)
 			if err != nil {
+				r.inStr = true
 				return nil, err
 			}
 		default:
 			r.pos--
+			r.inStr = true
 			return nil, r.errorf(r.docs, "control character %U inside a string: it must be escaped (strings cannot span lines)", rune(c))
 		}
 	}

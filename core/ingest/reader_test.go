@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -64,6 +65,8 @@ func TestFormats(t *testing.T) {
 		{"json lines crlf", "{\"a\":1}\r\n{\"a\":2}\r\n", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"json lines blank lines", "\n{\"a\":1}\n\n\n{\"a\":2}", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"concatenated", `{"a":1}{"a":2} {"a":3}`, "concatenated JSON", []string{`{"a":1}`, `{"a":2}`, `{"a":3}`}},
+		{"object then array", "{\"a\":1}\n[{\"a\":2},{\"a\":3}]\n", "JSON Lines", []string{`{"a":1}`, `{"a":2}`, `{"a":3}`}},
+		{"arrays one after another", `[{"a":1}][{"a":2}]`, "JSON array", []string{`{"a":1}`, `{"a":2}`}},
 		{"concatenated pretty", "{\n  \"a\": 1\n}\n{\n  \"a\": 2\n}", "JSON Lines", []string{`{"a":1}`, `{"a":2}`}},
 		{"single object", `{"id":"1","items":[{"sku":"x"}]}`, "single object", []string{`{"id":"1","items":[{"sku":"x"}]}`}},
 		{"single object without id", `{"orderId":1,"items":[{"sku":"x"}]}`, "single object", []string{`{"orderId":1,"items":[{"sku":"x"}]}`}},
@@ -167,7 +170,49 @@ func TestErrors(t *testing.T) {
 			in:       "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n",
 			want:     []string{`{"a":1}`, `{"a":3}`},
 			errs:     []string{"3:1 doc=2"},
-			errParts: []string{"expected ',' or '}' after a property, found '{'"},
+			errParts: []string{"a new document starts here while document 2, begun on line 2, is still open: is a '}' or ']' missing at the end of line 2?"},
+		},
+		{
+			name:     "json lines line with an open array",
+			in:       "{\"a\":1,\"b\":[1,2\n{\"a\":2}\n",
+			want:     []string{`{"a":2}`},
+			errs:     []string{"2:1 doc=1"},
+			errParts: []string{"document 1, begun on line 1, is still open: is a '}' or ']' missing at the end of line 1?"},
+		},
+		// In an array too, the documents after a bad one are read.
+		{
+			name:     "array resumes after NaN and Infinity",
+			in:       `[{"a":1,"v":1.5},{"a":2,"v":NaN},{"a":3,"v":[2.5]},{"a":4,"v":{"w":-Infinity}},{"a":5}]`,
+			want:     []string{`{"a":1,"v":1.5}`, `{"a":3,"v":[2.5]}`, `{"a":5}`},
+			errs:     []string{"1:29 doc=2", "1:68 doc=4"},
+			errParts: []string{"NaN is not valid JSON", "-Infinity is not valid JSON"},
+		},
+		{
+			name:     "pretty array resumes after a missing value",
+			in:       "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": \n  },\n  {\n    \"a\": 3\n  }\n]\n",
+			want:     []string{`{"a":1}`, `{"a":3}`},
+			errs:     []string{"7:3 doc=2"},
+			errParts: []string{"expected a JSON value, found '}'"},
+		},
+		{
+			name:     "array resumes after an error inside a string",
+			in:       "[{\"s\":\"x\x01, {\\\"q\\\": [1\"},{\"s\":\"bad \\q ]\"},\n{\"a\":3}]",
+			want:     []string{`{"a":3}`},
+			errs:     []string{"1:9 doc=1", "1:36 doc=2"},
+			errParts: []string{"control character U+0001", "invalid escape \\q"},
+		},
+		{
+			name:     "wrapper resumes after a bad document",
+			in:       `{"Documents":[{"a":1},{"a":tru},{"a":3}],"_count":3}`,
+			want:     []string{`{"a":1}`, `{"a":3}`},
+			errs:     []string{"1:28 doc=2"},
+			errParts: []string{"is not a JSON value"},
+		},
+		{
+			name:     "array with brackets that do not match stops",
+			in:       `[{"a":1, {"a":2}, {"a":3}]`,
+			errs:     []string{"1:10 doc=1"},
+			errParts: []string{"expected a property name in double quotes, found '{'"},
 		},
 		{
 			name:     "truncated array",
@@ -356,5 +401,27 @@ func TestReadError(t *testing.T) {
 	}
 	if _, err := r.Next(); err != io.EOF {
 		t.Fatalf("then io.EOF, got %v", err)
+	}
+}
+
+// TestErrorsAmongDocuments: problems here and there do not stop the reading,
+// however many; only a run of them with no document between (input that is
+// not documents) does.
+func TestErrorsAmongDocuments(t *testing.T) {
+	var b strings.Builder
+	for i := range 600 {
+		if i%3 == 0 {
+			b.WriteString("{\"a\":}\n")
+		} else {
+			fmt.Fprintf(&b, "{\"a\":%d}\n", i)
+		}
+	}
+	res := readAll(t, strings.NewReader(b.String()))
+	if len(res.docs) != 400 || len(res.errs) != 200 {
+		t.Errorf("%d documents and %d errors, want 400 and 200", len(res.docs), len(res.errs))
+	}
+	res = readAll(t, strings.NewReader(strings.Repeat("{\"a\":}\n", 150)+"{\"a\":1}\n"))
+	if len(res.docs) != 0 || len(res.errs) != 100 || !strings.HasSuffix(res.errs[99].Error(), "; stopped after 100 errors in a row") {
+		t.Errorf("%d documents and %d errors, the last %v", len(res.docs), len(res.errs), res.errs[len(res.errs)-1])
 	}
 }

@@ -14,7 +14,9 @@ type Summary struct {
 	Bytes     int64           // their compact JSON size
 	Errors    []*ingest.Error // problems that skipped input, in input order (at most 100)
 	Notes     []*ingest.Error // problems that changed a value but kept the document (at most 100)
-	Paths     []Path
+	// Every problem and note, including those past the 100 listed.
+	ErrorCount, NoteCount int
+	Paths                 []Path
 }
 
 // Discover reads every document from src as JSON and describes their
@@ -43,6 +45,7 @@ func DiscoverFrom(r Documents, opts Options) (*Summary, error) {
 		}
 		var ie *ingest.Error
 		if errors.As(e, &ie) {
+			s.ErrorCount++
 			if len(s.Errors) < 100 {
 				s.Errors = append(s.Errors, ie)
 			}
@@ -54,6 +57,7 @@ func DiscoverFrom(r Documents, opts Options) (*Summary, error) {
 		}
 		s.Documents++
 		s.Bytes += int64(d.Bytes)
+		s.NoteCount += len(d.Notes)
 		for _, n := range d.Notes {
 			if len(s.Notes) < 100 {
 				s.Notes = append(s.Notes, n)

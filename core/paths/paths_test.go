@@ -143,6 +143,8 @@ func TestFormatParse(t *testing.T) {
 		{[]string{"a/b"}, `/"a/b"`},
 		{[]string{""}, `/""`},
 		{[]string{"[]"}, `/"[]"`},
+		{[]string{"a\nb", "\x1b[31m", "del\x7f"}, `/"a\u000ab"/"\u001b[31m"/"del\u007f"`},
+		{[]string{`\u0041`}, `/"\\u0041"`},
 	}
 	for _, tt := range tests {
 		if got := Format(tt.names); got != tt.path {

@@ -2,11 +2,13 @@ package paths
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Format writes property names as a Cosmos DB path: /a/b. A name that is
-// not plain letters, digits and underscores is quoted: /"order date"/"a\"b".
+// not plain letters, digits and underscores is quoted: /"order date"/"a\"b",
+// with control characters escaped as in JSON: /"a\u000ab".
 func Format(names []string) string {
 	var b strings.Builder
 	for _, n := range names {
@@ -23,10 +25,17 @@ func quote(name string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(name); i++ {
-		if name[i] == '"' || name[i] == '\\' {
+		switch c := name[i]; {
+		case c == '"' || c == '\\':
 			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+			// Written raw, a control character in a name would break
+			// the line of a table or drive the terminal showing it.
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
 		}
-		b.WriteByte(name[i])
 	}
 	b.WriteByte('"')
 	return b.String()
@@ -46,7 +55,7 @@ func plain(name string) bool {
 }
 
 // Parse reads a Cosmos DB path such as /a/b or /"a b"/c into its property
-// names. Array steps ([] or [0]) are refused: a partition key path names a
+// names; in quotes, \uXXXX is a character and \ takes the next one as it is. Array steps ([] or [0]) are refused: a partition key path names a
 // single value.
 func Parse(path string) ([]string, error) {
 	if path == "" {
@@ -69,6 +78,13 @@ func Parse(path string) ([]string, error) {
 			for ; j < len(path) && path[j] != '"'; j++ {
 				if path[j] == '\\' && j+1 < len(path) {
 					j++
+					if path[j] == 'u' && j+5 <= len(path) {
+						if r, err := strconv.ParseUint(path[j+1:j+5], 16, 16); err == nil {
+							b.WriteRune(rune(r))
+							j += 4
+							continue
+						}
+					}
 				}
 				b.WriteByte(path[j])
 			}

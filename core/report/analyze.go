@@ -241,7 +241,14 @@ func (a *analysis) choose(window []*ingest.Document) {
 	if a.timePath == nil {
 		a.timePath = detectTime(a.paths, window)
 	}
-	specs := slices.Clone(a.opts.Keys)
+	// A key named twice (/a and " /a", or in two settings) is measured
+	// and shown once.
+	var specs []key.Spec
+	for _, k := range a.opts.Keys {
+		if !slices.ContainsFunc(specs, func(s key.Spec) bool { return s.String() == k.String() }) {
+			specs = append(specs, k)
+		}
+	}
 	a.named = len(specs)
 	if !a.opts.NoSuggest {
 		target := a.targetBytes()
@@ -450,14 +457,29 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
 	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
+	var over []*aggregate.LineError
 	for _, r := range rows {
+		// Counts past any container would overflow the totals.
+		if int64(a.docs)+r.Documents > MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > MaxTargetGB*(1<<30) {
+			over = append(over, &aggregate.LineError{Line: r.Line, Msg: fmt.Sprintf("with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
+				human.Count(MaxTargetDocs), human.Count(MaxTargetGB))})
+			continue
+		}
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
 		a.docs += int(r.Documents)
 		a.bytes += r.Bytes
 	}
 	a.accs = []*partition.Accumulator{acc}
-	for _, p := range problems {
-		a.problem(aggregateProblem(p))
+	// Both lists are in input order; so are the report's problems.
+	for len(problems) > 0 || len(over) > 0 {
+		var le *aggregate.LineError
+		if len(over) == 0 || len(problems) > 0 && (!errors.As(problems[0], &le) || le.Line <= over[0].Line) {
+			a.problem(aggregateProblem(problems[0]))
+			problems = problems[1:]
+		} else {
+			a.problem(aggregateProblem(over[0]))
+			over = over[1:]
+		}
 	}
 	return a.finish()
 }
@@ -523,7 +545,9 @@ func (a *analysis) settingWarnings() []Notice {
 // documents at the input's average size; 0 for none.
 func (a *analysis) targetBytes() int64 {
 	if a.opts.TargetBytes == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
-		return a.opts.TargetDocs * a.bytes / int64(a.docs)
+		// In floating point: documents times the sample's bytes passes
+		// int64's end long before the target's bytes do.
+		return int64(min(float64(a.opts.TargetDocs)*float64(a.bytes)/float64(a.docs), MaxTargetGB*(1<<30)))
 	}
 	return a.opts.TargetBytes
 }

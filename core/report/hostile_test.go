@@ -191,7 +191,7 @@ func TestHostile(t *testing.T) {
 			if at != want.at || !strings.Contains(says, want.says) || (want.says == "") != (says == "") {
 				t.Errorf("first problem at %s: %q\nwant at %s: %q", at, says, want.at, want.says)
 			}
-			if c.Name == "many-bad-documents.jsonl" && !strings.HasSuffix(rep.Input.Errors[99].Message, "; stopped after 100 errors") {
+			if c.Name == "many-bad-documents.jsonl" && !strings.HasSuffix(rep.Input.Errors[99].Message, "; stopped after 100 errors in a row") {
 				t.Errorf("the 100th error does not say reading stopped: %q", rep.Input.Errors[99].Message)
 			}
 			checkEncodes(t, rep)

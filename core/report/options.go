@@ -34,6 +34,14 @@ const (
 	MaxDistinctLimit = 1_000_000
 )
 
+// Largest targets: a petabyte, a trillion documents. They keep the
+// bytes far from int64's end, and the growth a target makes the analysis
+// model in seconds (10 PB took it close to a minute).
+const (
+	MaxTargetGB   = 1e6
+	MaxTargetDocs = 1e12
+)
+
 // ParseOptions reads settings from named string values (query parameters,
 // flags). An unknown name or a bad value is an error that names it, as
 // OptionNames spell it.
@@ -75,7 +83,9 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 	o.Partitions = p.int("partitions", 0)
 	o.Throughput = capacity.Throughput{RU: p.int("ru", 0), Autoscale: p.bool("autoscale")}
 	p.throughput(o.Throughput, o.Partitions)
-	if gb := p.float("targetGb"); gb > 0 {
+	if gb := p.float("targetGb"); gb > MaxTargetGB {
+		p.fail("%s %s is more than pkcalc models (%s GB)", name("targetGb"), v.Get("targetGb"), human.Count(MaxTargetGB))
+	} else if gb > 0 {
 		o.TargetBytes = int64(gb * (1 << 30))
 	}
 	// Growth with retention: the size the container settles at.
@@ -83,13 +93,19 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 	switch {
 	case growth > 0 && days > 0 && o.TargetBytes > 0:
 		p.fail("give either %s or %s with %s, not both", name("targetGb"), name("growthGbPerDay"), name("retentionDays"))
+	case growth > 0 && days > 0 && growth*days > MaxTargetGB:
+		p.fail("%s times %s is %s GB, more than pkcalc models (%s GB)", name("growthGbPerDay"), name("retentionDays"), human.Count(int64(min(growth*days, 1e18))), human.Count(MaxTargetGB))
 	case growth > 0 && days > 0:
 		o.TargetBytes = int64(growth * days * (1 << 30))
 		o.GrowthGBPerDay, o.RetentionDays = growth, days
 	case growth > 0 || days > 0:
 		p.fail("%s and %s go together: the container holds growth times retention", name("growthGbPerDay"), name("retentionDays"))
 	}
-	o.TargetDocs = int64(p.float("targetDocs"))
+	if docs := p.float("targetDocs"); docs > MaxTargetDocs {
+		p.fail("%s %s is more than pkcalc models (%s documents)", name("targetDocs"), v.Get("targetDocs"), human.Count(MaxTargetDocs))
+	} else {
+		o.TargetDocs = int64(math.Round(docs))
+	}
 	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}
 	if r, w, q := p.float("readRu"), p.float("writeRu"), p.float("queryRu"); r > 0 || w > 0 || q > 0 {
 		c := capacity.DefaultCosts(1024)
@@ -114,6 +130,10 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 	o.WeightPath = p.path("weightField")
 	if o.WeightPath != nil && o.Workload.Traffic == "" {
 		o.Workload.Traffic = partition.ByWeight
+	}
+	if o.Workload.Traffic == partition.ByWeight && o.WeightPath == nil {
+		// Without weights, requests would follow documents, unsaid.
+		p.fail("%s weighted needs %s: the path of the number that weights each document's requests", name("traffic"), name("weightField"))
 	}
 	o.MaxDistinct = p.int("maxDistinct", 0)
 	o.Workload.Operations = v.Get("queries")

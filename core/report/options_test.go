@@ -13,6 +13,24 @@ func TestGrowthWithRetention(t *testing.T) {
 	}
 }
 
+// TestTargetDocsBytes: a target in documents makes the target's bytes from
+// the sample's mean document, without overflowing on a large sample; and
+// targetDocs is rounded, not cut.
+func TestTargetDocsBytes(t *testing.T) {
+	o, err := ParseOptions(url.Values{"targetDocs": {"1e10"}})
+	if err != nil || o.TargetDocs != 10_000_000_000 {
+		t.Fatalf("targetDocs 1e10: %d, %v", o.TargetDocs, err)
+	}
+	if o, _ := ParseOptions(url.Values{"targetDocs": {"2.6"}}); o.TargetDocs != 3 {
+		t.Errorf("targetDocs 2.6: %d, want 3", o.TargetDocs)
+	}
+	// Ten billion documents of 2 KB measured on a 4 GB sample.
+	a := &analysis{opts: o, docs: 2_000_000, bytes: 4_000_000_000}
+	if got, want := a.targetBytes(), int64(20_000_000_000_000); got != want {
+		t.Errorf("target bytes %d, want %d", got, want)
+	}
+}
+
 func TestParseOptions(t *testing.T) {
 	o, err := ParseOptions(url.Values{
 		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
@@ -44,6 +62,7 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"targetGb": {"lots"}}, "targetGb must be a number"},
 		{url.Values{"autoscale": {"yes"}}, "autoscale must be true or false"},
 		{url.Values{"traffic": {"zipf"}}, "traffic must be documents, uniform or weighted"},
+		{url.Values{"traffic": {"weighted"}}, "traffic weighted needs weightField: the path of the number that weights each document's requests"},
 		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
 		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},
@@ -52,6 +71,11 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
 		{url.Values{"partitions": {"1048577"}}, "partitions 1048577 is more than pkcalc models (1,048,576)"},
+		// Targets past any container, which turned negative in int64.
+		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
+		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"targetGb": {"1e7"}}, "targetGb 1e7 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"growthGbPerDay": {"1e5"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 3,000,000 GB, more than pkcalc models"},
 	} {
 		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)

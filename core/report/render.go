@@ -16,19 +16,23 @@ import (
 // of the best candidate.
 func WriteText(w io.Writer, r *Report) error {
 	bw := &errWriter{w: w}
-	fmt.Fprintf(bw, "%s documents (%s), read as %s", human.Count(r.Documents), human.Bytes(r.Bytes), r.Input.Format)
+	fmt.Fprintf(bw, "%s %s (%s), read as %s", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"), human.Bytes(r.Bytes), r.Input.Format)
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, "; %d %s in the input", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
+	}
+	// The target the figures are projected to, as the Markdown says it.
+	if r.Settings.TargetGB > 0 {
+		fmt.Fprintf(bw, "; projected to %s GB", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
+	}
+	if r.Settings.TargetDocs > 0 {
+		fmt.Fprintf(bw, "; projected to %s documents", human.Count(r.Settings.TargetDocs))
 	}
 	if r.TimeField != "" {
 		fmt.Fprintf(bw, "; time field %s", r.TimeField)
 	}
 	fmt.Fprintln(bw)
-	for _, p := range r.Input.Errors {
-		fmt.Fprintf(bw, "  %s\n", p)
-	}
-	for _, p := range r.Input.Warnings {
-		fmt.Fprintf(bw, "  note: %s\n", p)
+	for _, line := range inputLines(r) {
+		fmt.Fprintf(bw, "  %s\n", line)
 	}
 	for _, n := range r.Warnings {
 		fmt.Fprintf(bw, "  warning %s: %s\n", n.Code, n.Message)
@@ -51,10 +55,6 @@ func WriteText(w io.Writer, r *Report) error {
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
 		}
-		hottest := 0.0
-		for _, p := range c.PhysicalPartitions {
-			hottest = max(hottest, p.RequestShare)
-		}
 		logical := human.Count(c.LogicalPartitions)
 		if c.LogicalPartitionsEstimated {
 			logical = "~" + logical
@@ -63,8 +63,8 @@ func WriteText(w io.Writer, r *Report) error {
 		if c.Named {
 			name += " *"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s of %d\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
-			human.Percent(hottest), len(c.PhysicalPartitions), orDash(findingCodes(c.Findings)))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
+			hottestPhysical(c), orDash(findingCodes(c.Findings)))
 	}
 	tw.Flush()
 	if r.Candidates[0].Named {
@@ -99,7 +99,11 @@ func WriteText(w io.Writer, r *Report) error {
 func WriteMarkdown(w io.Writer, r *Report) error {
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "# Partition key analysis\n\n")
-	fmt.Fprintf(bw, "%s documents (%s), read as %s.", human.Count(r.Documents), human.Bytes(r.Bytes), r.Input.Format)
+	// The format names a wrapper's property, which is user text.
+	fmt.Fprintf(bw, "%s %s (%s), read as %s.", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"), human.Bytes(r.Bytes), mdText(r.Input.Format))
+	if r.Input.ErrorCount > 0 {
+		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
+	}
 	if r.Settings.TargetGB > 0 {
 		fmt.Fprintf(bw, " Projected to %s GB.", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
 	}
@@ -114,8 +118,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " %d %s of the queries could not be read: see [Queries not read](#queries-not-read).", len(errs), human.Plural(int64(len(errs)), "line", "lines"))
 	}
 	fmt.Fprintln(bw)
-	if len(r.Warnings) > 0 {
+	if len(r.Input.Errors)+len(r.Input.Warnings)+len(r.Warnings) > 0 {
 		fmt.Fprintln(bw)
+		for _, line := range inputLines(r) {
+			fmt.Fprintf(bw, "- %s\n", mdText(line))
+		}
 		for _, n := range r.Warnings {
 			fmt.Fprintf(bw, "- **Warning, %s**: %s\n", n.Code, mdText(n.Message))
 		}
@@ -126,14 +133,19 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "\n**No key recommended**: %s\n", mdText(noRecommendation(r)))
 	}
 	if len(r.Candidates) > 0 {
-		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Findings |\n|---:|---|---|---:|:---:|---:|---:|---|\n")
+		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Hottest physical | Findings |\n|---:|---|---|---:|:---:|---:|---:|---:|---|\n")
 	}
 	for _, c := range r.Candidates {
 		largest := ""
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
 		}
-		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, human.Count(c.LogicalPartitions), largest, mdCell(orDash(findingCodes(c.Findings))))
+		logical := human.Count(c.LogicalPartitions)
+		if c.LogicalPartitionsEstimated {
+			logical = "~" + logical
+		}
+		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest,
+			hottestPhysical(c), mdCell(orDash(findingCodes(c.Findings))))
 	}
 	for _, c := range r.Candidates {
 		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
@@ -205,6 +217,16 @@ func findingCodes(fs []Finding) string {
 	return strings.Join(codes, " ")
 }
 
+// hottestPhysical is the busiest physical partition's share of requests
+// and how many there are: "7.3% of 16".
+func hottestPhysical(c Candidate) string {
+	hottest := 0.0
+	for _, p := range c.PhysicalPartitions {
+		hottest = max(hottest, p.RequestShare)
+	}
+	return fmt.Sprintf("%s of %d", human.Percent(hottest), len(c.PhysicalPartitions))
+}
+
 // orDash marks an empty cell of a table people read.
 func orDash(s string) string {
 	if s == "" {
@@ -255,13 +277,7 @@ func opsRead(r *Report) string {
 // has no place for them, nor the JSON for people: a command writing those
 // prints them to standard error.
 func Notes(r *Report) []string {
-	var out []string
-	for _, p := range r.Input.Errors {
-		out = append(out, p.String())
-	}
-	for _, p := range r.Input.Warnings {
-		out = append(out, "note: "+p.String())
-	}
+	out := inputLines(r)
 	for _, n := range r.Warnings {
 		out = append(out, "warning "+n.Code+": "+n.Message)
 	}
@@ -270,6 +286,25 @@ func Notes(r *Report) []string {
 	}
 	if r.Recommended == "" {
 		out = append(out, "no key recommended: "+noRecommendation(r))
+	}
+	return out
+}
+
+// inputLines are the problems in the input and the notes on values kept,
+// one a line, each list followed by how many it leaves out.
+func inputLines(r *Report) []string {
+	var out []string
+	for _, p := range r.Input.Errors {
+		out = append(out, p.String())
+	}
+	if n := int64(r.Input.ErrorCount - len(r.Input.Errors)); n > 0 {
+		out = append(out, fmt.Sprintf("and %s more %s", human.Count(n), human.Plural(n, "problem", "problems")))
+	}
+	for _, p := range r.Input.Warnings {
+		out = append(out, "note: "+p.String())
+	}
+	if n := int64(r.Input.Notes - len(r.Input.Warnings)); n > 0 {
+		out = append(out, fmt.Sprintf("and %s more %s", human.Count(n), human.Plural(n, "note", "notes")))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -244,11 +246,17 @@ func TestRenderings(t *testing.T) {
 }
 
 func TestMarkdownEscapesUserText(t *testing.T) {
-	r, _ := Analyze(strings.NewReader(`{"t":"<script>x</script>|`+"`"+`"}`+"\n"+`{"t":"b"}`), Options{Keys: []key.Spec{mustKey(t, "/t")}, NoSuggest: true})
-	var md bytes.Buffer
-	WriteMarkdown(&md, r)
-	if strings.Contains(md.String(), "<script>") {
-		t.Errorf("markdown carries markup:\n%s", md.String())
+	for _, in := range []string{
+		`{"t":"<script>x</script>|` + "`" + `"}` + "\n" + `{"t":"b"}`,
+		// The name of a wrapper's property is in the input's format.
+		`{"_rid":"x","<script>x</script>":[{"t":"a"},{"t":"b"}]}`,
+	} {
+		r, _ := Analyze(strings.NewReader(in), Options{Keys: []key.Spec{mustKey(t, "/t")}, NoSuggest: true})
+		var md bytes.Buffer
+		WriteMarkdown(&md, r)
+		if strings.Contains(md.String(), "<script>") {
+			t.Errorf("markdown carries markup:\n%s", md.String())
+		}
 	}
 }
 
@@ -582,6 +590,185 @@ func TestTargetEchoed(t *testing.T) {
 	} {
 		if got := targetGB(tt.bytes); got != tt.want {
 			t.Errorf("targetGB(%d) = %v, want %v", tt.bytes, got, tt.want)
+		}
+	}
+}
+
+// TestFormatsShowInputProblems: text and Markdown say the same about the
+// input: the problems skipped and the notes on values kept, positioned,
+// and a count of logical partitions that is estimated is marked so in
+// both.
+func TestFormatsShowInputProblems(t *testing.T) {
+	docs := schemaLines(300, func(i int) string {
+		switch i {
+		case 7:
+			return `{"id":"7","t":}`
+		case 9:
+			return `{"id":"9","t":"x_*y*","t":"b"}`
+		}
+		return fmt.Sprintf(`{"id":"%d","t":"t%d"}`, i, i%7)
+	})
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true, MaxDistinct: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.ErrorCount != 1 || len(r.Input.Warnings) != 1 || !r.Candidates[0].LogicalPartitionsEstimated {
+		t.Fatalf("errors %+v, notes %+v, estimated %v", r.Input.Errors, r.Input.Warnings, r.Candidates[0].LogicalPartitionsEstimated)
+	}
+	text, md, _ := renderAll(t, r)
+	for _, want := range []string{"1 problem in the input", "line 8, column 15 (document 8): ", `line 10, column 31 (document 10): property "t" appears more than once`, "~"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestDocumentCount: text and Markdown count the documents in words that
+// agree with the number.
+func TestDocumentCount(t *testing.T) {
+	for _, tt := range []struct {
+		input, want string
+	}{
+		{`{"id":"1"}`, "1 document ("},
+		{"{\"id\":\"1\"}\n{\"id\":\"2\"}", "2 documents ("},
+		{"", "0 documents ("},
+	} {
+		r, err := Analyze(strings.NewReader(tt.input), Options{Keys: []key.Spec{mustKey(t, "/id")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, md, _ := renderAll(t, r)
+		if !strings.HasPrefix(text, tt.want) || !strings.Contains(md, "\n"+tt.want) {
+			t.Errorf("%q: want %q in\n%s\n%s", tt.input, tt.want, text, md)
+		}
+	}
+}
+
+// TestNamedTwice: a key named twice is measured and shown once.
+func TestNamedTwice(t *testing.T) {
+	r, err := Analyze(strings.NewReader(sample.OrdersText(200)), Options{Keys: []key.Spec{mustKey(t, "/status"), mustKey(t, " /status"), mustKey(t, "/tenantId"), mustKey(t, "/status")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, c.Key.Spec)
+		if !c.Named {
+			t.Errorf("%s is not marked named", c.Key.Spec)
+		}
+	}
+	if want := []string{"/status", "/tenantId"}; !slices.Equal(sortedCopy(got), want) {
+		t.Errorf("candidates %q, want %q once each", got, want)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+// TestTextSaysTarget: the text, like the Markdown, says what the figures
+// are projected to.
+func TestTextSaysTarget(t *testing.T) {
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{TargetBytes: 500 << 30}, "projected to 500 GB"},
+		{Options{TargetDocs: 3_000_000}, "projected to 3,000,000 documents"},
+	} {
+		r, _ := Analyze(strings.NewReader(sample.OrdersText(200)), tt.opts)
+		text, md, _ := renderAll(t, r)
+		if first, _, _ := strings.Cut(text, "\n"); !strings.Contains(first, tt.want) || !strings.Contains(strings.ToLower(md), strings.ToLower(tt.want)) {
+			t.Errorf("want %q in the text's first line and the Markdown:\n%s\n%s", tt.want, first, md[:min(len(md), 300)])
+		}
+	}
+}
+
+// TestAggregatesPastLimits: rows whose counts would carry the totals past
+// any container (and past int64) are left out with a problem each, never
+// shown as negative totals.
+func TestAggregatesPastLimits(t *testing.T) {
+	in := "k0,documents,bytes\n\"a\",9000000000000000000,1\n\"b\",9000000000000000000,1\n\"c\",5,9000000000000000000\n\"d\",7,700\n\"e\",9000000000000000,\n\"f\",-1,\n"
+	rows, problems := aggregate.Read(strings.NewReader(in), 1)
+	aggregate.SizeRows(rows, 1024)
+	r := AnalyzeAggregates(rows, problems, mustKey(t, "/t"), Options{})
+	if r.Documents != 7 || r.Bytes != 700 || r.Input.ErrorCount != 5 {
+		t.Fatalf("%d documents, %d bytes, problems %+v", r.Documents, r.Bytes, r.Input.Errors)
+	}
+	// In input order, with the row that could not be read.
+	if m := r.Input.Errors[4].Message; m != "line 7: column documents: negative count -1" {
+		t.Errorf("last problem %q", m)
+	}
+	for i, line := range []string{"line 2: ", "line 3: ", "line 4: ", "line 6: "} {
+		if m := r.Input.Errors[i].Message; !strings.HasPrefix(m, line) || !strings.Contains(m, "more than pkcalc models: the row is left out") {
+			t.Errorf("problem %d: %q", i, m)
+		}
+	}
+}
+
+// TestTablesAgree: the text and Markdown tables give each candidate the
+// same figures, the busiest physical partition among them, as the CSV.
+func TestTablesAgree(t *testing.T) {
+	r, _ := Analyze(strings.NewReader(sample.OrdersText(500)), sampleOptions(t))
+	text, md, csvOut := renderAll(t, r)
+	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range r.Candidates {
+		hot := hottestPhysical(c)
+		if share := rows[i+1][18]; !strings.HasPrefix(hot, human.Percent(mustFloat(t, share))+" of ") {
+			t.Errorf("%s: hottest %q, the CSV says %s", c.Key.Spec, hot, share)
+		}
+		if !strings.Contains(md, fmt.Sprintf(" | %s | %s |", hot, orDash(findingCodes(c.Findings)))) {
+			t.Errorf("markdown lacks %q for %s:\n%s", hot, c.Key.Spec, md)
+		}
+		if !strings.Contains(text, hot) {
+			t.Errorf("text lacks %q for %s", hot, c.Key.Spec)
+		}
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestManyProblemsCounted: past the 100 problems and notes listed, every
+// format for people says how many more there are.
+func TestManyProblemsCounted(t *testing.T) {
+	docs := schemaLines(600, func(i int) string {
+		switch i % 3 {
+		case 0:
+			return `{"id":"x","t":}`
+		case 1:
+			return fmt.Sprintf(`{"id":"%d","t":"a","t":"b"}`, i)
+		}
+		return fmt.Sprintf(`{"id":"%d","t":"c"}`, i)
+	})
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{mustKey(t, "/id")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.ErrorCount != 200 || r.Input.Notes != 200 {
+		t.Fatalf("%d problems, %d notes", r.Input.ErrorCount, r.Input.Notes)
+	}
+	text, md, _ := renderAll(t, r)
+	notes := strings.Join(Notes(r), "\n")
+	for _, want := range []string{"and 100 more problems", "and 100 more notes"} {
+		for name, out := range map[string]string{"text": text, "markdown": md, "notes": notes} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
 		}
 	}
 }

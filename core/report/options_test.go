@@ -70,7 +70,8 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
 		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
-		{url.Values{"partitions": {"1048577"}}, "partitions 1048577 is more than pkcalc models (1,048,576)"},
+		{url.Values{"partitions": {"65537"}}, "partitions 65537 is more than pkcalc models (65,536)"},
+		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},
 		// Targets past any container, which turned negative in int64.
 		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
 		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},

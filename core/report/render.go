@@ -22,7 +22,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	// The target the figures are projected to, as the Markdown says it.
 	if r.Settings.TargetGB > 0 {
-		fmt.Fprintf(bw, "; projected to %s GB", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
+		fmt.Fprintf(bw, "; projected to %s GB", gigabytes(r.Settings.TargetGB))
 	}
 	if r.Settings.TargetDocs > 0 {
 		fmt.Fprintf(bw, "; projected to %s documents", human.Count(r.Settings.TargetDocs))
@@ -105,7 +105,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
 	if r.Settings.TargetGB > 0 {
-		fmt.Fprintf(bw, " Projected to %s GB.", strconv.FormatFloat(r.Settings.TargetGB, 'f', -1, 64))
+		fmt.Fprintf(bw, " Projected to %s GB.", gigabytes(r.Settings.TargetGB))
 	}
 	if r.Settings.TargetDocs > 0 {
 		fmt.Fprintf(bw, " Projected to %s documents.", human.Count(r.Settings.TargetDocs))
@@ -215,6 +215,21 @@ func findingCodes(fs []Finding) string {
 		}
 	}
 	return strings.Join(codes, " ")
+}
+
+// gigabytes writes a target size as people read it: 1,000,000 and 2.5,
+// not 1e+06 or 1000000.
+func gigabytes(gb float64) string {
+	s := strconv.FormatFloat(gb, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return s
+	}
+	if frac != "" {
+		frac = "." + frac
+	}
+	return human.Count(n) + frac
 }
 
 // hottestPhysical is the busiest physical partition's share of requests

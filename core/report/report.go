@@ -497,7 +497,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 	}
 	for i, p := range e.Physical {
 		ph := Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
-			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 4), ProjectedBytes: e.Projection.Physical[i].Bytes}
+			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 6), ProjectedBytes: e.Projection.Physical[i].Bytes}
 		if e.Load.Active {
 			d := round(e.Load.DemandRU[i], 1)
 			ph.DemandRU = &d

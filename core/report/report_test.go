@@ -679,6 +679,8 @@ func TestTextSaysTarget(t *testing.T) {
 		want string
 	}{
 		{Options{TargetBytes: 500 << 30}, "projected to 500 GB"},
+		{Options{TargetBytes: 1_000_000 << 30}, "projected to 1,000,000 GB"},
+		{Options{TargetBytes: 2560 << 20}, "projected to 2.5 GB"},
 		{Options{TargetDocs: 3_000_000}, "projected to 3,000,000 documents"},
 	} {
 		r, _ := Analyze(strings.NewReader(sample.OrdersText(200)), tt.opts)
@@ -770,5 +772,24 @@ func TestManyProblemsCounted(t *testing.T) {
 				t.Errorf("%s lacks %q", name, want)
 			}
 		}
+	}
+}
+
+// TestHottestOfManyPartitions: on tens of thousands of partitions each
+// partition's share of the requests is a few thousandths of a per cent; the
+// report keeps enough digits that the tables say "<0.1%", not "0%".
+func TestHottestOfManyPartitions(t *testing.T) {
+	spec, _ := key.Parse("/id")
+	r, err := Analyze(strings.NewReader(sample.OrdersText(200)), Options{
+		Keys: []key.Spec{spec}, NoSuggest: true, Partitions: MaxPartitions,
+		Throughput: capacity.Throughput{RU: MaxPartitions * capacity.PartitionMaxRU}, TargetBytes: MaxTargetGB << 30,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, md, _ := renderAll(t, r)
+	want := fmt.Sprintf("<0.1%% of %d", MaxPartitions)
+	if !strings.Contains(text, want) || !strings.Contains(md, want) {
+		t.Errorf("want %q in the text and the Markdown:\n%s", want, text[:min(len(text), 600)])
 	}
 }

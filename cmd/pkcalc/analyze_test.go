@@ -383,6 +383,7 @@ func TestSample(t *testing.T) {
 		{[]string{"sample", "customers"}, `no sample "customers": the samples are orders and telemetry`},
 		{[]string{"sample", "orders", "telemetry"}, "name one sample: orders or telemetry"},
 		{[]string{"sample", "--count", "-1", "orders"}, "--count must be from 1 to 10,000,000, not -1"},
+		{[]string{"sample", "--count", "0", "orders"}, "--count must be from 1 to 10,000,000, not 0"},
 	} {
 		if code, _, errs := runCmd(t, "", tt.args...); code != 2 || !strings.Contains(errs, tt.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want %q", tt.args, code, errs, tt.msg)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -29,12 +30,14 @@ func runSample(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rest, code, ok := c.parse(args, true)
+	given := false // --count 0 is refused, not taken for the default
+	c.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "count" })
 	switch {
 	case !ok:
 		return code
 	case len(rest) != 1:
 		return c.fail("name one sample: orders or telemetry")
-	case *count < 0 || *count > maxSample:
+	case *count < 0 || *count > maxSample || given && *count == 0:
 		return c.fail("--count must be from 1 to %s, not %d", human.Count(maxSample), *count)
 	}
 	var write func(io.Writer, int) error

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -763,6 +764,39 @@ func TestCancel(t *testing.T) {
 	// The page stays usable: the next analysis runs.
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+}
+
+// TestProgressWithResults: with results on the page, a long analysis keeps
+// the status line moving. A render of the page with results takes a tenth
+// of a second or more; one for each of the engine's progress reports (one
+// a megabyte) kept the main thread busy until the end, the status frozen at
+// "0 B read" and Cancel out of reach.
+func TestProgressWithResults(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	// About 90 MB of documents in a file: a few seconds of reading.
+	eval[chromedp.Void](t, ctx, `(() => { const line = JSON.stringify({id: "x", tenant: "t", pad: "p".repeat(280)});
+		const dt = new DataTransfer();
+		dt.items.add(new File([Array.from({length: 300000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n")], "big.jsonl"));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt})); })()`)
+	// The page answers while it reads, and shows the bytes read grow.
+	seen, slowest := map[string]bool{}, time.Duration(0)
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		start := time.Now()
+		s := eval[string](t, ctx, `document.getElementById("status").textContent`)
+		if strings.HasPrefix(s, "Read 300,000 documents") {
+			break
+		}
+		slowest = max(slowest, time.Since(start))
+		if strings.HasPrefix(s, "Analysing big.jsonl") && !strings.Contains(s, ": 0 B of") {
+			seen[s] = true
+		}
+	}
+	if len(seen) < 2 || slowest > time.Second {
+		t.Errorf("while 90 MB were read, the page took up to %v to answer and showed %d steps of progress: %q",
+			slowest.Round(time.Millisecond), len(seen), slices.Sorted(maps.Keys(seen)))
+	}
 }
 
 func TestBadInput(t *testing.T) {

@@ -9,6 +9,7 @@ package main
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -99,6 +100,9 @@ func (p *page) focus() {
 	}
 }
 
+// progressEvery is how often the page renders the engine's progress.
+const progressEvery = 250 * time.Millisecond
+
 // Analyze hands the source to window.pkcalc.analyze, which runs the engine
 // in its Web Worker, and brings progress and the result back under the
 // render lock.
@@ -126,16 +130,37 @@ func (p *page) Analyze(job int, src ui.Source, params url.Values) {
 	p.abort = js.Global().Get("AbortController").New()
 	opts.Set("signal", p.abort.Get("signal"))
 	var progress, done, failed js.Func
+	// The engine reports every megabyte, many times a second, and a render
+	// of a page that shows results takes a tenth of a second or more: a
+	// render for each report would keep the main thread busy for the whole
+	// analysis, the status frozen and Cancel out of reach. So the latest
+	// report is rendered at most every progressEvery.
+	var (
+		mu        sync.Mutex
+		latest    ui.Progress
+		scheduled bool
+	)
 	progress = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		e := args[0]
 		pr := ui.Progress{Bytes: int64(number(e, "bytes")), Documents: int(number(e, "documents")), Elapsed: number(e, "elapsedSeconds")}
-		// Callbacks from JavaScript must not block: take the render lock in
-		// a goroutine.
-		go func() {
+		mu.Lock()
+		defer mu.Unlock()
+		latest = pr
+		if scheduled {
+			return nil
+		}
+		scheduled = true
+		// Callbacks from JavaScript must not block: the render lock is
+		// taken on the timer's goroutine.
+		time.AfterFunc(progressEvery, func() {
+			mu.Lock()
+			pr := latest
+			scheduled = false
+			mu.Unlock()
 			p.env.Lock()
 			p.root.Progressed(job, pr)
 			p.env.UnlockRender()
-		}()
+		})
 		return nil
 	})
 	opts.Set("onProgress", progress)

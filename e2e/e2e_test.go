@@ -444,6 +444,30 @@ func TestAddressSettings(t *testing.T) {
 	}
 }
 
+// TestAddressReload: presets changed on the page and then reloaded stay
+// changed: the address holds the analysis's settings alone (the query's
+// presets used to come back beside them, a key twice, autoscale ticked
+// again), and names the sample analysed, which opens again.
+func TestAddressReload(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.Navigate(siteURL+"?sample=orders&keys=/tenantId&ru=20000&autoscale=true"),
+		chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx,
+		chromedp.SendKeys(chromedp.ID("keybox"), "/region\r"),
+		chromedp.Click(chromedp.ID("autoscale")),
+		chromedp.Click(chromedp.ID("analyse")),
+	)
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("region")`))
+	do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	got := eval[string](t, ctx, `[[...document.querySelectorAll("#keys code")].map(c => c.textContent).join(" "),
+		document.getElementById("ru").value, document.getElementById("autoscale").checked, location.search].join(" | ")`)
+	if got != "/tenantId /region | 20000 | false | " {
+		t.Errorf("after reload: keys, RU/s, autoscale, query = %q", got)
+	}
+}
+
 func TestAggregatesInput(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx,

@@ -6,6 +6,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -27,14 +28,15 @@ type Page interface {
 	Cancel()
 	Download(name, mimeType, content string)
 	Copy(text string)
-	SetSettings(query string) // keep the settings (never the documents) in the address
+	SetSettings(query string) // keep the settings (never the documents; a built-in sample by name) in the address, as Address says
 }
 
 // Source says what will be analysed.
 type Source struct {
-	Kind  string // "paste", "files" or "sample"
-	Label string // for people: "pasted text", "orders.json and 2 more files"
-	Bytes int64  // when known
+	Kind   string // "paste", "files" or "sample"
+	Label  string // for people: "pasted text", "orders.json and 2 more files"
+	Bytes  int64  // when known
+	Sample string // the built-in sample's id, for Kind "sample"
 }
 
 // Progress is the engine's progress report.
@@ -158,6 +160,38 @@ func (s Settings) Params() url.Values {
 	return v
 }
 
+// AddressSettings picks the settings of the page's address: those after the
+// '#' (the page keeps an analysis's settings there) when there are any,
+// else the query's (an embedding page's presets). Never a mix of both: a
+// key removed or a setting cleared since the presets would come back.
+func AddressSettings(query, hash string) string {
+	if hash = strings.TrimPrefix(hash, "#"); hash != "" {
+		return hash
+	}
+	return strings.TrimPrefix(query, "?")
+}
+
+// addressNames are the names of the address that AddressSettings and
+// SettingsFrom read: the settings, and the built-in sample.
+var addressNames = []string{"keys", "noSuggest", "aggregates", "hashVersion", "ru", "autoscale", "partitions", "targetGb", "targetDocs",
+	"growthGbPerDay", "retentionDays", "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu",
+	"queries", "traffic", "timeField", "weightField", "maxDistinct", "docBytes", "sample"}
+
+// Address is the page's address (from its path on) after an analysis with
+// settings, a query as SetSettings gets it: the settings go after the '#',
+// and the query keeps only what is not a setting (embed=1), so that the
+// presets it held do not come back on reload.
+func Address(path, query, settings string) string {
+	v, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	for _, n := range addressNames {
+		v.Del(n)
+	}
+	if q := v.Encode(); q != "" {
+		path += "?" + q
+	}
+	return path + "#" + settings
+}
+
 // SettingsFrom reads settings back from the address, ignoring what it does
 // not know: a link reproduces the setup of an analysis.
 func SettingsFrom(query string) Settings {
@@ -215,7 +249,14 @@ func (c *Root) Analyse() {
 	c.job++
 	c.jobSource = c.Source
 	if c.Page != nil {
-		c.Page.SetSettings(params.Encode())
+		// A built-in sample is named in the address too, so that the link
+		// opens it again.
+		addr := params
+		if c.Source.Sample != "" {
+			addr = maps.Clone(params)
+			addr.Set("sample", c.Source.Sample)
+		}
+		c.Page.SetSettings(addr.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
 	}
 }
@@ -268,11 +309,13 @@ func (c *Root) LoadSample(id string) {
 	text, label := sample.OrdersText(sample.DefaultOrders), "the built-in sample: orders of a multi-tenant shop"
 	if id == "telemetry" {
 		text, label = sample.TelemetryText(sample.DefaultTelemetry), "the built-in sample: sensor telemetry"
+	} else {
+		id = "orders"
 	}
 	if c.Page != nil {
 		c.Page.SetText(text)
 	}
-	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text))}
+	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text)), Sample: id}
 	c.Analyse()
 }
 

@@ -602,3 +602,58 @@ func TestFilesOneTabStop(t *testing.T) {
 		t.Errorf("the file chooser: %q", label)
 	}
 }
+
+// TestAddress: after an analysis the address holds its settings alone,
+// and reloading it gives them back: presets of the query that were
+// changed, cleared or removed do not come back, nor are keys doubled.
+func TestAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, hash, settings string // the address, and what it gives
+	}{
+		{"the hash wins wholly", "?keys=/tenantId&ru=20000&autoscale=true", "#keys=%2Fregion", "keys=%2Fregion"},
+		{"the query without a hash", "?sample=orders&ru=20000", "", "sample=orders&ru=20000"},
+		{"neither", "", "", ""},
+	} {
+		if got := AddressSettings(tc.query, tc.hash); got != tc.settings {
+			t.Errorf("%s: AddressSettings(%q, %q) = %q, want %q", tc.name, tc.query, tc.hash, got, tc.settings)
+		}
+	}
+	for _, tc := range []struct {
+		name, path, query, settings, want string
+	}{
+		{"presets leave the query", "/embed.html", "?sample=orders&keys=/tenantId&ru=20000", "keys=%2Fregion", "/embed.html#keys=%2Fregion"},
+		{"embed=1 stays", "/pkcalc/", "?embed=1&ru=400", "", "/pkcalc/?embed=1#"},
+		{"no query", "/", "", "ru=400", "/#ru=400"},
+	} {
+		if got := Address(tc.path, tc.query, tc.settings); got != tc.want {
+			t.Errorf("%s: Address(%q, %q, %q) = %q, want %q", tc.name, tc.path, tc.query, tc.settings, got, tc.want)
+		}
+	}
+
+	// Presets, changed by hand, then the page reloaded.
+	const query = "?sample=orders&keys=/tenantId&ru=20000&autoscale=true"
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: SettingsFrom(AddressSettings(query, ""))}
+	c.LoadSample("orders")
+	c.RemoveKey("/tenantId")
+	c.KeyBox = "/region"
+	c.AddKey()
+	c.SetCheck("autoscale", false)
+	c.SetField("ru", "")
+	c.Analyse()
+	addr := Address("/", query, f.settings)
+	hash := addr[strings.Index(addr, "#"):]
+	back := SettingsFrom(AddressSettings(strings.TrimSuffix(strings.TrimPrefix(addr, "/"), hash), hash))
+	if !reflect.DeepEqual(back, c.Settings) {
+		t.Errorf("the address %q gives back %+v, not %+v", addr, back, c.Settings)
+	}
+	if v, _ := url.ParseQuery(strings.TrimPrefix(hash, "#")); v.Get("sample") != "orders" {
+		t.Errorf("the address %q does not name the sample analysed", addr)
+	}
+	// Documents of one's own are never named.
+	c.Pasted(10)
+	c.Analyse()
+	if strings.Contains(f.settings, "sample") {
+		t.Errorf("pasted documents: the address %q names a sample", f.settings)
+	}
+}

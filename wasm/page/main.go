@@ -37,8 +37,8 @@ func main() {
 	p := &page{doc: win.Document(), env: env}
 	// Settings come from the address: the hash (the link of an earlier
 	// analysis) wins over the query (an embedding page's presets).
-	query := strings.TrimPrefix(win.Location().Search(), "?")
-	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(strings.TrimPrefix(win.Location().Hash(), "#") + "&" + query)}
+	query := ui.AddressSettings(win.Location().Search(), win.Location().Hash())
+	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(query)}
 	p.root = root
 	p.watch()
 	if v, _ := url.ParseQuery(query); v.Get("sample") != "" {
@@ -227,8 +227,9 @@ func (p *page) Copy(text string) {
 
 // SetSettings keeps the settings in the address, never the documents.
 func (p *page) SetSettings(query string) {
-	h := js.Global().Get("history")
-	h.Call("replaceState", nil, "", "#"+query)
+	loc := js.Global().Get("location")
+	addr := ui.Address(loc.Get("pathname").String(), loc.Get("search").String(), query)
+	js.Global().Get("history").Call("replaceState", nil, "", addr)
 }
 
 // watch listens on the document, so the listeners survive re-rendering:

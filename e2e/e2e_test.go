@@ -345,6 +345,35 @@ func TestCSVFile(t *testing.T) {
 	}
 }
 
+// TestCSVFiles: CSV files picked together are one table, each file with
+// its header row (which used to count as a document of column names from
+// the second file on); files whose headers differ are refused, saying so.
+func TestCSVFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.csv":     "id,tenantId\n1,contoso\n2,fabrikam\n",
+		"b.csv":     "\ufeffid,tenantId\r\n3,contoso\r\n4,northwind\r\n",
+		"other.csv": "id,tenant\n5,contoso\n",
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	ctx := page(t)
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")}))
+	status := waitStatus(t, ctx, "Read ")
+	if !strings.HasPrefix(status, "Read 4 documents") {
+		t.Errorf("status %q", status)
+	}
+	if r := table(t, ctx)["/tenantId"]; r.Distinct != "3" || strings.Contains(r.Top, `"tenantId"`) {
+		t.Errorf("/tenantId row %+v", r)
+	}
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "other.csv")}))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("error") !== null`))
+	if e := eval[string](t, ctx, `document.getElementById("error").textContent`); !strings.Contains(e, `the header row of other.csv ("id,tenant") differs from that of a.csv ("id,tenantId")`) {
+		t.Errorf("error %q", e)
+	}
+}
+
 func TestSettingsAndKeys(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx,

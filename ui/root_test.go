@@ -657,3 +657,23 @@ func TestAddress(t *testing.T) {
 		t.Errorf("pasted documents: the address %q names a sample", f.settings)
 	}
 }
+
+func TestCSVHeader(t *testing.T) {
+	for _, tc := range []struct {
+		start  string
+		header string
+		n      int
+		ok     bool
+	}{
+		{"id,tenantId\n1,contoso\n", "id,tenantId", 12, true},
+		{"id,tenantId\r\n1,contoso\r\n", "id,tenantId", 13, true},
+		{"\ufeffid,tenantId\n1,contoso", "id,tenantId", 15, true},
+		{"id\ttenantId\n", "id\ttenantId", 12, true},
+		{"id,tenantId", "", 0, false},
+	} {
+		header, n, ok := CSVHeader([]byte(tc.start))
+		if header != tc.header || n != tc.n || ok != tc.ok {
+			t.Errorf("CSVHeader(%q) = %q, %d, %v; want %q, %d, %v", tc.start, header, n, ok, tc.header, tc.n, tc.ok)
+		}
+	}
+}

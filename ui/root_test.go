@@ -77,7 +77,7 @@ func TestSampleFlow(t *testing.T) {
 	c.Settings.RU = "20000"
 	c.Settings.TargetGB = "500"
 	c.LoadSample("orders")
-	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&targetGb=500" {
+	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&sample=orders&targetGb=500" {
 		t.Fatalf("text %.30q running %v settings %q", f.text, c.Running, f.settings)
 	}
 	finish(t, c, f)

@@ -225,22 +225,22 @@ func (c *Root) Analyse() {
 			check[k] = v
 		}
 	}
+	if c.Source.Kind == "" {
+		c.Source = Source{Kind: "paste", Label: "pasted text"}
+	}
 	if _, err := report.ParseOptions(check); err != nil {
-		c.Error = "Check the settings: " + err.Error()
+		c.refuse("Check the settings: " + err.Error())
 		return
 	}
 	if b := params.Get("docBytes"); b != "" {
 		if n, err := strconv.ParseInt(b, 10, 64); err != nil || n <= 0 {
-			c.Error = fmt.Sprintf("Check the settings: docBytes must be a whole number of bytes above 0, not %q", b)
+			c.refuse(fmt.Sprintf("Check the settings: docBytes must be a whole number of bytes above 0, not %q", b))
 			return
 		}
 	}
 	if c.Settings.Aggregates && len(c.Settings.Keys) != 1 {
-		c.Error = "Per-key aggregates need exactly one key below: the key they were grouped by."
+		c.refuse("Per-key aggregates need exactly one key below: the key they were grouped by.")
 		return
-	}
-	if c.Source.Kind == "" {
-		c.Source = Source{Kind: "paste", Label: "pasted text"}
 	}
 	c.Error, c.Notice = "", ""
 	c.Running, c.cancelled = true, false
@@ -259,6 +259,19 @@ func (c *Root) Analyse() {
 		c.Page.SetSettings(addr.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
 	}
+}
+
+// refuse says why the settings cannot be analysed. The results shown, if
+// any, are of the last analysis and its settings, not of the form's: the
+// status says so, as for a failed analysis, and the lists that belong to
+// the last analysis alone (its input's problems, the settings it did not
+// bear out) go.
+func (c *Root) refuse(msg string) {
+	c.Error = msg
+	if c.Report != nil {
+		c.Error += " The results below are from the last analysis, with the settings it had."
+	}
+	c.failed, c.jobSource = true, c.Source
 }
 
 // AnalyseButton is the Analyse button: it starts an analysis unless one is

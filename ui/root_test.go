@@ -677,3 +677,39 @@ func TestCSVHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedSettings: settings refused before an analysis leave the
+// results of the last one, and the page says they are not of the form's
+// settings; the settings warnings of the last analysis go with it.
+func TestRefusedSettings(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.TargetDocs = "1"
+	c.LoadSample("orders")
+	finish(t, c, f)
+	if html := render(t, c); !strings.Contains(html, `id="setting-warnings"`) {
+		t.Fatal("the target below the sample is not warned of")
+	}
+	for _, tc := range []struct {
+		name  string
+		set   func()
+		error string
+	}{
+		{"a setting", func() { c.Settings.MaxDistinct = "2000000" }, "Check the settings: maxDistinct 2000000 is more than"},
+		{"aggregates without a key", func() { c.Settings.Aggregates = true }, "Per-key aggregates need exactly one key"},
+	} {
+		c.Settings = Settings{}
+		tc.set()
+		c.Analyse()
+		html := render(t, c)
+		if !strings.Contains(c.Error, tc.error) || !strings.Contains(c.Error, "The results below are from the last analysis, with the settings it had.") {
+			t.Errorf("%s: error %q", tc.name, c.Error)
+		}
+		if s := c.Status(); s != "Could not analyse the built-in sample: orders of a multi-tenant shop: see the message below." {
+			t.Errorf("%s: status %q", tc.name, s)
+		}
+		if strings.Contains(html, `id="setting-warnings"`) {
+			t.Errorf("%s: the last analysis's settings warnings pass for the form's", tc.name)
+		}
+	}
+}

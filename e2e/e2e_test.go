@@ -819,6 +819,23 @@ func TestCancel(t *testing.T) {
 	waitStatus(t, ctx, "Read 2,000 documents")
 }
 
+// TestClearWhileRunning: Clear stops the analysis that is running; it
+// used to go on under "Analysing : 0 B read" and show the cleared file's
+// results when it ended.
+func TestClearWhileRunning(t *testing.T) {
+	ctx := page(t)
+	eval[chromedp.Void](t, ctx, `(() => { const line = JSON.stringify({id: "x", tenant: "t", pad: "p".repeat(280)});
+		const dt = new DataTransfer();
+		dt.items.add(new File([Array.from({length: 100000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n")], "big.jsonl"));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt})); })()`)
+	eval[chromedp.Void](t, ctx, `new Promise(done => { const tick = () => {
+		if (document.getElementById("status").textContent.includes("Analysing big.jsonl")) { document.getElementById("clear").click(); done(); } else requestAnimationFrame(tick); }; tick(); })`)
+	do(t, ctx, chromedp.Sleep(3*time.Second)) // past the end of the analysis, had it gone on
+	if s := eval[string](t, ctx, `document.getElementById("status").textContent + " | " + document.querySelectorAll("#cancel, #recommended, #candidates").length`); s != "Paste documents, drop files or try a sample. | 0" {
+		t.Errorf("after Clear: %q", s)
+	}
+}
+
 // TestProgressWithResults: with results on the page, a long analysis keeps
 // the status line moving. A render of the page with results takes a tenth
 // of a second or more; one for each of the engine's progress reports (one

@@ -332,12 +332,25 @@ func (c *Root) LoadSample(id string) {
 	c.Analyse()
 }
 
-// Clear empties the paste area and the results.
+// Clear empties the paste area and the results, and stops the analysis
+// that is running: its results would otherwise come after the clearing.
 func (c *Root) Clear() {
+	if c.Running {
+		if c.Page != nil {
+			c.Page.Cancel()
+		}
+		c.Running = false
+		c.job++ // whatever comes back now is stale
+		c.focus = "clear"
+	}
 	if c.Page != nil {
 		c.Page.SetText("")
+		if c.Source.Sample != "" || c.ReportSource.Sample != "" {
+			c.Page.SetSettings(c.Settings.Params().Encode()) // the sample is no longer what a reload should open
+		}
 	}
-	c.Source, c.Report, c.ReportSource, c.Error, c.Selected, c.Compared = Source{}, nil, Source{}, "", "", nil
+	c.Source, c.Report, c.ReportSource, c.Error, c.Notice, c.Selected, c.Compared = Source{}, nil, Source{}, "", "", "", nil
+	c.failed, c.cancelled, c.Progress = false, false, Progress{}
 }
 
 // Cancel stops the running analysis. The status line then says so, and

@@ -40,6 +40,7 @@ type fakePage struct {
 	copied   string
 	download []string
 	job      int
+	cancels  int
 }
 
 func (f *fakePage) SetText(s string) { f.text = s }
@@ -48,7 +49,7 @@ func (f *fakePage) Analyze(job int, s Source, p url.Values) {
 	f.sources = append(f.sources, s)
 	f.analyzed = append(f.analyzed, p)
 }
-func (f *fakePage) Cancel() {}
+func (f *fakePage) Cancel() { f.cancels++ }
 func (f *fakePage) Download(name, mime, content string) {
 	f.download = append(f.download, name, mime, content)
 }
@@ -710,6 +711,44 @@ func TestRefusedSettings(t *testing.T) {
 		}
 		if strings.Contains(html, `id="setting-warnings"`) {
 			t.Errorf("%s: the last analysis's settings warnings pass for the form's", tc.name)
+		}
+	}
+}
+
+// TestClear: Clear empties the page whatever state it is in; a running
+// analysis stops, and its answer is dropped.
+func TestClear(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		then func(c *Root, f *fakePage)
+	}{
+		{"while running", func(c *Root, f *fakePage) {}},
+		{"after a cancel", func(c *Root, f *fakePage) { c.Cancel() }},
+		{"after a failure", func(c *Root, f *fakePage) { c.Finished(f.job, "", "The analysis failed: boom") }},
+		{"after results", func(c *Root, f *fakePage) { finish(t, c, f) }},
+	} {
+		f := &fakePage{}
+		c := &Root{Page: f, Loaded: true}
+		c.LoadSample("orders")
+		tc.then(c, f)
+		running, cancels := c.Running, f.cancels
+		c.Clear()
+		if running && f.cancels != cancels+1 {
+			t.Errorf("%s: the running analysis was not stopped", tc.name)
+		}
+		if c.Running || c.Report != nil || c.Error != "" || c.Status() != "Paste documents, drop files or try a sample." {
+			t.Errorf("%s: after Clear, running %v, report %v, error %q, status %q", tc.name, c.Running, c.Report != nil, c.Error, c.Status())
+		}
+		if strings.Contains(f.settings, "sample") {
+			t.Errorf("%s: after Clear the address %q still opens the sample", tc.name, f.settings)
+		}
+		if !running {
+			continue
+		}
+		// The stopped analysis's answer, if it comes, changes nothing.
+		finish(t, c, f)
+		if c.Report != nil {
+			t.Errorf("%s: the cleared analysis's results came back", tc.name)
 		}
 	}
 }

@@ -836,6 +836,31 @@ func TestClearWhileRunning(t *testing.T) {
 	}
 }
 
+// TestSampleWhileRunning: a sample tried while a large file is read does
+// not wait for the file: the file's analysis stops. It used to run on, the
+// sample behind it.
+func TestSampleWhileRunning(t *testing.T) {
+	// About 300 MB of documents in a file on disk: many seconds of reading.
+	file := filepath.Join(t.TempDir(), "big.jsonl")
+	var b strings.Builder
+	pad := strings.Repeat("p", 280)
+	for i := range 1000000 {
+		fmt.Fprintf(&b, "{\"id\":\"%d\",\"tenant\":\"t%d\",\"pad\":\"%s\"}\n", i, i%50, pad)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := page(t)
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{file}))
+	eval[chromedp.Void](t, ctx, `new Promise(done => { const tick = () => {
+		if (document.getElementById("status").textContent.includes("Analysing big.jsonl")) { document.getElementById("sample").click(); done(); } else requestAnimationFrame(tick); }; tick(); })`)
+	start := time.Now()
+	s := waitStatus(t, ctx, "Read 2,000 documents")
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the sample took %v behind the file: %q", took.Round(time.Millisecond), s)
+	}
+}
+
 // TestProgressWithResults: with results on the page, a long analysis keeps
 // the status line moving. A render of the page with results takes a tenth
 // of a second or more; one for each of the engine's progress reports (one

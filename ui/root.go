@@ -242,6 +242,11 @@ func (c *Root) Analyse() {
 		c.refuse("Per-key aggregates need exactly one key below: the key they were grouped by.")
 		return
 	}
+	if c.Running && c.Page != nil {
+		// The analysis running is of older input or settings: it would
+		// hold the engine while this one waits.
+		c.Page.Cancel()
+	}
 	c.Error, c.Notice = "", ""
 	c.Running, c.cancelled = true, false
 	c.Progress = Progress{}

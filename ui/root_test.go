@@ -752,3 +752,23 @@ func TestClear(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyseWhileRunning: a new analysis (a sample, a paste, files) stops
+// the one running, which would hold the engine while the new one waits.
+func TestAnalyseWhileRunning(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("telemetry")
+	if f.cancels != 0 {
+		t.Fatalf("nothing was running, yet %d cancels", f.cancels)
+	}
+	old := f.job
+	c.LoadSample("orders")
+	if f.cancels != 1 || !c.Running || f.job == old {
+		t.Errorf("cancels %d, running %v, job %d after %d", f.cancels, c.Running, f.job, old)
+	}
+	c.Finished(old, "", "The analysis failed: cancelled with another analysis")
+	if c.Error != "" || !c.Running {
+		t.Errorf("the stopped analysis's answer was taken: error %q", c.Error)
+	}
+}

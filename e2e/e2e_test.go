@@ -473,6 +473,21 @@ func TestAddressSettings(t *testing.T) {
 	}
 }
 
+// TestSettingsChanged: results stay beside settings changed since, and the
+// status says they are of the settings before.
+func TestSettingsChanged(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"))
+	waitStatus(t, ctx, "The settings have changed since: Analyse to update the results.")
+	do(t, ctx, chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("ru=20000") && document.getElementById("status").textContent.startsWith("Read 2,000")`))
+	if s := eval[string](t, ctx, `document.getElementById("status").textContent`); strings.Contains(s, "changed") {
+		t.Errorf("after Analyse: %q", s)
+	}
+}
+
 // TestAddressReload: presets changed on the page and then reloaded stay
 // changed: the address holds the analysis's settings alone (the query's
 // presets used to come back beside them, a key twice, autoscale ticked

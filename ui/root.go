@@ -61,6 +61,7 @@ type Root struct {
 	Progress  Progress
 	job       int    // the analysis whose results are awaited; answers to older ones are dropped
 	jobSource Source // what that analysis reads
+	jobParams string // ... and with which settings
 	failed    bool   // the last analysis failed: the results shown are older
 	cancelled bool   // the last analysis was cancelled: the results shown are older
 	Error     string
@@ -68,6 +69,7 @@ type Root struct {
 
 	Report       *report.Report
 	ReportSource Source        // what the report shown was made from
+	reportParams string        // ... and with which settings
 	Elapsed      time.Duration // how long the report shown took
 	Selected     string        // spec of the candidate shown in detail
 	Compared     []string      // specs ticked for side-by-side comparison
@@ -252,7 +254,7 @@ func (c *Root) Analyse() {
 	c.Progress = Progress{}
 	c.started = time.Now()
 	c.job++
-	c.jobSource = c.Source
+	c.jobSource, c.jobParams = c.Source, params.Encode()
 	if c.Page != nil {
 		// A built-in sample is named in the address too, so that the link
 		// opens it again.
@@ -394,7 +396,7 @@ func (c *Root) Finished(job int, reportJSON string, err string) {
 		c.Error = "The engine's report could not be read: " + e.Error() + c.Older()
 		return
 	}
-	c.Report, c.ReportSource, c.Elapsed = &r, c.jobSource, time.Since(c.started)
+	c.Report, c.ReportSource, c.reportParams, c.Elapsed = &r, c.jobSource, c.jobParams, time.Since(c.started)
 	c.Compared = nil
 	c.Selected = r.Recommended
 	if !slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == c.Selected }) && len(r.Candidates) > 0 {
@@ -454,7 +456,17 @@ func (c *Root) Status() string {
 		}
 		msg += "."
 	}
+	if c.SettingsChanged() {
+		msg += " The settings have changed since: Analyse to update the results."
+	}
 	return msg
+}
+
+// SettingsChanged tells whether the form's settings differ from those of
+// the results shown, which then answer another question than the form
+// asks.
+func (c *Root) SettingsChanged() bool {
+	return c.Report != nil && c.Settings.Params().Encode() != c.reportParams
 }
 
 // ProgressValue is the share read, for the progress bar (0 when unknown).

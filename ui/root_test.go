@@ -772,3 +772,31 @@ func TestAnalyseWhileRunning(t *testing.T) {
 		t.Errorf("the stopped analysis's answer was taken: error %q", c.Error)
 	}
 }
+
+// TestSettingsChanged: once the form's settings differ from those of the
+// results shown, the status says so, until they are analysed or put back.
+func TestSettingsChanged(t *testing.T) {
+	const changed = "The settings have changed since: Analyse to update the results."
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.RU = "20000"
+	c.LoadSample("orders")
+	finish(t, c, f)
+	for _, tc := range []struct {
+		name    string
+		do      func()
+		changed bool
+	}{
+		{"as analysed", func() {}, false},
+		{"RU/s typed", func() { c.SetField("ru", "40000") }, true},
+		{"RU/s put back", func() { c.SetField("ru", "20000 ") }, false},
+		{"a key added", func() { c.KeyBox = "/region"; c.AddKey() }, true},
+		{"analysed", func() { c.Analyse(); finish(t, c, f) }, false},
+		{"autoscale ticked", func() { c.SetCheck("autoscale", true) }, true},
+	} {
+		tc.do()
+		if s := c.Status(); strings.HasSuffix(s, changed) != tc.changed {
+			t.Errorf("%s: status %q", tc.name, s)
+		}
+	}
+}

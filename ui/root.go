@@ -167,10 +167,11 @@ func (s Settings) Params() url.Values {
 // else the query's (an embedding page's presets). Never a mix of both: a
 // key removed or a setting cleared since the presets would come back.
 func AddressSettings(query, hash string) string {
-	if hash = strings.TrimPrefix(hash, "#"); hash != "" {
+	hash = strings.TrimPrefix(hash, "#")
+	if v, _ := url.ParseQuery(hash); slices.ContainsFunc(addressNames, v.Has) {
 		return hash
 	}
-	return strings.TrimPrefix(query, "?")
+	return strings.TrimPrefix(query, "?") // and a hash that is not settings (an anchor) is left alone
 }
 
 // addressNames are the names of the address that AddressSettings and

@@ -614,6 +614,7 @@ func TestAddress(t *testing.T) {
 		{"the hash wins wholly", "?keys=/tenantId&ru=20000&autoscale=true", "#keys=%2Fregion", "keys=%2Fregion"},
 		{"the query without a hash", "?sample=orders&ru=20000", "", "sample=orders&ru=20000"},
 		{"neither", "", "", ""},
+		{"an anchor is not settings", "?ru=20000", "#main", "ru=20000"},
 	} {
 		if got := AddressSettings(tc.query, tc.hash); got != tc.settings {
 			t.Errorf("%s: AddressSettings(%q, %q) = %q, want %q", tc.name, tc.query, tc.hash, got, tc.settings)

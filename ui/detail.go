@@ -33,7 +33,7 @@ func DataChart(x report.Candidate) vugu.HTML {
 	if x.Projection.Factor <= 1 {
 		title = "Storage per physical partition"
 	}
-	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB limit"))
+	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB"))
 }
 
 // LoadChart draws the requests per physical partition: RU/s against the
@@ -49,7 +49,7 @@ func LoadChart(x report.Candidate) vugu.HTML {
 			bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: v})
 		}
 		return vugu.HTML(chart.Bars("Request units per second per physical partition", "RU/s", bars, w.PerPartitionRU,
-			human.Count(int64(w.PerPartitionRU))+" RU/s each"))
+			human.Count(int64(w.PerPartitionRU))+" RU/s per partition"))
 	}
 	for _, p := range x.PhysicalPartitions {
 		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: p.RequestShare})

@@ -801,3 +801,24 @@ func TestSettingsChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestChartLimitNotes: a limit far above the bars is stated in words, which
+// read as a sentence and fit the chart ("limit 50 GB limit is off the
+// scale: the largest is <0.1% of…" before).
+func TestChartLimitNotes(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Reads: "10"}}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	x := c.Report.Candidates[0]
+	for _, tc := range []struct {
+		name, svg, want string
+	}{
+		{"storage", string(DataChart(x)), "limit 50 GB is off the scale: the largest is &lt;0.1% of it</text>"},
+		{"load", string(LoadChart(x)), "limit 400 RU/s per partition is off the scale: the largest is"},
+	} {
+		if !strings.Contains(tc.svg, tc.want) || strings.Contains(tc.svg, "limit limit") || strings.Contains(tc.svg, "…") {
+			t.Errorf("%s chart lacks %q whole:\n%s", tc.name, tc.want, tc.svg)
+		}
+	}
+}

@@ -488,6 +488,27 @@ func TestSettingsChanged(t *testing.T) {
 	}
 }
 
+// TestReanalyseKeepsChoices: keys ticked for comparison and the key shown
+// in detail survive a setting changed and analysed again (both used to
+// reset to the recommendation).
+func TestReanalyseKeepsChoices(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx,
+		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /tenantId"]`)),
+		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /region"]`)),
+	)
+	eval[chromedp.Void](t, ctx, `[...document.querySelectorAll("#candidates td.key button")].find(b => b.textContent === "/status").click()`)
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("ru=20000") && document.getElementById("status").textContent.startsWith("Read 2,000")`))
+	got := eval[string](t, ctx, `[...document.querySelectorAll("#compare thead code")].map(c => c.textContent).join(" ") + " | " +
+		document.querySelector("#detail-title code").textContent`)
+	if got != "/tenantId /region | /status" {
+		t.Errorf("compared | shown after analysing again: %q", got)
+	}
+}
+
 // TestAddressReload: presets changed on the page and then reloaded stay
 // changed: the address holds the analysis's settings alone (the query's
 // presets used to come back beside them, a key twice, autoscale ticked

@@ -397,11 +397,27 @@ func (c *Root) Finished(job int, reportJSON string, err string) {
 		c.Error = "The engine's report could not be read: " + e.Error() + c.Older()
 		return
 	}
+	// The keys ticked for comparison, and the one shown in detail when it
+	// was picked rather than recommended, stay if the new report has them:
+	// changing a setting and analysing again does not lose them.
+	has := func(spec string) bool {
+		return slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == spec })
+	}
+	picked := ""
+	if c.Report != nil && c.Selected != c.Report.Recommended {
+		picked = c.Selected
+	}
 	c.Report, c.ReportSource, c.reportParams, c.Elapsed = &r, c.jobSource, c.jobParams, time.Since(c.started)
-	c.Compared = nil
-	c.Selected = r.Recommended
-	if !slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == c.Selected }) && len(r.Candidates) > 0 {
+	c.Compared = slices.DeleteFunc(c.Compared, func(spec string) bool { return !has(spec) })
+	switch {
+	case picked != "" && has(picked):
+		c.Selected = picked
+	case has(r.Recommended):
+		c.Selected = r.Recommended
+	case len(r.Candidates) > 0:
 		c.Selected = r.Candidates[0].Key.Spec
+	default:
+		c.Selected = ""
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"net/url"
 	"reflect"
@@ -820,5 +821,48 @@ func TestChartLimitNotes(t *testing.T) {
 		if !strings.Contains(tc.svg, tc.want) || strings.Contains(tc.svg, "limit limit") || strings.Contains(tc.svg, "…") {
 			t.Errorf("%s chart lacks %q whole:\n%s", tc.name, tc.want, tc.svg)
 		}
+	}
+}
+
+// TestReanalyseKeepsChoices: analysing again after a setting changed keeps
+// the keys ticked for comparison and the key picked for detail, when the
+// new report has them; a detail never picked follows the recommendation.
+func TestReanalyseKeepsChoices(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.ToggleCompare("/tenantId")
+	c.ToggleCompare("/region")
+	c.Select("/status")
+	c.SetField("ru", "20000")
+	c.Analyse()
+	finish(t, c, f)
+	if got := strings.Join(c.Compared, " "); got != "/tenantId /region" || c.Selected != "/status" {
+		t.Errorf("after analysing again: compared %q, shown %q", got, c.Selected)
+	}
+	// Other documents: what they lack goes.
+	c.ToggleCompare("/status")
+	var docs strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&docs, "{\"id\":\"%d\",\"region\":\"r%d\"}\n", i, i%7)
+	}
+	f.text = docs.String()
+	c.Pasted(int64(len(f.text)))
+	c.Analyse()
+	finish(t, c, f)
+	if got := strings.Join(c.Compared, " "); got != "/region" || c.Selected != c.Report.Recommended {
+		t.Errorf("other documents: compared %q, shown %q", got, c.Selected)
+	}
+	// Never picked: the detail follows the recommendation.
+	c2 := &Root{Page: f, Loaded: true}
+	c2.LoadSample("orders")
+	finish(t, c2, f)
+	first := c2.Selected
+	c2.Settings.Keys, c2.Settings.NoSuggest = []string{"/region"}, true
+	c2.Analyse()
+	finish(t, c2, f)
+	if c2.Selected != "/region" || first == "/region" {
+		t.Errorf("the detail shows %q after %q; the recommendation is /region", c2.Selected, first)
 	}
 }

@@ -509,6 +509,19 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	}
 }
 
+// TestAnalyseTakesTypedKey: a key typed but not added is measured when
+// Analyse is pressed; it used to be left out without a word.
+func TestAnalyseTakesTypedKey(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("keybox"), "/region+/status"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#candidates td.key code")].some(c => c.textContent === "/region+/status")`))
+	if got := eval[string](t, ctx, `[...document.querySelectorAll("#keys code")].map(c => c.textContent).join(" ") + " | " + document.getElementById("keybox").value`); got != "/region+/status | " {
+		t.Errorf("keys | key box: %q", got)
+	}
+}
+
 // TestAddressReload: presets changed on the page and then reloaded stay
 // changed: the address holds the analysis's settings alone (the query's
 // presets used to come back beside them, a key twice, autoscale ticked

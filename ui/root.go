@@ -289,6 +289,13 @@ func (c *Root) AnalyseButton() {
 	if c.Running {
 		return
 	}
+	// A key typed but not added is meant to be measured too.
+	if strings.TrimSpace(c.KeyBox) != "" {
+		if c.AddKey(); c.KeyError != "" {
+			c.focus = "keybox"
+			return
+		}
+	}
 	c.Analyse()
 }
 

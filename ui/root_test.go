@@ -866,3 +866,24 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 		t.Errorf("the detail shows %q after %q; the recommendation is /region", c2.Selected, first)
 	}
 }
+
+// TestAnalyseTakesTypedKey: a key typed in the key box but not added is
+// measured when Analyse is pressed (it was left out, silently); one that
+// cannot be read stops the analysis with its message.
+func TestAnalyseTakesTypedKey(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.KeyBox = " /region "
+	c.AnalyseButton()
+	if len(f.analyzed) != 2 || strings.Join(f.analyzed[1]["keys"], " ") != "/region" || c.KeyBox != "" {
+		t.Fatalf("analysed %d times, keys %q, key box %q", len(f.analyzed), f.analyzed[len(f.analyzed)-1]["keys"], c.KeyBox)
+	}
+	finish(t, c, f)
+	c.KeyBox = "region"
+	c.AnalyseButton()
+	if len(f.analyzed) != 2 || !strings.Contains(c.KeyError, "must start with '/'") || c.TakeFocus() != "keybox" {
+		t.Errorf("analysed %d times, key error %q", len(f.analyzed), c.KeyError)
+	}
+}

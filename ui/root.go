@@ -231,13 +231,13 @@ func (c *Root) Analyse() {
 	if c.Source.Kind == "" {
 		c.Source = Source{Kind: "paste", Label: "pasted text"}
 	}
-	if _, err := report.ParseOptions(check); err != nil {
+	if _, err := report.ParseOptionsNamed(check, FieldName); err != nil {
 		c.refuse("Check the settings: " + err.Error())
 		return
 	}
 	if b := params.Get("docBytes"); b != "" {
 		if n, err := strconv.ParseInt(b, 10, 64); err != nil || n <= 0 {
-			c.refuse(fmt.Sprintf("Check the settings: docBytes must be a whole number of bytes above 0, not %q", b))
+			c.refuse(fmt.Sprintf("Check the settings: %s must be a whole number of bytes above 0, not %q", FieldName("docBytes"), b))
 			return
 		}
 	}
@@ -267,6 +267,25 @@ func (c *Root) Analyse() {
 		c.Page.SetSettings(addr.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
 	}
+}
+
+// fieldLabels are the form's labels of the settings, by their names.
+var fieldLabels = map[string]string{
+	"keys": "Keys to measure", "noSuggest": "Only my keys", "hashVersion": "Hash version", "partitions": "Physical partitions",
+	"ru": "Throughput (RU/s)", "autoscale": "Autoscale", "targetGb": "Expected size (GB)", "targetDocs": "Expected size (documents)",
+	"growthGbPerDay": "growth (GB / day)", "retentionDays": "kept for (days)", "readsPerSecond": "Point reads / s",
+	"writesPerSecond": "Writes / s", "queriesPerSecond": "Queries / s", "readRu": "RU per read", "writeRu": "RU per write",
+	"queryRu": "RU per query", "traffic": "Requests follow", "timeField": "Time field", "weightField": "Weight field",
+	"maxDistinct": "Distinct values kept exactly", "queries": "Queries and operations", "docBytes": "Average document size (bytes)",
+}
+
+// FieldName names a setting in a message as the form labels it, so that
+// the message says which field to fix ("Throughput (RU/s)", not "ru").
+func FieldName(option string) string {
+	if l, ok := fieldLabels[option]; ok {
+		return `"` + l + `"`
+	}
+	return option
 }
 
 // refuse says why the settings cannot be analysed. The results shown, if

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,7 +167,7 @@ func TestBadSettingsAndErrors(t *testing.T) {
 	c := &Root{Page: f, Loaded: true}
 	c.Settings.RU = "lots"
 	c.Analyse()
-	if !strings.Contains(c.Error, `ru must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
+	if !strings.Contains(c.Error, `"Throughput (RU/s)" must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
 		t.Errorf("error %q, analysed %d", c.Error, len(f.analyzed))
 	}
 	c.Settings.RU = ""
@@ -391,7 +392,7 @@ func TestRUSettings(t *testing.T) {
 	c.SetField("writeRu", "")
 	c.SetField("docBytes", "lots")
 	c.Analyse()
-	if !strings.Contains(c.Error, `docBytes must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
+	if !strings.Contains(c.Error, `"Average document size (bytes)" must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
 		t.Errorf("bad docBytes: %q", c.Error)
 	}
 }
@@ -698,7 +699,7 @@ func TestRefusedSettings(t *testing.T) {
 		set   func()
 		error string
 	}{
-		{"a setting", func() { c.Settings.MaxDistinct = "2000000" }, "Check the settings: maxDistinct 2000000 is more than"},
+		{"a setting", func() { c.Settings.MaxDistinct = "2000000" }, `Check the settings: "Distinct values kept exactly" 2000000 is more than`},
 		{"aggregates without a key", func() { c.Settings.Aggregates = true }, "Per-key aggregates need exactly one key"},
 	} {
 		c.Settings = Settings{}
@@ -885,5 +886,31 @@ func TestAnalyseTakesTypedKey(t *testing.T) {
 	c.AnalyseButton()
 	if len(f.analyzed) != 2 || !strings.Contains(c.KeyError, "must start with '/'") || c.TakeFocus() != "keybox" {
 		t.Errorf("analysed %d times, key error %q", len(f.analyzed), c.KeyError)
+	}
+}
+
+// TestSettingNamesInMessages: a setting refused is named as the form labels
+// it, so the message says which field to fix; every setting has a label.
+func TestSettingNamesInMessages(t *testing.T) {
+	for _, name := range append(slices.Clone(report.OptionNames), "docBytes") {
+		if _, ok := fieldLabels[name]; !ok {
+			t.Errorf("setting %s has no label for messages", name)
+		}
+	}
+	for _, tc := range []struct {
+		set  Settings
+		want string
+	}{
+		{Settings{RU: "450"}, `Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`},
+		{Settings{Writes: "-5"}, `Check the settings: "Writes / s" must be a number of 0 or more, not "-5"`},
+		{Settings{TargetGB: "10", GrowthGB: "1", Retention: "30"}, `Check the settings: give either "Expected size (GB)" or "growth (GB / day)" with "kept for (days)", not both`},
+		{Settings{TimeField: "ts"}, `Check the settings: "Time field": path "ts" must start with '/'`},
+	} {
+		f := &fakePage{}
+		c := &Root{Page: f, Loaded: true, Settings: tc.set}
+		c.LoadSample("orders")
+		if !strings.HasPrefix(c.Error, tc.want) {
+			t.Errorf("%+v: error %q, want %q…", tc.set, c.Error, tc.want)
+		}
 	}
 }

@@ -522,6 +522,21 @@ func TestAnalyseTakesTypedKey(t *testing.T) {
 	}
 }
 
+// TestBadSetting: a setting the service would refuse is named as the form
+// labels it, and the results shown are said to be of the settings before.
+func TestBadSetting(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "450"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("error") !== null`))
+	got := eval[string](t, ctx, `document.getElementById("status").textContent + " | " + document.getElementById("error").textContent`)
+	if !strings.HasPrefix(got, `Could not analyse the built-in sample: orders of a multi-tenant shop: see the message below. | Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`) ||
+		!strings.HasSuffix(got, "The results below are from the last analysis, with the settings it had.") {
+		t.Errorf("status | error: %q", got)
+	}
+}
+
 // TestAddressReload: presets changed on the page and then reloaded stay
 // changed: the address holds the analysis's settings alone (the query's
 // presets used to come back beside them, a key twice, autoscale ticked

@@ -208,6 +208,13 @@ func (c *Root) CopyMarkdown() {
 	c.Notice = "The report, as Markdown, is on the clipboard."
 }
 
+// CopyFailed says that the last copy did not reach the clipboard (a frame
+// without the clipboard-write permission, a page served without HTTPS):
+// the notice had said it did.
+func (c *Root) CopyFailed(reason string) {
+	c.Notice = "Nothing was copied: the browser did not allow the clipboard (" + reason + "). Export the report, or select the text and copy it."
+}
+
 // SeverityClass is the CSS class of a finding.
 func SeverityClass(s string) string { return "finding " + s }
 

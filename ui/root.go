@@ -27,7 +27,7 @@ type Page interface {
 	Analyze(job int, source Source, params url.Values) // start analysis job; its result comes back through Root.Progressed and Root.Finished
 	Cancel()
 	Download(name, mimeType, content string)
-	Copy(text string)
+	Copy(text string)         // on failure, the page calls Root.CopyFailed
 	SetSettings(query string) // keep the settings (never the documents; a built-in sample by name) in the address, as Address says
 }
 

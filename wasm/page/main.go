@@ -220,10 +220,34 @@ func (p *page) Download(name, mimeType, content string) {
 	js.Global().Get("URL").Call("revokeObjectURL", u)
 }
 
+// Copy puts text on the clipboard, and tells the page when the browser
+// refuses it.
 func (p *page) Copy(text string) {
-	if c := js.Global().Get("navigator").Get("clipboard"); c.Truthy() {
-		c.Call("writeText", text)
+	fail := func(reason string) {
+		go func() { // the caller holds the render lock
+			p.env.Lock()
+			p.root.CopyFailed(reason)
+			p.env.UnlockRender()
+		}()
 	}
+	c := js.Global().Get("navigator").Get("clipboard")
+	if !c.Truthy() {
+		fail("this page has no clipboard: it needs HTTPS")
+		return
+	}
+	var done, failed js.Func
+	done = js.FuncOf(func(js.Value, []js.Value) any {
+		done.Release()
+		failed.Release()
+		return nil
+	})
+	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done.Release()
+		failed.Release()
+		fail(js.Global().Get("String").Invoke(args[0]).String())
+		return nil
+	})
+	c.Call("writeText", text).Call("then", done, failed)
 }
 
 // SetSettings keeps the settings in the address, never the documents.

@@ -914,3 +914,21 @@ func TestSettingNamesInMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestOperationsTable: the table of operations says where each goes, not
+// what it reads: writes are listed too ("Reads: one partition" for a patch).
+func TestOperationsTable(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Workload: "500 read /id /tenantId\n20 patch /status"}}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	html := render(t, c)
+	i := strings.Index(html, `id="verdicts"`)
+	if i < 0 {
+		t.Fatal("no table of operations")
+	}
+	table := html[i:]
+	if !strings.Contains(table, `<th scope="col">Goes to</th>`) || strings.Contains(table, `<th scope="col">Reads</th>`) || !strings.Contains(table, "patch /status") {
+		t.Errorf("table of operations:\n%.1500s", table)
+	}
+}

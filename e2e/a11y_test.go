@@ -186,3 +186,18 @@ func TestCopyButtonClear(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyRefused: when the browser refuses the clipboard (a frame without
+// clipboard-write, a page without HTTPS), the page says nothing was copied;
+// it used to say the report was on the clipboard.
+func TestCopyRefused(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	eval[chromedp.Void](t, ctx, `navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"))`)
+	do(t, ctx, chromedp.Click(chromedp.ID("copy-markdown")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`(document.getElementById("notice") || {}).textContent?.startsWith("Nothing was copied")`))
+	if got := eval[string](t, ctx, `document.getElementById("notice").textContent`); !strings.Contains(got, "NotAllowedError: Write permission denied.") {
+		t.Errorf("notice %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -344,6 +345,35 @@ func TestCSVFile(t *testing.T) {
 	}
 }
 
+// TestCSVFiles: CSV files picked together are one table, each file with
+// its header row (which used to count as a document of column names from
+// the second file on); files whose headers differ are refused, saying so.
+func TestCSVFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.csv":     "id,tenantId\n1,contoso\n2,fabrikam\n",
+		"b.csv":     "\ufeffid,tenantId\r\n3,contoso\r\n4,northwind\r\n",
+		"other.csv": "id,tenant\n5,contoso\n",
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	ctx := page(t)
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")}))
+	status := waitStatus(t, ctx, "Read ")
+	if !strings.HasPrefix(status, "Read 4 documents") {
+		t.Errorf("status %q", status)
+	}
+	if r := table(t, ctx)["/tenantId"]; r.Distinct != "3" || strings.Contains(r.Top, `"tenantId"`) {
+		t.Errorf("/tenantId row %+v", r)
+	}
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "other.csv")}))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("error") !== null`))
+	if e := eval[string](t, ctx, `document.getElementById("error").textContent`); !strings.Contains(e, `the header row of other.csv ("id,tenant") differs from that of a.csv ("id,tenantId")`) {
+		t.Errorf("error %q", e)
+	}
+}
+
 func TestSettingsAndKeys(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx,
@@ -440,6 +470,94 @@ func TestAddressSettings(t *testing.T) {
 	}
 	if hash := eval[string](t, ctx, `location.hash`); !strings.Contains(hash, "writeRu=20") || !strings.Contains(hash, "maxDistinct=60000") {
 		t.Errorf("address %q", hash)
+	}
+}
+
+// TestSettingsChanged: results stay beside settings changed since, and the
+// status says they are of the settings before.
+func TestSettingsChanged(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"))
+	waitStatus(t, ctx, "The settings have changed since: Analyse to update the results.")
+	do(t, ctx, chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("ru=20000") && document.getElementById("status").textContent.startsWith("Read 2,000")`))
+	if s := eval[string](t, ctx, `document.getElementById("status").textContent`); strings.Contains(s, "changed") {
+		t.Errorf("after Analyse: %q", s)
+	}
+}
+
+// TestReanalyseKeepsChoices: keys ticked for comparison and the key shown
+// in detail survive a setting changed and analysed again (both used to
+// reset to the recommendation).
+func TestReanalyseKeepsChoices(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx,
+		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /tenantId"]`)),
+		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /region"]`)),
+	)
+	eval[chromedp.Void](t, ctx, `[...document.querySelectorAll("#candidates td.key button")].find(b => b.textContent === "/status").click()`)
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("ru=20000") && document.getElementById("status").textContent.startsWith("Read 2,000")`))
+	got := eval[string](t, ctx, `[...document.querySelectorAll("#compare thead code")].map(c => c.textContent).join(" ") + " | " +
+		document.querySelector("#detail-title code").textContent`)
+	if got != "/tenantId /region | /status" {
+		t.Errorf("compared | shown after analysing again: %q", got)
+	}
+}
+
+// TestAnalyseTakesTypedKey: a key typed but not added is measured when
+// Analyse is pressed; it used to be left out without a word.
+func TestAnalyseTakesTypedKey(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("keybox"), "/region+/status"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#candidates td.key code")].some(c => c.textContent === "/region+/status")`))
+	if got := eval[string](t, ctx, `[...document.querySelectorAll("#keys code")].map(c => c.textContent).join(" ") + " | " + document.getElementById("keybox").value`); got != "/region+/status | " {
+		t.Errorf("keys | key box: %q", got)
+	}
+}
+
+// TestBadSetting: a setting the service would refuse is named as the form
+// labels it, and the results shown are said to be of the settings before.
+func TestBadSetting(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "450"), chromedp.Click(chromedp.ID("analyse")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("error") !== null`))
+	got := eval[string](t, ctx, `document.getElementById("status").textContent + " | " + document.getElementById("error").textContent`)
+	if !strings.HasPrefix(got, `Could not analyse the built-in sample: orders of a multi-tenant shop: see the message below. | Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`) ||
+		!strings.HasSuffix(got, "The results below are from the last analysis, with the settings it had.") {
+		t.Errorf("status | error: %q", got)
+	}
+}
+
+// TestAddressReload: presets changed on the page and then reloaded stay
+// changed: the address holds the analysis's settings alone (the query's
+// presets used to come back beside them, a key twice, autoscale ticked
+// again), and names the sample analysed, which opens again.
+func TestAddressReload(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.Navigate(siteURL+"?sample=orders&keys=/tenantId&ru=20000&autoscale=true"),
+		chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx,
+		chromedp.SendKeys(chromedp.ID("keybox"), "/region\r"),
+		chromedp.Click(chromedp.ID("autoscale")),
+		chromedp.Click(chromedp.ID("analyse")),
+	)
+	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("region")`))
+	do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	got := eval[string](t, ctx, `[[...document.querySelectorAll("#keys code")].map(c => c.textContent).join(" "),
+		document.getElementById("ru").value, document.getElementById("autoscale").checked, location.search].join(" | ")`)
+	if got != "/tenantId /region | 20000 | false | " {
+		t.Errorf("after reload: keys, RU/s, autoscale, query = %q", got)
 	}
 }
 
@@ -763,6 +881,81 @@ func TestCancel(t *testing.T) {
 	// The page stays usable: the next analysis runs.
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+}
+
+// TestClearWhileRunning: Clear stops the analysis that is running; it
+// used to go on under "Analysing : 0 B read" and show the cleared file's
+// results when it ended.
+func TestClearWhileRunning(t *testing.T) {
+	ctx := page(t)
+	eval[chromedp.Void](t, ctx, `(() => { const line = JSON.stringify({id: "x", tenant: "t", pad: "p".repeat(280)});
+		const dt = new DataTransfer();
+		dt.items.add(new File([Array.from({length: 100000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n")], "big.jsonl"));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt})); })()`)
+	eval[chromedp.Void](t, ctx, `new Promise(done => { const tick = () => {
+		if (document.getElementById("status").textContent.includes("Analysing big.jsonl")) { document.getElementById("clear").click(); done(); } else requestAnimationFrame(tick); }; tick(); })`)
+	do(t, ctx, chromedp.Sleep(3*time.Second)) // past the end of the analysis, had it gone on
+	if s := eval[string](t, ctx, `document.getElementById("status").textContent + " | " + document.querySelectorAll("#cancel, #recommended, #candidates").length`); s != "Paste documents, drop files or try a sample. | 0" {
+		t.Errorf("after Clear: %q", s)
+	}
+}
+
+// TestSampleWhileRunning: a sample tried while a large file is read does
+// not wait for the file: the file's analysis stops. It used to run on, the
+// sample behind it.
+func TestSampleWhileRunning(t *testing.T) {
+	// About 300 MB of documents in a file on disk: many seconds of reading.
+	file := filepath.Join(t.TempDir(), "big.jsonl")
+	var b strings.Builder
+	pad := strings.Repeat("p", 280)
+	for i := range 1000000 {
+		fmt.Fprintf(&b, "{\"id\":\"%d\",\"tenant\":\"t%d\",\"pad\":\"%s\"}\n", i, i%50, pad)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := page(t)
+	do(t, ctx, chromedp.SetUploadFiles(chromedp.ID("files"), []string{file}))
+	eval[chromedp.Void](t, ctx, `new Promise(done => { const tick = () => {
+		if (document.getElementById("status").textContent.includes("Analysing big.jsonl")) { document.getElementById("sample").click(); done(); } else requestAnimationFrame(tick); }; tick(); })`)
+	start := time.Now()
+	s := waitStatus(t, ctx, "Read 2,000 documents")
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the sample took %v behind the file: %q", took.Round(time.Millisecond), s)
+	}
+}
+
+// TestProgressWithResults: with results on the page, a long analysis keeps
+// the status line moving. A render of the page with results takes a tenth
+// of a second or more; one for each of the engine's progress reports (one
+// a megabyte) kept the main thread busy until the end, the status frozen at
+// "0 B read" and Cancel out of reach.
+func TestProgressWithResults(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	// About 90 MB of documents in a file: a few seconds of reading.
+	eval[chromedp.Void](t, ctx, `(() => { const line = JSON.stringify({id: "x", tenant: "t", pad: "p".repeat(280)});
+		const dt = new DataTransfer();
+		dt.items.add(new File([Array.from({length: 300000}, (_, i) => line.replace('"x"', '"' + i + '"')).join("\n")], "big.jsonl"));
+		document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt})); })()`)
+	// The page answers while it reads, and shows the bytes read grow.
+	seen, slowest := map[string]bool{}, time.Duration(0)
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		start := time.Now()
+		s := eval[string](t, ctx, `document.getElementById("status").textContent`)
+		if strings.HasPrefix(s, "Read 300,000 documents") {
+			break
+		}
+		slowest = max(slowest, time.Since(start))
+		if strings.HasPrefix(s, "Analysing big.jsonl") && !strings.Contains(s, ": 0 B of") {
+			seen[s] = true
+		}
+	}
+	if len(seen) < 2 || slowest > time.Second {
+		t.Errorf("while 90 MB were read, the page took up to %v to answer and showed %d steps of progress: %q",
+			slowest.Round(time.Millisecond), len(seen), slices.Sorted(maps.Keys(seen)))
+	}
 }
 
 func TestBadInput(t *testing.T) {

@@ -37,7 +37,8 @@ func embedHost(t *testing.T) *httptest.Server {
 		if r.URL.Path == "/wiki/page.html" {
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprintf(w, `<!doctype html><title>Design notes</title><h1>Our container</h1>
-<iframe src="../%s" title="pkcalc: partition key calculator" style="width:100%%;border:0" id="pkcalc"></iframe>
+<iframe src="../%s" title="pkcalc: partition key calculator" style="width:100%%;border:0" id="pkcalc"
+        allow="clipboard-write"></iframe>
 <script>
   window.heights = []; window.answers = [];
   addEventListener("message", (e) => {

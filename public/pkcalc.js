@@ -9,7 +9,8 @@
 //          or CSV when its type or name says so, or inputFormat does)
 // options: the command line's flags in camelCase: keys (an array of key
 //          specs, or one key spec as a string), hashVersion, partitions,
-//          ru, autoscale, targetGb, targetDocs, noSuggest, readsPerSecond,
+//          ru, autoscale, targetGb, targetDocs, growthGbPerDay with
+//          retentionDays, noSuggest, readsPerSecond,
 //          writesPerSecond, queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
 //          weightField, maxDistinct, queries (the text of a workload file,
 //          where the command line takes the file); aggregates: true when

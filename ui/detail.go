@@ -33,7 +33,7 @@ func DataChart(x report.Candidate) vugu.HTML {
 	if x.Projection.Factor <= 1 {
 		title = "Storage per physical partition"
 	}
-	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB limit"))
+	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB"))
 }
 
 // LoadChart draws the requests per physical partition: RU/s against the
@@ -49,7 +49,7 @@ func LoadChart(x report.Candidate) vugu.HTML {
 			bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: v})
 		}
 		return vugu.HTML(chart.Bars("Request units per second per physical partition", "RU/s", bars, w.PerPartitionRU,
-			human.Count(int64(w.PerPartitionRU))+" RU/s each"))
+			human.Count(int64(w.PerPartitionRU))+" RU/s per partition"))
 	}
 	for _, p := range x.PhysicalPartitions {
 		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: p.RequestShare})
@@ -206,6 +206,13 @@ func (c *Root) CopyMarkdown() {
 		c.Page.Copy(b.String())
 	}
 	c.Notice = "The report, as Markdown, is on the clipboard."
+}
+
+// CopyFailed says that the last copy did not reach the clipboard (a frame
+// without the clipboard-write permission, a page served without HTTPS):
+// the notice had said it did.
+func (c *Root) CopyFailed(reason string) {
+	c.Notice = "Nothing was copied: the browser did not allow the clipboard (" + reason + "). Export the report, or select the text and copy it."
 }
 
 // SeverityClass is the CSS class of a finding.

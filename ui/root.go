@@ -6,6 +6,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -26,15 +27,16 @@ type Page interface {
 	Analyze(job int, source Source, params url.Values) // start analysis job; its result comes back through Root.Progressed and Root.Finished
 	Cancel()
 	Download(name, mimeType, content string)
-	Copy(text string)
-	SetSettings(query string) // keep the settings (never the documents) in the address
+	Copy(text string)         // on failure, the page calls Root.CopyFailed
+	SetSettings(query string) // keep the settings (never the documents; a built-in sample by name) in the address, as Address says
 }
 
 // Source says what will be analysed.
 type Source struct {
-	Kind  string // "paste", "files" or "sample"
-	Label string // for people: "pasted text", "orders.json and 2 more files"
-	Bytes int64  // when known
+	Kind   string // "paste", "files" or "sample"
+	Label  string // for people: "pasted text", "orders.json and 2 more files"
+	Bytes  int64  // when known
+	Sample string // the built-in sample's id, for Kind "sample"
 }
 
 // Progress is the engine's progress report.
@@ -59,6 +61,7 @@ type Root struct {
 	Progress  Progress
 	job       int    // the analysis whose results are awaited; answers to older ones are dropped
 	jobSource Source // what that analysis reads
+	jobParams string // ... and with which settings
 	failed    bool   // the last analysis failed: the results shown are older
 	cancelled bool   // the last analysis was cancelled: the results shown are older
 	Error     string
@@ -66,6 +69,7 @@ type Root struct {
 
 	Report       *report.Report
 	ReportSource Source        // what the report shown was made from
+	reportParams string        // ... and with which settings
 	Elapsed      time.Duration // how long the report shown took
 	Selected     string        // spec of the candidate shown in detail
 	Compared     []string      // specs ticked for side-by-side comparison
@@ -158,6 +162,39 @@ func (s Settings) Params() url.Values {
 	return v
 }
 
+// AddressSettings picks the settings of the page's address: those after the
+// '#' (the page keeps an analysis's settings there) when there are any,
+// else the query's (an embedding page's presets). Never a mix of both: a
+// key removed or a setting cleared since the presets would come back.
+func AddressSettings(query, hash string) string {
+	hash = strings.TrimPrefix(hash, "#")
+	if v, _ := url.ParseQuery(hash); slices.ContainsFunc(addressNames, v.Has) {
+		return hash
+	}
+	return strings.TrimPrefix(query, "?") // and a hash that is not settings (an anchor) is left alone
+}
+
+// addressNames are the names of the address that AddressSettings and
+// SettingsFrom read: the settings, and the built-in sample.
+var addressNames = []string{"keys", "noSuggest", "aggregates", "hashVersion", "ru", "autoscale", "partitions", "targetGb", "targetDocs",
+	"growthGbPerDay", "retentionDays", "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu",
+	"queries", "traffic", "timeField", "weightField", "maxDistinct", "docBytes", "sample"}
+
+// Address is the page's address (from its path on) after an analysis with
+// settings, a query as SetSettings gets it: the settings go after the '#',
+// and the query keeps only what is not a setting (embed=1), so that the
+// presets it held do not come back on reload.
+func Address(path, query, settings string) string {
+	v, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	for _, n := range addressNames {
+		v.Del(n)
+	}
+	if q := v.Encode(); q != "" {
+		path += "?" + q
+	}
+	return path + "#" + settings
+}
+
 // SettingsFrom reads settings back from the address, ignoring what it does
 // not know: a link reproduces the setup of an analysis.
 func SettingsFrom(query string) Settings {
@@ -191,33 +228,77 @@ func (c *Root) Analyse() {
 			check[k] = v
 		}
 	}
-	if _, err := report.ParseOptions(check); err != nil {
-		c.Error = "Check the settings: " + err.Error()
+	if c.Source.Kind == "" {
+		c.Source = Source{Kind: "paste", Label: "pasted text"}
+	}
+	if _, err := report.ParseOptionsNamed(check, FieldName); err != nil {
+		c.refuse("Check the settings: " + err.Error())
 		return
 	}
 	if b := params.Get("docBytes"); b != "" {
 		if n, err := strconv.ParseInt(b, 10, 64); err != nil || n <= 0 {
-			c.Error = fmt.Sprintf("Check the settings: docBytes must be a whole number of bytes above 0, not %q", b)
+			c.refuse(fmt.Sprintf("Check the settings: %s must be a whole number of bytes above 0, not %q", FieldName("docBytes"), b))
 			return
 		}
 	}
 	if c.Settings.Aggregates && len(c.Settings.Keys) != 1 {
-		c.Error = "Per-key aggregates need exactly one key below: the key they were grouped by."
+		c.refuse("Per-key aggregates need exactly one key below: the key they were grouped by.")
 		return
 	}
-	if c.Source.Kind == "" {
-		c.Source = Source{Kind: "paste", Label: "pasted text"}
+	if c.Running && c.Page != nil {
+		// The analysis running is of older input or settings: it would
+		// hold the engine while this one waits.
+		c.Page.Cancel()
 	}
 	c.Error, c.Notice = "", ""
 	c.Running, c.cancelled = true, false
 	c.Progress = Progress{}
 	c.started = time.Now()
 	c.job++
-	c.jobSource = c.Source
+	c.jobSource, c.jobParams = c.Source, params.Encode()
 	if c.Page != nil {
-		c.Page.SetSettings(params.Encode())
+		// A built-in sample is named in the address too, so that the link
+		// opens it again.
+		addr := params
+		if c.Source.Sample != "" {
+			addr = maps.Clone(params)
+			addr.Set("sample", c.Source.Sample)
+		}
+		c.Page.SetSettings(addr.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
 	}
+}
+
+// fieldLabels are the form's labels of the settings, by their names.
+var fieldLabels = map[string]string{
+	"keys": "Keys to measure", "noSuggest": "Only my keys", "hashVersion": "Hash version", "partitions": "Physical partitions",
+	"ru": "Throughput (RU/s)", "autoscale": "Autoscale", "targetGb": "Expected size (GB)", "targetDocs": "Expected size (documents)",
+	"growthGbPerDay": "growth (GB / day)", "retentionDays": "kept for (days)", "readsPerSecond": "Point reads / s",
+	"writesPerSecond": "Writes / s", "queriesPerSecond": "Queries / s", "readRu": "RU per read", "writeRu": "RU per write",
+	"queryRu": "RU per query", "traffic": "Requests follow", "timeField": "Time field", "weightField": "Weight field",
+	"maxDistinct": "Distinct values kept exactly", "queries": "Queries and operations", "docBytes": "Average document size (bytes)",
+}
+
+// FieldName names a setting in a message as the form labels it, so that
+// the message says which field to fix ("Throughput (RU/s)", not "ru").
+func FieldName(option string) string {
+	if l, ok := fieldLabels[option]; ok {
+		return `"` + l + `"`
+	}
+	return option
+}
+
+// refuse says why the settings cannot be analysed. The results shown, if
+// any, are of the last analysis and its settings, not of the form's: the
+// status says so, as for a failed analysis, and the lists that belong to
+// the last analysis alone (its input's problems, the settings it did not
+// bear out) go.
+func (c *Root) refuse(msg string) {
+	c.Error = msg
+	if c.Report != nil {
+		c.Error += " The results below are from the last analysis, with the settings it had."
+	}
+	c.failed, c.jobSource = true, c.Source
 }
 
 // AnalyseButton is the Analyse button: it starts an analysis unless one is
@@ -226,6 +307,13 @@ func (c *Root) Analyse() {
 func (c *Root) AnalyseButton() {
 	if c.Running {
 		return
+	}
+	// A key typed but not added is meant to be measured too.
+	if strings.TrimSpace(c.KeyBox) != "" {
+		if c.AddKey(); c.KeyError != "" {
+			c.focus = "keybox"
+			return
+		}
 	}
 	c.Analyse()
 }
@@ -268,20 +356,35 @@ func (c *Root) LoadSample(id string) {
 	text, label := sample.OrdersText(sample.DefaultOrders), "the built-in sample: orders of a multi-tenant shop"
 	if id == "telemetry" {
 		text, label = sample.TelemetryText(sample.DefaultTelemetry), "the built-in sample: sensor telemetry"
+	} else {
+		id = "orders"
 	}
 	if c.Page != nil {
 		c.Page.SetText(text)
 	}
-	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text))}
+	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text)), Sample: id}
 	c.Analyse()
 }
 
-// Clear empties the paste area and the results.
+// Clear empties the paste area and the results, and stops the analysis
+// that is running: its results would otherwise come after the clearing.
 func (c *Root) Clear() {
+	if c.Running {
+		if c.Page != nil {
+			c.Page.Cancel()
+		}
+		c.Running = false
+		c.job++ // whatever comes back now is stale
+		c.focus = "clear"
+	}
 	if c.Page != nil {
 		c.Page.SetText("")
+		if c.Source.Sample != "" || c.ReportSource.Sample != "" {
+			c.Page.SetSettings(c.Settings.Params().Encode()) // the sample is no longer what a reload should open
+		}
 	}
-	c.Source, c.Report, c.ReportSource, c.Error, c.Selected, c.Compared = Source{}, nil, Source{}, "", "", nil
+	c.Source, c.Report, c.ReportSource, c.Error, c.Notice, c.Selected, c.Compared = Source{}, nil, Source{}, "", "", "", nil
+	c.failed, c.cancelled, c.Progress = false, false, Progress{}
 }
 
 // Cancel stops the running analysis. The status line then says so, and
@@ -320,11 +423,27 @@ func (c *Root) Finished(job int, reportJSON string, err string) {
 		c.Error = "The engine's report could not be read: " + e.Error() + c.Older()
 		return
 	}
-	c.Report, c.ReportSource, c.Elapsed = &r, c.jobSource, time.Since(c.started)
-	c.Compared = nil
-	c.Selected = r.Recommended
-	if !slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == c.Selected }) && len(r.Candidates) > 0 {
+	// The keys ticked for comparison, and the one shown in detail when it
+	// was picked rather than recommended, stay if the new report has them:
+	// changing a setting and analysing again does not lose them.
+	has := func(spec string) bool {
+		return slices.ContainsFunc(r.Candidates, func(x report.Candidate) bool { return x.Key.Spec == spec })
+	}
+	picked := ""
+	if c.Report != nil && c.Selected != c.Report.Recommended {
+		picked = c.Selected
+	}
+	c.Report, c.ReportSource, c.reportParams, c.Elapsed = &r, c.jobSource, c.jobParams, time.Since(c.started)
+	c.Compared = slices.DeleteFunc(c.Compared, func(spec string) bool { return !has(spec) })
+	switch {
+	case picked != "" && has(picked):
+		c.Selected = picked
+	case has(r.Recommended):
+		c.Selected = r.Recommended
+	case len(r.Candidates) > 0:
 		c.Selected = r.Candidates[0].Key.Spec
+	default:
+		c.Selected = ""
 	}
 }
 
@@ -380,7 +499,17 @@ func (c *Root) Status() string {
 		}
 		msg += "."
 	}
+	if c.SettingsChanged() {
+		msg += " The settings have changed since: Analyse to update the results."
+	}
 	return msg
+}
+
+// SettingsChanged tells whether the form's settings differ from those of
+// the results shown, which then answer another question than the form
+// asks.
+func (c *Root) SettingsChanged() bool {
+	return c.Report != nil && c.Settings.Params().Encode() != c.reportParams
 }
 
 // ProgressValue is the share read, for the progress bar (0 when unknown).

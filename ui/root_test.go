@@ -2,10 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +42,7 @@ type fakePage struct {
 	copied   string
 	download []string
 	job      int
+	cancels  int
 }
 
 func (f *fakePage) SetText(s string) { f.text = s }
@@ -48,7 +51,7 @@ func (f *fakePage) Analyze(job int, s Source, p url.Values) {
 	f.sources = append(f.sources, s)
 	f.analyzed = append(f.analyzed, p)
 }
-func (f *fakePage) Cancel() {}
+func (f *fakePage) Cancel() { f.cancels++ }
 func (f *fakePage) Download(name, mime, content string) {
 	f.download = append(f.download, name, mime, content)
 }
@@ -77,7 +80,7 @@ func TestSampleFlow(t *testing.T) {
 	c.Settings.RU = "20000"
 	c.Settings.TargetGB = "500"
 	c.LoadSample("orders")
-	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&targetGb=500" {
+	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&sample=orders&targetGb=500" {
 		t.Fatalf("text %.30q running %v settings %q", f.text, c.Running, f.settings)
 	}
 	finish(t, c, f)
@@ -164,7 +167,7 @@ func TestBadSettingsAndErrors(t *testing.T) {
 	c := &Root{Page: f, Loaded: true}
 	c.Settings.RU = "lots"
 	c.Analyse()
-	if !strings.Contains(c.Error, `ru must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
+	if !strings.Contains(c.Error, `"Throughput (RU/s)" must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
 		t.Errorf("error %q, analysed %d", c.Error, len(f.analyzed))
 	}
 	c.Settings.RU = ""
@@ -389,7 +392,7 @@ func TestRUSettings(t *testing.T) {
 	c.SetField("writeRu", "")
 	c.SetField("docBytes", "lots")
 	c.Analyse()
-	if !strings.Contains(c.Error, `docBytes must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
+	if !strings.Contains(c.Error, `"Average document size (bytes)" must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
 		t.Errorf("bad docBytes: %q", c.Error)
 	}
 }
@@ -600,5 +603,332 @@ func TestFilesOneTabStop(t *testing.T) {
 	label := regexp.MustCompile(`<label[^>]*id="files-label"[^>]*>Choose files…<input [^>]*id="files"[^>]*>\s*</label>`).FindString(html)
 	if label == "" || strings.Contains(label, "tabindex") || strings.Contains(label, `for="files"`) {
 		t.Errorf("the file chooser: %q", label)
+	}
+}
+
+// TestAddress: after an analysis the address holds its settings alone,
+// and reloading it gives them back: presets of the query that were
+// changed, cleared or removed do not come back, nor are keys doubled.
+func TestAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, hash, settings string // the address, and what it gives
+	}{
+		{"the hash wins wholly", "?keys=/tenantId&ru=20000&autoscale=true", "#keys=%2Fregion", "keys=%2Fregion"},
+		{"the query without a hash", "?sample=orders&ru=20000", "", "sample=orders&ru=20000"},
+		{"neither", "", "", ""},
+		{"an anchor is not settings", "?ru=20000", "#main", "ru=20000"},
+	} {
+		if got := AddressSettings(tc.query, tc.hash); got != tc.settings {
+			t.Errorf("%s: AddressSettings(%q, %q) = %q, want %q", tc.name, tc.query, tc.hash, got, tc.settings)
+		}
+	}
+	for _, tc := range []struct {
+		name, path, query, settings, want string
+	}{
+		{"presets leave the query", "/embed.html", "?sample=orders&keys=/tenantId&ru=20000", "keys=%2Fregion", "/embed.html#keys=%2Fregion"},
+		{"embed=1 stays", "/pkcalc/", "?embed=1&ru=400", "", "/pkcalc/?embed=1#"},
+		{"no query", "/", "", "ru=400", "/#ru=400"},
+	} {
+		if got := Address(tc.path, tc.query, tc.settings); got != tc.want {
+			t.Errorf("%s: Address(%q, %q, %q) = %q, want %q", tc.name, tc.path, tc.query, tc.settings, got, tc.want)
+		}
+	}
+
+	// Presets, changed by hand, then the page reloaded.
+	const query = "?sample=orders&keys=/tenantId&ru=20000&autoscale=true"
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: SettingsFrom(AddressSettings(query, ""))}
+	c.LoadSample("orders")
+	c.RemoveKey("/tenantId")
+	c.KeyBox = "/region"
+	c.AddKey()
+	c.SetCheck("autoscale", false)
+	c.SetField("ru", "")
+	c.Analyse()
+	addr := Address("/", query, f.settings)
+	hash := addr[strings.Index(addr, "#"):]
+	back := SettingsFrom(AddressSettings(strings.TrimSuffix(strings.TrimPrefix(addr, "/"), hash), hash))
+	if !reflect.DeepEqual(back, c.Settings) {
+		t.Errorf("the address %q gives back %+v, not %+v", addr, back, c.Settings)
+	}
+	if v, _ := url.ParseQuery(strings.TrimPrefix(hash, "#")); v.Get("sample") != "orders" {
+		t.Errorf("the address %q does not name the sample analysed", addr)
+	}
+	// Documents of one's own are never named.
+	c.Pasted(10)
+	c.Analyse()
+	if strings.Contains(f.settings, "sample") {
+		t.Errorf("pasted documents: the address %q names a sample", f.settings)
+	}
+}
+
+func TestCSVHeader(t *testing.T) {
+	for _, tc := range []struct {
+		start  string
+		header string
+		n      int
+		ok     bool
+	}{
+		{"id,tenantId\n1,contoso\n", "id,tenantId", 12, true},
+		{"id,tenantId\r\n1,contoso\r\n", "id,tenantId", 13, true},
+		{"\ufeffid,tenantId\n1,contoso", "id,tenantId", 15, true},
+		{"id\ttenantId\n", "id\ttenantId", 12, true},
+		{"id,tenantId", "", 0, false},
+	} {
+		header, n, ok := CSVHeader([]byte(tc.start))
+		if header != tc.header || n != tc.n || ok != tc.ok {
+			t.Errorf("CSVHeader(%q) = %q, %d, %v; want %q, %d, %v", tc.start, header, n, ok, tc.header, tc.n, tc.ok)
+		}
+	}
+}
+
+// TestRefusedSettings: settings refused before an analysis leave the
+// results of the last one, and the page says they are not of the form's
+// settings; the settings warnings of the last analysis go with it.
+func TestRefusedSettings(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.TargetDocs = "1"
+	c.LoadSample("orders")
+	finish(t, c, f)
+	if html := render(t, c); !strings.Contains(html, `id="setting-warnings"`) {
+		t.Fatal("the target below the sample is not warned of")
+	}
+	for _, tc := range []struct {
+		name  string
+		set   func()
+		error string
+	}{
+		{"a setting", func() { c.Settings.MaxDistinct = "2000000" }, `Check the settings: "Distinct values kept exactly" 2000000 is more than`},
+		{"aggregates without a key", func() { c.Settings.Aggregates = true }, "Per-key aggregates need exactly one key"},
+	} {
+		c.Settings = Settings{}
+		tc.set()
+		c.Analyse()
+		html := render(t, c)
+		if !strings.Contains(c.Error, tc.error) || !strings.Contains(c.Error, "The results below are from the last analysis, with the settings it had.") {
+			t.Errorf("%s: error %q", tc.name, c.Error)
+		}
+		if s := c.Status(); s != "Could not analyse the built-in sample: orders of a multi-tenant shop: see the message below." {
+			t.Errorf("%s: status %q", tc.name, s)
+		}
+		if strings.Contains(html, `id="setting-warnings"`) {
+			t.Errorf("%s: the last analysis's settings warnings pass for the form's", tc.name)
+		}
+	}
+}
+
+// TestClear: Clear empties the page whatever state it is in; a running
+// analysis stops, and its answer is dropped.
+func TestClear(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		then func(c *Root, f *fakePage)
+	}{
+		{"while running", func(c *Root, f *fakePage) {}},
+		{"after a cancel", func(c *Root, f *fakePage) { c.Cancel() }},
+		{"after a failure", func(c *Root, f *fakePage) { c.Finished(f.job, "", "The analysis failed: boom") }},
+		{"after results", func(c *Root, f *fakePage) { finish(t, c, f) }},
+	} {
+		f := &fakePage{}
+		c := &Root{Page: f, Loaded: true}
+		c.LoadSample("orders")
+		tc.then(c, f)
+		running, cancels := c.Running, f.cancels
+		c.Clear()
+		if running && f.cancels != cancels+1 {
+			t.Errorf("%s: the running analysis was not stopped", tc.name)
+		}
+		if c.Running || c.Report != nil || c.Error != "" || c.Status() != "Paste documents, drop files or try a sample." {
+			t.Errorf("%s: after Clear, running %v, report %v, error %q, status %q", tc.name, c.Running, c.Report != nil, c.Error, c.Status())
+		}
+		if strings.Contains(f.settings, "sample") {
+			t.Errorf("%s: after Clear the address %q still opens the sample", tc.name, f.settings)
+		}
+		if !running {
+			continue
+		}
+		// The stopped analysis's answer, if it comes, changes nothing.
+		finish(t, c, f)
+		if c.Report != nil {
+			t.Errorf("%s: the cleared analysis's results came back", tc.name)
+		}
+	}
+}
+
+// TestAnalyseWhileRunning: a new analysis (a sample, a paste, files) stops
+// the one running, which would hold the engine while the new one waits.
+func TestAnalyseWhileRunning(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("telemetry")
+	if f.cancels != 0 {
+		t.Fatalf("nothing was running, yet %d cancels", f.cancels)
+	}
+	old := f.job
+	c.LoadSample("orders")
+	if f.cancels != 1 || !c.Running || f.job == old {
+		t.Errorf("cancels %d, running %v, job %d after %d", f.cancels, c.Running, f.job, old)
+	}
+	c.Finished(old, "", "The analysis failed: cancelled with another analysis")
+	if c.Error != "" || !c.Running {
+		t.Errorf("the stopped analysis's answer was taken: error %q", c.Error)
+	}
+}
+
+// TestSettingsChanged: once the form's settings differ from those of the
+// results shown, the status says so, until they are analysed or put back.
+func TestSettingsChanged(t *testing.T) {
+	const changed = "The settings have changed since: Analyse to update the results."
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.RU = "20000"
+	c.LoadSample("orders")
+	finish(t, c, f)
+	for _, tc := range []struct {
+		name    string
+		do      func()
+		changed bool
+	}{
+		{"as analysed", func() {}, false},
+		{"RU/s typed", func() { c.SetField("ru", "40000") }, true},
+		{"RU/s put back", func() { c.SetField("ru", "20000 ") }, false},
+		{"a key added", func() { c.KeyBox = "/region"; c.AddKey() }, true},
+		{"analysed", func() { c.Analyse(); finish(t, c, f) }, false},
+		{"autoscale ticked", func() { c.SetCheck("autoscale", true) }, true},
+	} {
+		tc.do()
+		if s := c.Status(); strings.HasSuffix(s, changed) != tc.changed {
+			t.Errorf("%s: status %q", tc.name, s)
+		}
+	}
+}
+
+// TestChartLimitNotes: a limit far above the bars is stated in words, which
+// read as a sentence and fit the chart ("limit 50 GB limit is off the
+// scale: the largest is <0.1% of…" before).
+func TestChartLimitNotes(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Reads: "10"}}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	x := c.Report.Candidates[0]
+	for _, tc := range []struct {
+		name, svg, want string
+	}{
+		{"storage", string(DataChart(x)), "limit 50 GB is off the scale: the largest is &lt;0.1% of it</text>"},
+		{"load", string(LoadChart(x)), "limit 400 RU/s per partition is off the scale: the largest is"},
+	} {
+		if !strings.Contains(tc.svg, tc.want) || strings.Contains(tc.svg, "limit limit") || strings.Contains(tc.svg, "…") {
+			t.Errorf("%s chart lacks %q whole:\n%s", tc.name, tc.want, tc.svg)
+		}
+	}
+}
+
+// TestReanalyseKeepsChoices: analysing again after a setting changed keeps
+// the keys ticked for comparison and the key picked for detail, when the
+// new report has them; a detail never picked follows the recommendation.
+func TestReanalyseKeepsChoices(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.ToggleCompare("/tenantId")
+	c.ToggleCompare("/region")
+	c.Select("/status")
+	c.SetField("ru", "20000")
+	c.Analyse()
+	finish(t, c, f)
+	if got := strings.Join(c.Compared, " "); got != "/tenantId /region" || c.Selected != "/status" {
+		t.Errorf("after analysing again: compared %q, shown %q", got, c.Selected)
+	}
+	// Other documents: what they lack goes.
+	c.ToggleCompare("/status")
+	var docs strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&docs, "{\"id\":\"%d\",\"region\":\"r%d\"}\n", i, i%7)
+	}
+	f.text = docs.String()
+	c.Pasted(int64(len(f.text)))
+	c.Analyse()
+	finish(t, c, f)
+	if got := strings.Join(c.Compared, " "); got != "/region" || c.Selected != c.Report.Recommended {
+		t.Errorf("other documents: compared %q, shown %q", got, c.Selected)
+	}
+	// Never picked: the detail follows the recommendation.
+	c2 := &Root{Page: f, Loaded: true}
+	c2.LoadSample("orders")
+	finish(t, c2, f)
+	first := c2.Selected
+	c2.Settings.Keys, c2.Settings.NoSuggest = []string{"/region"}, true
+	c2.Analyse()
+	finish(t, c2, f)
+	if c2.Selected != "/region" || first == "/region" {
+		t.Errorf("the detail shows %q after %q; the recommendation is /region", c2.Selected, first)
+	}
+}
+
+// TestAnalyseTakesTypedKey: a key typed in the key box but not added is
+// measured when Analyse is pressed (it was left out, silently); one that
+// cannot be read stops the analysis with its message.
+func TestAnalyseTakesTypedKey(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.KeyBox = " /region "
+	c.AnalyseButton()
+	if len(f.analyzed) != 2 || strings.Join(f.analyzed[1]["keys"], " ") != "/region" || c.KeyBox != "" {
+		t.Fatalf("analysed %d times, keys %q, key box %q", len(f.analyzed), f.analyzed[len(f.analyzed)-1]["keys"], c.KeyBox)
+	}
+	finish(t, c, f)
+	c.KeyBox = "region"
+	c.AnalyseButton()
+	if len(f.analyzed) != 2 || !strings.Contains(c.KeyError, "must start with '/'") || c.TakeFocus() != "keybox" {
+		t.Errorf("analysed %d times, key error %q", len(f.analyzed), c.KeyError)
+	}
+}
+
+// TestSettingNamesInMessages: a setting refused is named as the form labels
+// it, so the message says which field to fix; every setting has a label.
+func TestSettingNamesInMessages(t *testing.T) {
+	for _, name := range append(slices.Clone(report.OptionNames), "docBytes") {
+		if _, ok := fieldLabels[name]; !ok {
+			t.Errorf("setting %s has no label for messages", name)
+		}
+	}
+	for _, tc := range []struct {
+		set  Settings
+		want string
+	}{
+		{Settings{RU: "450"}, `Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`},
+		{Settings{Writes: "-5"}, `Check the settings: "Writes / s" must be a number of 0 or more, not "-5"`},
+		{Settings{TargetGB: "10", GrowthGB: "1", Retention: "30"}, `Check the settings: give either "Expected size (GB)" or "growth (GB / day)" with "kept for (days)", not both`},
+		{Settings{TimeField: "ts"}, `Check the settings: "Time field": path "ts" must start with '/'`},
+	} {
+		f := &fakePage{}
+		c := &Root{Page: f, Loaded: true, Settings: tc.set}
+		c.LoadSample("orders")
+		if !strings.HasPrefix(c.Error, tc.want) {
+			t.Errorf("%+v: error %q, want %q…", tc.set, c.Error, tc.want)
+		}
+	}
+}
+
+// TestOperationsTable: the table of operations says where each goes, not
+// what it reads: writes are listed too ("Reads: one partition" for a patch).
+func TestOperationsTable(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Workload: "500 read /id /tenantId\n20 patch /status"}}
+	c.LoadSample("orders")
+	finish(t, c, f)
+	html := render(t, c)
+	i := strings.Index(html, `id="verdicts"`)
+	if i < 0 {
+		t.Fatal("no table of operations")
+	}
+	table := html[i:]
+	if !strings.Contains(table, `<th scope="col">Goes to</th>`) || strings.Contains(table, `<th scope="col">Reads</th>`) || !strings.Contains(table, "patch /status") {
+		t.Errorf("table of operations:\n%.1500s", table)
 	}
 }

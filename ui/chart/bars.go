@@ -88,9 +88,12 @@ func Bars(title, unit string, bars []Bar, limit float64, limitLabel string) stri
 	right := width - 8
 	plotW := right - left
 
-	// The caption row: the unit on the left, notes on the right.
+	// The caption row: the unit on the left, notes on the right, in the
+	// room the unit leaves.
+	noteW := plotW
 	if unit != UnitBytes && unit != UnitShare && unit != "" {
 		text(&b, left, plotTop-10, "m s", "", unit, plotW/2)
+		noteW = plotW - min(textWidth(unit, small), plotW/2) - 16
 	}
 	var notes []string
 	if g > 1 {
@@ -105,7 +108,7 @@ func Bars(title, unit string, bars []Bar, limit float64, limitLabel string) stri
 		notes = append(notes, "limit "+limitLabel+" is off the scale: the largest is "+human.Percent(maxV/limit)+" of it")
 	}
 	if len(notes) > 0 {
-		text(&b, right, plotTop-10, "m s", "end", strings.Join(notes, " · "), plotW*0.7)
+		text(&b, right, plotTop-10, "m s", "end", strings.Join(notes, " · "), noteW)
 	}
 
 	// Grid and value axis.

@@ -487,3 +487,47 @@ func TestGini(t *testing.T) {
 		t.Errorf("aria-label %q", l)
 	}
 }
+
+// TestHeatmapTimeLabelsApart: the times under a heatmap never run into each
+// other, for any count of buckets. Ticks spread evenly and rounded to
+// columns used to fall on neighbouring columns ("2025-03-01T022025-03-01T03"
+// under 7 hourly buckets).
+func TestHeatmapTimeLabelsApart(t *testing.T) {
+	label := regexp.MustCompile(`<text x="([0-9.]+)" y="[0-9.]+" class="m s"(?: text-anchor="(middle|end)")?>(2025-[^<]*)</text>`)
+	for _, format := range []string{"2025-03-01T%02d", "2025-03-01T%02d:00Z"} {
+		for nb := 1; nb <= 40; nb++ {
+			columns := make([]string, nb)
+			cells := make([][]float64, nb)
+			for i := range columns {
+				columns[i] = fmt.Sprintf(format, i)
+				cells[i] = []float64{1, 2}
+			}
+			svg := Heatmap("Writes per physical partition by hour", columns, cells)
+			type span struct {
+				from, to float64
+				text     string
+			}
+			var spans []span
+			for _, m := range label.FindAllStringSubmatch(svg, -1) {
+				x, _ := strconv.ParseFloat(m[1], 64)
+				w := textWidth(m[3], small)
+				switch m[2] {
+				case "middle":
+					x -= w / 2
+				case "end":
+					x -= w
+				}
+				spans = append(spans, span{x, x + w, m[3]})
+			}
+			if len(spans) == 0 || spans[0].text != columns[0] {
+				t.Errorf("%d buckets: the first time is not written: %v", nb, spans)
+				continue
+			}
+			for i := 1; i < len(spans); i++ {
+				if spans[i].from < spans[i-1].to+4 {
+					t.Errorf("%d buckets: %q and %q meet", nb, spans[i-1].text, spans[i].text)
+				}
+			}
+		}
+	}
+}

@@ -181,9 +181,9 @@ func Heatmap(title string, columns []string, cells [][]float64) string {
 	if nc == 1 {
 		text(&b, left+plotW/2, ly, "m s", "middle", colLabel(0), labelMax)
 	} else {
-		ticks := min(nc, max(2, 1+int(plotW/(1.5*widest+16))), 6)
-		for j := 0; j < ticks; j++ {
-			c := int(math.Round(float64(j) * float64(nc-1) / float64(ticks-1)))
+		cols := tickColumns(nc, cellW, widest)
+		ticks := len(cols)
+		for j, c := range cols {
 			cx := left + (float64(c)+0.5)*cellW
 			b.WriteString(`<path class="ax" d="M` + num(cx) + " " + num(plotBottom) + "v3" + `"/>`)
 			switch j {
@@ -246,4 +246,25 @@ func lastLabel(columns []string, n int) string {
 		return columns[n-1]
 	}
 	return ""
+}
+
+// tickColumns picks the columns whose times are written under the heatmap:
+// the first, the last, and between them every step-th, at most 6 in all.
+// The step is whole columns wide enough for a label and a half (the first
+// label starts at the plot's edge, not at its column's middle), so that no
+// two labels meet, as rounding evenly spread ticks to columns let them.
+func tickColumns(nc int, cellW, widest float64) []int {
+	step := max(1, int(math.Ceil((1.5*widest+16)/cellW)), (nc-1+4)/5)
+	cols := []int{0}
+	for c := step; c < nc-1; c += step {
+		cols = append(cols, c)
+	}
+	switch last := nc - 1; {
+	case last == 0:
+	case last-cols[len(cols)-1] >= step, len(cols) == 1 && float64(nc)*cellW >= 2*widest+16:
+		cols = append(cols, last) // (the first and the last stand at either end)
+	case len(cols) > 1:
+		cols[len(cols)-1] = last // too near the last: the last is written instead
+	}
+	return cols
 }

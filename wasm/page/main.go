@@ -7,8 +7,10 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -36,8 +38,8 @@ func main() {
 	p := &page{doc: win.Document(), env: env}
 	// Settings come from the address: the hash (the link of an earlier
 	// analysis) wins over the query (an embedding page's presets).
-	query := strings.TrimPrefix(win.Location().Search(), "?")
-	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(strings.TrimPrefix(win.Location().Hash(), "#") + "&" + query)}
+	query := ui.AddressSettings(win.Location().Search(), win.Location().Hash())
+	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(query)}
 	p.root = root
 	p.watch()
 	if v, _ := url.ParseQuery(query); v.Get("sample") != "" {
@@ -99,6 +101,9 @@ func (p *page) focus() {
 	}
 }
 
+// progressEvery is how often the page renders the engine's progress.
+const progressEvery = 250 * time.Millisecond
+
 // Analyze hands the source to window.pkcalc.analyze, which runs the engine
 // in its Web Worker, and brings progress and the result back under the
 // render lock.
@@ -126,16 +131,37 @@ func (p *page) Analyze(job int, src ui.Source, params url.Values) {
 	p.abort = js.Global().Get("AbortController").New()
 	opts.Set("signal", p.abort.Get("signal"))
 	var progress, done, failed js.Func
+	// The engine reports every megabyte, many times a second, and a render
+	// of a page that shows results takes a tenth of a second or more: a
+	// render for each report would keep the main thread busy for the whole
+	// analysis, the status frozen and Cancel out of reach. So the latest
+	// report is rendered at most every progressEvery.
+	var (
+		mu        sync.Mutex
+		latest    ui.Progress
+		scheduled bool
+	)
 	progress = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		e := args[0]
 		pr := ui.Progress{Bytes: int64(number(e, "bytes")), Documents: int(number(e, "documents")), Elapsed: number(e, "elapsedSeconds")}
-		// Callbacks from JavaScript must not block: take the render lock in
-		// a goroutine.
-		go func() {
+		mu.Lock()
+		defer mu.Unlock()
+		latest = pr
+		if scheduled {
+			return nil
+		}
+		scheduled = true
+		// Callbacks from JavaScript must not block: the render lock is
+		// taken on the timer's goroutine.
+		time.AfterFunc(progressEvery, func() {
+			mu.Lock()
+			pr := latest
+			scheduled = false
+			mu.Unlock()
 			p.env.Lock()
 			p.root.Progressed(job, pr)
 			p.env.UnlockRender()
-		}()
+		})
 		return nil
 	})
 	opts.Set("onProgress", progress)
@@ -194,16 +220,41 @@ func (p *page) Download(name, mimeType, content string) {
 	js.Global().Get("URL").Call("revokeObjectURL", u)
 }
 
+// Copy puts text on the clipboard, and tells the page when the browser
+// refuses it.
 func (p *page) Copy(text string) {
-	if c := js.Global().Get("navigator").Get("clipboard"); c.Truthy() {
-		c.Call("writeText", text)
+	fail := func(reason string) {
+		go func() { // the caller holds the render lock
+			p.env.Lock()
+			p.root.CopyFailed(reason)
+			p.env.UnlockRender()
+		}()
 	}
+	c := js.Global().Get("navigator").Get("clipboard")
+	if !c.Truthy() {
+		fail("this page has no clipboard: it needs HTTPS")
+		return
+	}
+	var done, failed js.Func
+	done = js.FuncOf(func(js.Value, []js.Value) any {
+		done.Release()
+		failed.Release()
+		return nil
+	})
+	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done.Release()
+		failed.Release()
+		fail(js.Global().Get("String").Invoke(args[0]).String())
+		return nil
+	})
+	c.Call("writeText", text).Call("then", done, failed)
 }
 
 // SetSettings keeps the settings in the address, never the documents.
 func (p *page) SetSettings(query string) {
-	h := js.Global().Get("history")
-	h.Call("replaceState", nil, "", "#"+query)
+	loc := js.Global().Get("location")
+	addr := ui.Address(loc.Get("pathname").String(), loc.Get("search").String(), query)
+	js.Global().Get("history").Call("replaceState", nil, "", addr)
 }
 
 // watch listens on the document, so the listeners survive re-rendering:
@@ -257,18 +308,35 @@ func (p *page) watch() {
 }
 
 // take makes picked or dropped files the source: one Blob of them all,
-// streamed from disk by the engine, with a newline between files.
+// streamed from disk by the engine, with a newline between files. CSV
+// files are read as one table: the first file's header row stays, and the
+// others' (which must match it) are cut off.
 func (p *page) take(list js.Value) {
 	n := list.Length()
 	if n == 0 {
 		return
 	}
-	var names []string
-	var size int64
-	parts := js.Global().Get("Array").New()
+	files := make([]js.Value, n)
+	for i := range files {
+		files[i] = list.Index(i)
+	}
+	// Reading headers waits on promises, which must not block the event
+	// handler.
+	go func() {
+		blob, names, size, problem := join(files)
+		p.env.Lock()
+		if problem == "" {
+			p.files = blob
+		}
+		p.root.FilesChosen(names, size, problem)
+		p.env.UnlockRender()
+	}()
+}
+
+// join makes one Blob of files, or says why it cannot.
+func join(files []js.Value) (blob js.Value, names []string, size int64, problem string) {
 	csv, json := 0, 0
-	for i := 0; i < n; i++ {
-		f := list.Index(i)
+	for _, f := range files {
 		name := f.Get("name").String()
 		names = append(names, name)
 		size += int64(f.Get("size").Float())
@@ -278,29 +346,83 @@ func (p *page) take(list js.Value) {
 		} else {
 			json++
 		}
+	}
+	switch {
+	case csv > 0 && json > 0:
+		return js.Value{}, names, size, "Choose either CSV files or JSON files: pkcalc reads one kind at a time."
+	case len(files) == 1:
+		return files[0], names, size, ""
+	}
+	parts := js.Global().Get("Array").New()
+	first := ""
+	for i, f := range files {
+		part := f
+		if csv > 0 {
+			header, n, err := csvHeader(f)
+			switch {
+			case err != "":
+				return js.Value{}, names, size, names[i] + ": " + err
+			case i == 0:
+				first = header
+			case header != first:
+				return js.Value{}, names, size, fmt.Sprintf("The CSV files picked together are read as one table, but the header row of %s (%.80q) differs from that of %s (%.80q): analyse them one at a time, or give them the same columns.",
+					names[i], header, names[0], first)
+			default:
+				part = f.Call("slice", n)
+			}
+		}
 		if i > 0 {
 			parts.Call("push", "\n")
 		}
-		parts.Call("push", f)
+		parts.Call("push", part)
 	}
-	problem := ""
-	if csv > 0 && json > 0 {
-		problem = "Choose either CSV files or JSON files: pkcalc reads one kind at a time."
+	blobType := "application/json"
+	if csv > 0 {
+		blobType = "text/csv"
 	}
-	if problem == "" {
-		blobType := "application/json"
-		if csv > 0 {
-			blobType = "text/csv"
-		}
-		if n == 1 {
-			p.files = list.Index(0)
-		} else {
-			p.files = js.Global().Get("Blob").New(parts, map[string]any{"type": blobType})
-		}
+	return js.Global().Get("Blob").New(parts, map[string]any{"type": blobType}), names, size, ""
+}
+
+// csvHeader reads the header row of a CSV file (ui.CSVHeader) from its
+// first 64 KB.
+func csvHeader(f js.Value) (header string, n int, problem string) {
+	const most = 64 << 10
+	buf, err := await(f.Call("slice", 0, most).Call("arrayBuffer"))
+	if err != "" {
+		return "", 0, "could not be read: " + err
 	}
-	go func() {
-		p.env.Lock()
-		p.root.FilesChosen(names, size, problem)
-		p.env.UnlockRender()
-	}()
+	b := make([]byte, buf.Get("byteLength").Int())
+	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(buf))
+	header, n, ok := ui.CSVHeader(b)
+	switch {
+	case ok:
+	case len(b) < most: // one line, all header
+		header, _, _ = ui.CSVHeader(append(b, '\n'))
+		n = len(b)
+	default:
+		return "", 0, "no line ends in its first 64 KB, so no header row was found: is it CSV?"
+	}
+	return header, n, ""
+}
+
+// await waits for a promise, on a goroutine other than the event loop's.
+func await(promise js.Value) (js.Value, string) {
+	type result struct {
+		v   js.Value
+		err string
+	}
+	ch := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{v: args[0]}
+		return nil
+	})
+	defer then.Release()
+	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{err: js.Global().Get("String").Invoke(args[0]).String()}
+		return nil
+	})
+	defer catch.Release()
+	promise.Call("then", then, catch)
+	r := <-ch
+	return r.v, r.err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -93,6 +94,22 @@ func TestUsage(t *testing.T) {
 		if len(tt.args) > 1 && strings.Contains(errs.String(), "Flags:") {
 			t.Errorf("%q: the error is followed by the usage:\n%s", tt.args, errs.String())
 		}
+	}
+}
+
+// TestServeBusyPort: a port another program holds is named, with what to
+// do, rather than the system's "bind: address already in use".
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip("no port to hold:", err)
+	}
+	defer ln.Close()
+	var out, errs bytes.Buffer
+	addr := ln.Addr().String()
+	code := run([]string{"serve", "--dir", "../..", "--addr", addr}, nil, &out, &errs)
+	if want := "pkcalc serve: " + addr + " is in use by another program"; code != 1 || !strings.Contains(errs.String(), want) || !strings.Contains(errs.String(), "--port") {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs.String(), want)
 	}
 }
 

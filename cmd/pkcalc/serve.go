@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/api"
@@ -39,6 +40,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	ln, err := net.Listen("tcp", *addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		fmt.Fprintf(stderr, "pkcalc serve: %s is in use by another program (a pkcalc serve still running?): stop it, or pick another port with --addr (./build.sh serve --port N)\n", *addr)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pkcalc serve: %v\n", err)
 		return 1

@@ -228,14 +228,14 @@ func (rd *reader) readCSV(r io.Reader, sep rune) {
 	for i := range keyCols {
 		c, ok := cols[fmt.Sprintf("k%d", i)]
 		if !ok {
-			rd.fail(rd.base+1, "the header has no column k%d; a key with %d level(s) needs k0 to k%d", i, rd.levels, rd.levels-1)
+			rd.fail(rd.base+1, "the header has no column k%d; %s", i, keyColumns(rd.levels))
 			return
 		}
 		keyCols[i] = c
 	}
 	for i := rd.levels; i < 10; i++ {
 		if _, ok := cols[fmt.Sprintf("k%d", i)]; ok {
-			rd.fail(rd.base+1, "the header has column k%d, but the key has %d level(s): are these aggregates for another key?", i, rd.levels)
+			rd.fail(rd.base+1, "the header has column k%d, but the key has %s: are these aggregates for another key?", i, levelsText(rd.levels))
 			return
 		}
 	}
@@ -645,7 +645,7 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 		case !ok:
 			continue // undefined, as Cosmos DB leaves it out
 		case i >= rd.levels:
-			rd.rowFail(line, "field %s: the key has %d level(s): are these aggregates for another key?", name, rd.levels)
+			rd.rowFail(line, "field %s: the key has %s: are these aggregates for another key?", name, levelsText(rd.levels))
 			return
 		}
 		val, err := keyJSON(v)
@@ -760,4 +760,20 @@ func (l *lineReader) lineAt(at int64) int {
 	l.line += i
 	l.nl = l.nl[i:]
 	return l.line + 1
+}
+
+// levelsText is a key's count of levels in words: "1 level", "3 levels".
+func levelsText(n int) string {
+	if n == 1 {
+		return "1 level"
+	}
+	return fmt.Sprintf("%d levels", n)
+}
+
+// keyColumns says which columns a key's levels need.
+func keyColumns(levels int) string {
+	if levels == 1 {
+		return "a key of 1 level needs column k0"
+	}
+	return fmt.Sprintf("a key of %d levels needs columns k0 to k%d", levels, levels-1)
 }

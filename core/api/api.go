@@ -205,7 +205,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		err = fmt.Errorf("no document could be read; line %d, column %d: %s", p.Line, p.Column, p.Message)
 	case rep.Documents == 0:
 		status = http.StatusBadRequest
-		err = fmt.Errorf("the body holds no documents: send JSON documents (an array, JSON Lines) or CSV rows")
+		err = fmt.Errorf("the input holds no documents (it is empty or only white space): send JSON documents (an array, JSON Lines) or CSV rows")
 	}
 	if stream {
 		if err != nil {

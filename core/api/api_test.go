@@ -116,7 +116,7 @@ func TestErrors(t *testing.T) {
 		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of bytes above 0, not "big"`},
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
-		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the body holds no documents"},
+		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the input holds no documents (it is empty or only white space)"},
 		{"too large", http.MethodPost, "/v1/analyze", "", strings.Repeat(`{"a":1}`+"\n", 200), 413, "at most 1000"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

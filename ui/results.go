@@ -152,8 +152,13 @@ func RoutingText(v report.Verdict) string {
 	case "single":
 		return "one partition"
 	case "targeted":
-		if v.Values > 0 {
-			return fmt.Sprintf("%d %s", v.Values, human.Plural(int64(v.Values), "partition", "partitions"))
+		// Several values may share a partition, and a prefix may span
+		// several: the values are counted, not the partitions.
+		switch {
+		case v.Values > 0 && v.Prefix > 0:
+			return fmt.Sprintf("the partitions of %d %s", v.Values, human.Plural(int64(v.Values), "prefix", "prefixes"))
+		case v.Values > 0:
+			return fmt.Sprintf("the partitions of %d %s", v.Values, human.Plural(int64(v.Values), "value", "values"))
 		}
 		return "a few partitions"
 	}

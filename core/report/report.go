@@ -93,6 +93,7 @@ type Verdict struct {
 	Rate       float64  `json:"rate"`
 	Routing    string   `json:"routing"`
 	Values     int      `json:"values,omitempty"`
+	Prefix     int      `json:"prefix,omitempty"` // levels of a hierarchical key its values name, when they are prefixes
 	Reason     string   `json:"reason"`
 	KeyUpdated bool     `json:"keyUpdated,omitempty"`
 	SpansKeys  bool     `json:"spansKeys,omitempty"`
@@ -544,7 +545,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 		c.Queries = &Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []Verdict{}}
 		for _, v := range q.Verdicts {
 			c.Queries.Verdicts = append(c.Queries.Verdicts, Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
-				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Reason: v.Assessment.Routing.Reason,
+				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Prefix: v.Assessment.Routing.Prefix, Reason: v.Assessment.Routing.Reason,
 				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -791,5 +792,28 @@ func TestHottestOfManyPartitions(t *testing.T) {
 	want := fmt.Sprintf("<0.1%% of %d", MaxPartitions)
 	if !strings.Contains(text, want) || !strings.Contains(md, want) {
 		t.Errorf("want %q in the text and the Markdown:\n%s", want, text[:min(len(text), 600)])
+	}
+}
+
+// TestVerdictPrefix: a query on a hierarchical key's first level says its
+// values are prefixes, which may span partitions; one on the whole key
+// does not.
+func TestVerdictPrefix(t *testing.T) {
+	docs := schemaLines(40, func(i int) string { return fmt.Sprintf(`{"id":"%d","t":"t%d","u":"u%d"}`, i, i%4, i%7) })
+	spec := mustKey(t, "/t,/u,/id")
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{spec}, NoSuggest: true, Workload: advisor.Workload{Operations: "" +
+		"SELECT * FROM c WHERE c.t = 'a'\n" +
+		"SELECT * FROM c WHERE c.t IN ('a', 'b') AND c.u = 'x'\n" +
+		"SELECT * FROM c WHERE c.t = 'a' AND c.u = 'x' AND c.id = '1'\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][3]any
+	for _, v := range r.Candidates[0].Queries.Verdicts {
+		got = append(got, [3]any{v.Routing, v.Values, v.Prefix})
+	}
+	want := [][3]any{{"targeted", 1, 1}, {"targeted", 2, 2}, {"single", 1, 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("routing, values, prefix = %v, want %v", got, want)
 	}
 }

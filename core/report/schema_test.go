@@ -478,6 +478,15 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 				"/candidates/0/queries/verdicts/4/keyUpdated", "/candidates/0/queries/verdicts/5/spansKeys", "/candidates/0/queries/verdicts/0/query"},
 		},
 		{
+			// A query on a hierarchical key's first level names a prefix.
+			name: "workload on a hierarchical key",
+			input: schemaLines(60, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","tenantId":"%s"}`, i, tenants[i%len(tenants)])
+			}),
+			opts: Options{Keys: schemaKeys(t, "/tenantId,/id"), NoSuggest: true, Workload: advisor.Workload{Queries: 10, Operations: "SELECT * FROM c WHERE c.tenantId = 'a'\n"}},
+			want: []string{"/candidates/0/queries/verdicts/0/prefix"},
+		},
+		{
 			// A number JSON cannot write (1e400 reads as +Inf) as the largest
 			// key value and among a path's top values.
 			name: "number beyond a double",

@@ -205,7 +205,11 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		err = fmt.Errorf("no document could be read; line %d, column %d: %s", p.Line, p.Column, p.Message)
 	case rep.Documents == 0:
 		status = http.StatusBadRequest
-		err = fmt.Errorf("the input holds no documents (it is empty or only white space): send JSON documents (an array, JSON Lines) or CSV rows")
+		what := "it is empty or only white space"
+		if rep.Input.Format != "empty" {
+			what = "read as " + rep.Input.Format // an empty array, a CSV header alone
+		}
+		err = fmt.Errorf("the input holds no documents (%s): send JSON documents (an array, JSON Lines) or CSV rows", what)
 	}
 	if stream {
 		if err != nil {

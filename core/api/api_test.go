@@ -117,6 +117,8 @@ func TestErrors(t *testing.T) {
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
 		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the input holds no documents (it is empty or only white space)"},
+		{"empty array", http.MethodPost, "/v1/analyze", "", "[]", 400, "the input holds no documents (read as JSON array)"},
+		{"header alone", http.MethodPost, "/v1/analyze", "text/csv", "tenantId,id\n", 400, "the input holds no documents (read as CSV)"},
 		{"too large", http.MethodPost, "/v1/analyze", "", strings.Repeat(`{"a":1}`+"\n", 200), 413, "at most 1000"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -275,6 +275,11 @@ func (r *Reader) step() (*Document, error) {
 		}
 		r.skipWS()
 		c, ok := r.peek()
+		if ok && err != nil && c != ',' && c != ']' && r.skipRest(false) {
+			// The rest of an element already reported ("5x" after a
+			// value that is no document) goes with it.
+			c, ok = r.peek()
+		}
 		switch {
 		case !ok:
 			r.done = true
@@ -573,8 +578,8 @@ func (r *Reader) finishWrapper() error {
 
 // recover turns a failure inside a document into the error to report and
 // positions the Reader where reading can go on: in a sequence of top-level
-// documents, at the next line that starts a document; inside an array, it
-// stops.
+// documents, at the next line that starts a document; inside an array, at
+// the ',' or ']' after the bad element (skipRest).
 func (r *Reader) recover(err error) error {
 	var e *Error
 	if !errors.As(err, &e) {

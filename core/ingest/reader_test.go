@@ -209,6 +209,13 @@ func TestErrors(t *testing.T) {
 			errParts: []string{"is not a JSON value"},
 		},
 		{
+			name:     "array resumes after a value that is no document",
+			in:       `[{"a":1}, 5x, "s" {"b":2}, {"a":3}]`,
+			want:     []string{`{"a":1}`, `{"a":3}`},
+			errs:     []string{"1:11 doc=2", "1:15 doc=3"},
+			errParts: []string{"a number is not a document", "a string is not a document"},
+		},
+		{
 			name:     "array with brackets that do not match stops",
 			in:       `[{"a":1, {"a":2}, {"a":3}]`,
 			errs:     []string{"1:10 doc=1"},

@@ -405,7 +405,8 @@ func short(b []byte) string {
 func (rd *reader) readJSON(r io.Reader, first byte) {
 	lr := &lineReader{r: r, line: rd.base}
 	dec := json.NewDecoder(lr)
-	syntax := func(err error) {
+	// syntax reports err; row says it is in a row, which is numbered.
+	syntax := func(err error, row bool) {
 		line := lr.lineAt(dec.InputOffset())
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -415,7 +416,11 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			line = lr.lineAt(lr.read)
 			err = errors.New("unexpected end of input")
 		}
-		rd.fail(line, "invalid JSON: %v", err)
+		if row {
+			rd.rowFail(line, "invalid JSON: %v", err)
+		} else {
+			rd.fail(line, "invalid JSON: %v", err)
+		}
 	}
 	// next decodes one value and finds the line it starts on.
 	next := func() (json.RawMessage, int, error) {
@@ -428,7 +433,7 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 	if first == '[' {
 	array:
 		if _, err := dec.Token(); err != nil {
-			syntax(err)
+			syntax(err, false)
 			return
 		}
 		for dec.More() {
@@ -437,14 +442,19 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			if err != nil {
 				lr.lineAt(start)
 				before := lr.line
-				syntax(err)
+				// A ',' before the closing ']' leaves no row to number.
+				buf, _ := io.ReadAll(dec.Buffered())
+				row := !bytes.HasPrefix(bytes.TrimLeft(buf, " \t\r\n"), []byte("]"))
+				if row {
+					rd.row++
+				}
+				syntax(err, row)
 				var se *json.SyntaxError
 				if !errors.As(err, &se) {
 					return
 				}
 				// The rows after a bad one still count: skip it, and read
 				// on as an array from the ',' after it.
-				rd.row++
 				br := bufio.NewReader(io.MultiReader(dec.Buffered(), lr.r))
 				closed, ok := skipElement(br, &before)
 				if !ok {
@@ -468,7 +478,7 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			syntax(err)
+			syntax(err, false)
 			return
 		}
 		if _, err := dec.Token(); err != io.EOF {
@@ -485,7 +495,8 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 			start := dec.InputOffset() // where the bad row starts
 			lr.lineAt(start)
 			before := lr.line
-			syntax(err)
+			rd.row++
+			syntax(err, true)
 			var se *json.SyntaxError
 			if !errors.As(err, &se) {
 				return

@@ -20,12 +20,8 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, "; %d %s in the input", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
-	// The target the figures are projected to, as the Markdown says it.
-	if r.Settings.TargetGB > 0 {
-		fmt.Fprintf(bw, "; projected to %s GB", gigabytes(r.Settings.TargetGB))
-	}
-	if r.Settings.TargetDocs > 0 {
-		fmt.Fprintf(bw, "; projected to %s documents", human.Count(r.Settings.TargetDocs))
+	if t := target(r.Settings); t != "" {
+		fmt.Fprintf(bw, "; projected to %s", t)
 	}
 	if r.TimeField != "" {
 		fmt.Fprintf(bw, "; time field %s", r.TimeField)
@@ -104,11 +100,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
-	if r.Settings.TargetGB > 0 {
-		fmt.Fprintf(bw, " Projected to %s GB.", gigabytes(r.Settings.TargetGB))
-	}
-	if r.Settings.TargetDocs > 0 {
-		fmt.Fprintf(bw, " Projected to %s documents.", human.Count(r.Settings.TargetDocs))
+	if t := target(r.Settings); t != "" {
+		fmt.Fprintf(bw, " Projected to %s.", t)
 	}
 	if r.TimeField != "" {
 		fmt.Fprintf(bw, " Time field: `%s`.", mdCell(r.TimeField))
@@ -219,6 +212,19 @@ func findingCodes(fs []Finding) string {
 
 // gigabytes writes a target size as people read it: 1,000,000 and 2.5,
 // not 1e+06 or 1000000.
+// target is what the figures are projected to ("500 GB", "1 document",
+// both), or "" for the input as it is.
+func target(s Settings) string {
+	var t []string
+	if s.TargetGB > 0 {
+		t = append(t, gigabytes(s.TargetGB)+" GB")
+	}
+	if s.TargetDocs > 0 {
+		t = append(t, human.Count(s.TargetDocs)+" "+human.Plural(s.TargetDocs, "document", "documents"))
+	}
+	return strings.Join(t, " and ")
+}
+
 func gigabytes(gb float64) string {
 	s := strconv.FormatFloat(gb, 'f', -1, 64)
 	whole, frac, _ := strings.Cut(s, ".")

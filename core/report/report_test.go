@@ -683,11 +683,17 @@ func TestTextSaysTarget(t *testing.T) {
 		{Options{TargetBytes: 1_000_000 << 30}, "projected to 1,000,000 GB"},
 		{Options{TargetBytes: 2560 << 20}, "projected to 2.5 GB"},
 		{Options{TargetDocs: 3_000_000}, "projected to 3,000,000 documents"},
+		{Options{TargetDocs: 1}, "projected to 1 document"},
+		{Options{TargetBytes: 5 << 30, TargetDocs: 1000}, "projected to 5 GB and 1,000 documents"},
 	} {
 		r, _ := Analyze(strings.NewReader(sample.OrdersText(200)), tt.opts)
 		text, md, _ := renderAll(t, r)
-		if first, _, _ := strings.Cut(text, "\n"); !strings.Contains(first, tt.want) || !strings.Contains(strings.ToLower(md), strings.ToLower(tt.want)) {
+		first, _, _ := strings.Cut(text, "\n")
+		if !strings.Contains(first, tt.want) || !strings.Contains(strings.ToLower(md), strings.ToLower(tt.want)) {
 			t.Errorf("want %q in the text's first line and the Markdown:\n%s\n%s", tt.want, first, md[:min(len(md), 300)])
+		}
+		if strings.Contains(first, tt.want+"s") || strings.Contains(strings.ToLower(md), strings.ToLower(tt.want)+"s") {
+			t.Errorf("want %q, not %q:\n%s\n%s", tt.want, tt.want+"s", first, md[:min(len(md), 300)])
 		}
 	}
 }

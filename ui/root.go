@@ -175,10 +175,9 @@ func AddressSettings(query, hash string) string {
 }
 
 // addressNames are the names of the address that AddressSettings and
-// SettingsFrom read: the settings, and the built-in sample.
-var addressNames = []string{"keys", "noSuggest", "aggregates", "hashVersion", "ru", "autoscale", "partitions", "targetGb", "targetDocs",
-	"growthGbPerDay", "retentionDays", "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu",
-	"queries", "traffic", "timeField", "weightField", "maxDistinct", "docBytes", "sample"}
+// SettingsFrom read: the engine's options, the page's own settings, and
+// the built-in sample.
+var addressNames = append(slices.Clone(report.OptionNames), "aggregates", "docBytes", "sample")
 
 // Address is the page's address (from its path on) after an analysis with
 // settings, a query as SetSettings gets it: the settings go after the '#',

@@ -662,6 +662,26 @@ func TestAddress(t *testing.T) {
 	}
 }
 
+// TestAddressNamesEverySetting: each setting the page puts in the address
+// is one the address is read for, alone and after a query of presets.
+func TestAddressNamesEverySetting(t *testing.T) {
+	all := Settings{Keys: []string{"/a"}, NoSuggest: true, HashVersion: "1", RU: "1", Autoscale: true, Partitions: "1", TargetGB: "1", TargetDocs: "1",
+		Reads: "1", Writes: "1", Queries: "1", ReadRU: "1", WriteRU: "1", QueryRU: "1", Traffic: "uniform", TimeField: "/t", WeightField: "/w",
+		Workload: "1 read /a", Aggregates: true, GrowthGB: "1", Retention: "1", MaxDistinct: "1", DocBytes: "1"}
+	v := reflect.ValueOf(all)
+	for i := range v.NumField() {
+		one := Settings{}
+		reflect.ValueOf(&one).Elem().Field(i).Set(v.Field(i))
+		params := one.Params().Encode()
+		if got := AddressSettings("?ru=400", "#"+params); got != params {
+			t.Errorf("%s: the address #%s is read as %q", v.Type().Field(i).Name, params, got)
+		}
+		if got := Address("/", "?"+params, ""); got != "/#" {
+			t.Errorf("%s: the query ?%s stays in the address after an analysis: %q", v.Type().Field(i).Name, params, got)
+		}
+	}
+}
+
 func TestCSVHeader(t *testing.T) {
 	for _, tc := range []struct {
 		start  string

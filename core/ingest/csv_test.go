@@ -504,6 +504,8 @@ func TestCSVErrors(t *testing.T) {
 		{name: "utf-16 without a byte order mark", in: "i\x00d\x00,\x00s\x00\n\x001\x00", errs: []string{"line 1, column 1: the input is UTF-16 text: save it as UTF-8 (Windows PowerShell's > writes UTF-16; pipe to Out-File -Encoding utf8 instead); no rows read"}},
 		{name: "gzip", in: "\x1f\x8b\x08\x00\x00\x00\x00\x00", errs: []string{"line 1, column 1: the input is gzip-compressed: decompress it first (gunzip FILE); no rows read"}},
 		{name: "excel", in: "PK\x03\x04\x14\x00\x06\x00[Content_Types].xml xl/workbook.xml", errs: []string{"line 1, column 1: the input is an Excel workbook, not CSV: save the sheet as CSV UTF-8 and read that; no rows read"}},
+		{name: "a pdf", in: "%PDF-1.7\n", errs: []string{"line 1, column 1: the input is a PDF document, not CSV: choose the CSV file; no rows read"}},
+		{name: "a 7-zip archive", in: "7z\xbc\xaf\x27\x1c\x00\x04", errs: []string{"line 1, column 1: the input is a 7-Zip archive: extract the CSV file from it first; no rows read"}},
 		// JSON read as CSV is said to be JSON, not a bad header.
 		{name: "a json array", in: "[\n  {\"a\": 1}\n]\n", errs: []string{"line 1, column 1: the input looks like JSON, not CSV: read it as JSON, from a file not named .csv or sent as application/json; no rows read"}},
 		{name: "json lines", in: "{\"a\":1}\n{\"a\":2}\n", errs: []string{"line 1, column 1: the input looks like JSON, not CSV: read it as JSON, from a file not named .csv or sent as application/json; no rows read"}},

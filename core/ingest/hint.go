@@ -119,7 +119,10 @@ func NotText(head []byte, what string) string {
 	}
 	msg := notText(head)
 	if what != "JSON" {
-		msg = strings.Replace(msg, "not JSON", "not "+what, 1)
+		// The messages are worded for JSON input; the remedies that name
+		// another format (save as CSV, convert to JSON) stay.
+		msg = strings.NewReplacer("not JSON", "not "+what, "the file that holds the JSON documents", "the "+what+" file",
+			"the JSON file", "the "+what+" file").Replace(msg)
 	}
 	return msg
 }

@@ -204,14 +204,15 @@ func TestPathsUnreadable(t *testing.T) {
 	}
 	var got []struct {
 		File      string
+		Format    string
 		Documents int
 		Errors    []string
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if len(got) != 3 || got[0].File != missing || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "no such file") ||
-		got[1].File != dir || len(got[1].Errors) != 1 || !strings.Contains(got[1].Errors[0], "is a directory") || got[2].Documents != 3 {
+	if len(got) != 3 || got[0].File != missing || got[0].Format != "not read" || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "no such file") ||
+		got[1].File != dir || got[1].Format != "not read" || len(got[1].Errors) != 1 || !strings.Contains(got[1].Errors[0], "is a directory") || got[2].Documents != 3 {
 		t.Errorf("%+v", got)
 	}
 	code, out, _ = runCmd(t, "", "paths", dir, "testdata/orders.jsonl")

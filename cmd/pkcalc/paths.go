@@ -49,8 +49,9 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pkcalc paths: %v\n", err)
 			status = 1
 			// The JSON keeps a place for every file named, so a
-			// program sees why this one has no paths.
-			all = append(all, pathsJSON{File: name, Format: "empty", Errors: []string{err.Error()}, ErrorCount: 1, Notes: []string{}, Paths: []report.Path{}})
+			// program sees why this one has no paths; it is not
+			// empty, it could not be read.
+			all = append(all, pathsJSON{File: name, Format: "not read", Errors: []string{err.Error()}, ErrorCount: 1, Notes: []string{}, Paths: []report.Path{}})
 			continue
 		}
 		s, err := paths.DiscoverFrom(src, paths.Options{})

@@ -55,7 +55,8 @@ func plain(name string) bool {
 }
 
 // Parse reads a Cosmos DB path such as /a/b or /"a b"/c into its property
-// names; in quotes, \uXXXX is a character and \ takes the next one as it is. Array steps ([] or [0]) are refused: a partition key path names a
+// names; in quotes, \uXXXX is a character and \ takes the next one as it
+// is. Array steps ([] or [0]) are refused: a partition key path names a
 // single value.
 func Parse(path string) ([]string, error) {
 	if path == "" {

@@ -409,8 +409,14 @@ func (rd *reader) readJSON(r io.Reader, first byte) {
 	syntax := func(err error, row bool) {
 		line := lr.lineAt(dec.InputOffset())
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se):
 			line = lr.lineAt(se.Offset)
+		case err != io.ErrUnexpectedEOF:
+			// The input could not be read (a body over its limit): the
+			// error keeps its type, for a front end to say so.
+			rd.errs = append(rd.errs, fmt.Errorf("reading aggregates: %w", err))
+			return
 		}
 		if err == io.ErrUnexpectedEOF {
 			line = lr.lineAt(lr.read)

@@ -140,11 +140,18 @@ func TestErrors(t *testing.T) {
 func TestTooLargeWithoutLength(t *testing.T) {
 	// A streamed body has no Content-Length: the limit still holds.
 	h := Handler(Config{MaxBodyBytes: 1000})
-	r := httptest.NewRequest(http.MethodPost, "/v1/analyze", io.MultiReader(strings.NewReader(strings.Repeat(`{"a":1}`+"\n", 300))))
-	r.ContentLength = -1
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	if w.Code != 413 {
-		t.Errorf("%d %s", w.Code, w.Body.String())
+	for _, tc := range []struct{ name, target, body string }{
+		{"documents", "/v1/analyze", strings.Repeat(`{"a":1}`+"\n", 300)},
+		{"aggregates as CSV", "/v1/analyze?aggregates=true&keys=/t", "k0,documents\n" + strings.Repeat("\"a\",1\n", 200)},
+		{"aggregates as a JSON array", "/v1/analyze?aggregates=true&keys=/t", "[" + strings.Repeat(`{"k0":"a","documents":1},`, 100) + "]"},
+		{"aggregates as JSON Lines", "/v1/analyze?aggregates=true&keys=/t", strings.Repeat(`{"k0":"a","documents":1}`+"\n", 100)},
+	} {
+		r := httptest.NewRequest(http.MethodPost, tc.target, io.MultiReader(strings.NewReader(tc.body)))
+		r.ContentLength = -1
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 413 {
+			t.Errorf("%s: %d %.300s", tc.name, w.Code, w.Body.String())
+		}
 	}
 }

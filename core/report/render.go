@@ -20,7 +20,7 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, "; %d %s in the input", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
-	if t := target(r.Settings); t != "" {
+	if t := projectedTo(r.Settings); t != "" {
 		fmt.Fprintf(bw, "; projected to %s", t)
 	}
 	if r.TimeField != "" {
@@ -100,7 +100,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if r.Input.ErrorCount > 0 {
 		fmt.Fprintf(bw, " %d %s in the input.", r.Input.ErrorCount, human.Plural(int64(r.Input.ErrorCount), "problem", "problems"))
 	}
-	if t := target(r.Settings); t != "" {
+	if t := projectedTo(r.Settings); t != "" {
 		fmt.Fprintf(bw, " Projected to %s.", t)
 	}
 	if r.TimeField != "" {
@@ -212,9 +212,9 @@ func findingCodes(fs []Finding) string {
 
 // gigabytes writes a target size as people read it: 1,000,000 and 2.5,
 // not 1e+06 or 1000000.
-// target is what the figures are projected to ("500 GB", "1 document",
+// projectedTo is what the figures are projected to ("500 GB", "1 document",
 // both), or "" for the input as it is.
-func target(s Settings) string {
+func projectedTo(s Settings) string {
 	var t []string
 	if s.TargetGB > 0 {
 		t = append(t, gigabytes(s.TargetGB)+" GB")

@@ -101,9 +101,13 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 	case growth > 0 || days > 0:
 		p.fail("%s and %s go together: the container holds growth times retention", name("growthGbPerDay"), name("retentionDays"))
 	}
-	if docs := p.float("targetDocs"); docs > MaxTargetDocs {
+	switch docs := p.float("targetDocs"); {
+	case docs > MaxTargetDocs:
 		p.fail("%s %s is more than pkcalc models (%s documents)", name("targetDocs"), v.Get("targetDocs"), human.Count(MaxTargetDocs))
-	} else {
+	case docs > 0 && docs < 0.5:
+		// Rounded to 0 it would be no target, unsaid.
+		p.fail("%s %s rounds to no document: give at least 1, or nothing for no target", name("targetDocs"), v.Get("targetDocs"))
+	default:
 		o.TargetDocs = int64(math.Round(docs))
 	}
 	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}

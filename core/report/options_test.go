@@ -74,6 +74,7 @@ func TestParseOptions(t *testing.T) {
 		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},
 		// Targets past any container, which turned negative in int64.
 		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
+		{url.Values{"targetDocs": {"0.4"}}, "targetDocs 0.4 rounds to no document: give at least 1"},
 		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},
 		{url.Values{"targetGb": {"1e7"}}, "targetGb 1e7 is more than pkcalc models (1,000,000 GB)"},
 		{url.Values{"growthGbPerDay": {"1e5"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 3,000,000 GB, more than pkcalc models"},

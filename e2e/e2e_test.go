@@ -374,6 +374,32 @@ func TestCSVFiles(t *testing.T) {
 	}
 }
 
+// TestLaterPickWins: files picked while an earlier pick's CSV headers are
+// still being read replace it; the earlier pick, joined last, does not
+// come back over them.
+func TestLaterPickWins(t *testing.T) {
+	dir := t.TempDir()
+	var big strings.Builder
+	big.WriteString("id,tenantId\n")
+	for i := range 20000 {
+		fmt.Fprintf(&big, "%d,t%d\n", i, i%7)
+	}
+	files := map[string]string{"a.csv": big.String(), "b.csv": big.String(), "one.json": `[{"id":"x","tenantId":"later"}]`}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	ctx := page(t)
+	do(t, ctx,
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")}),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "one.json")}),
+	)
+	waitStatus(t, ctx, "Read ")
+	time.Sleep(time.Second) // room for the earlier pick to come back, if it could
+	if status := waitStatus(t, ctx, "Read "); !strings.HasPrefix(status, "Read 1 document") {
+		t.Errorf("status %q: the earlier pick of two CSV files came back over the later one", status)
+	}
+}
+
 func TestSettingsAndKeys(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx,

@@ -66,6 +66,7 @@ type page struct {
 	root  *ui.Root
 	text  string   // the paste area's text, kept here because a render may rebuild the element
 	files js.Value // the File objects last picked or dropped
+	picks int      // files picked or dropped so far: a later pick wins over an earlier one still being joined
 	abort js.Value // the AbortController of the running analysis
 	timer *time.Timer
 }
@@ -320,11 +321,19 @@ func (p *page) take(list js.Value) {
 	for i := range files {
 		files[i] = list.Index(i)
 	}
+	p.env.Lock()
+	p.picks++
+	pick := p.picks
+	p.env.UnlockOnly()
 	// Reading headers waits on promises, which must not block the event
-	// handler.
+	// handler; a pick made meanwhile may be joined first, and then stays.
 	go func() {
 		blob, names, size, problem := join(files)
 		p.env.Lock()
+		if pick != p.picks {
+			p.env.UnlockOnly()
+			return
+		}
 		if problem == "" {
 			p.files = blob
 		}

@@ -79,10 +79,13 @@ type Projection struct {
 	Physical      []Physical // after the storage splits the service would make
 	Splits        int        // storage splits simulated
 	Unsplittable  bool       // a partition over the storage limit could not be split further
+
 	// The most documents and requests one logical partition has at the
-	// target scale.
-	HottestDocs     int64
-	HottestRequests float64
+	// target scale, and the key values each of Physical holds there (see
+	// Shares).
+	hottestDocs     int64
+	hottestRequests float64
+	values          []float64
 }
 
 // Project grows every logical partition by factor, as the sample suggests:
@@ -128,7 +131,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	// any order, and only the few listed are put in order.
 	for l := range d.All() {
 		s := scaled(*l)
-		p.HottestDocs, p.HottestRequests = max(p.HottestDocs, s.Documents), max(p.HottestRequests, s.Requests)
+		p.hottestDocs, p.hottestRequests = max(p.hottestDocs, s.Documents), max(p.hottestRequests, s.Requests)
 		switch {
 		case s.Bytes > maxLogical:
 			p.OverLimitN++
@@ -165,6 +168,15 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	uniformBytes := float64(d.Bytes) * (factor - 1) * pNew
 	uniformDocs := float64(d.Documents) * (factor - 1) * pNew
 	uniformReq := d.requests() * (factor - 1) * pNew
+	// The new values themselves: one per document that brings one, but
+	// for a time bucket, whose new documents go to new buckets, as many as
+	// the sample has per document.
+	newValueDocs := float64(d.Documents) * pNew
+	perDoc := 1.0
+	if newValueDocs > 0 {
+		perDoc = min(newValueDocs, float64(d.Distinct)) / newValueDocs
+	}
+	uniformValues := newValueDocs * (factor - 1) * perDoc
 	if suffixed != nil {
 		// The suffixes the sample has not shown yet take their share too,
 		// at places the hash scatters over the key space.
@@ -173,7 +185,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		uniformReq += suffixed.unseenReq
 	}
 	if clustered {
-		uniformBytes, uniformDocs, uniformReq = 0, 0, 0
+		uniformBytes, uniformDocs, uniformReq, uniformValues = 0, 0, 0, 0
 	}
 	parts := make([]simRange, len(ranges))
 	for i, r := range ranges {
@@ -224,8 +236,11 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 			parts[i].overflowReq += b.Requests * bucketGrowth
 		}
 	}
+	// The values past the exact limit, shared out as Place shares them.
+	var overflowDocs float64
 	for i := range parts {
 		parts[i].total = parts[i].bytes(uniformBytes)
+		overflowDocs += parts[i].overflowDocs
 	}
 	// The fullest range splits first: the result is the same, but past the
 	// most partitions simulated the ranges left over the limit are the
@@ -263,6 +278,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	parts = full.parts
 	slices.SortFunc(parts, func(a, b simRange) int { return strings.Compare(a.min, b.min) })
 	p.Physical = make([]Physical, len(parts))
+	p.values = make([]float64, len(parts))
 	for i, r := range parts {
 		ph := Physical{ID: i, MinInclusive: r.min, MaxExclusive: r.max}
 		var gapDocs, gapBytes float64
@@ -280,6 +296,10 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		ph.Bytes += int64(math.Round(gapBytes + r.overflowBytes + uniformBytes*r.width))
 		ph.Requests += r.overflowReq + uniformReq*r.width
 		p.Physical[i] = ph
+		p.values[i] = float64(ph.LogicalPartitions) + gapDocs*perDoc + uniformValues*r.width
+		if overflowDocs > 0 {
+			p.values[i] += float64(d.Distinct-int64(len(d.Logical))) * r.overflowDocs / overflowDocs
+		}
 	}
 	return p
 }

@@ -98,18 +98,22 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 		}
 		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
 		r := a.Routing
+		// What it writes goes where the key sends it; what it reads, by
+		// the routing.
+		var write float64
 		switch op.Kind {
 		case query.QueryOp:
 			q.baseRU += rate * costs.Query
 		case query.ReadOp:
 			q.baseRU += rate * costs.PointRead
-		case query.DeleteOp:
-			q.baseRU += rate * costs.Write
 		case query.BatchOp, query.SprocOp:
-			q.baseRU += rate * float64(max(op.Items, 1)) * costs.Write
-		default:
-			q.baseRU += rate * costs.Write
+			write = float64(max(op.Items, 1)) * costs.Write
+		default: // delete, create, replace, patch, upsert
+			write = costs.Write
 		}
+		q.baseRU += rate * write
+		q.keyedRU += rate * write
+		q.writeRU += rate * write
 		switch op.Kind {
 		case query.QueryOp, query.ReadOp, query.DeleteOp:
 			// A point read or delete without the whole key first finds its
@@ -126,16 +130,6 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			} else {
 				q.keyedRU += rate * find
 			}
-			if op.Kind == query.DeleteOp {
-				q.keyedRU += rate * costs.Write
-				q.writeRU += rate * costs.Write
-			}
-		case query.BatchOp, query.SprocOp:
-			q.keyedRU += rate * float64(max(op.Items, 1)) * costs.Write
-			q.writeRU += rate * float64(max(op.Items, 1)) * costs.Write
-		default: // create, replace, patch, upsert
-			q.keyedRU += rate * costs.Write
-			q.writeRU += rate * costs.Write
 		}
 		if !routed(op.Kind) {
 			continue

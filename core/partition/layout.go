@@ -438,18 +438,28 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 				return left, right, true
 			}
 		}
-		if len(r.logical) < 2 {
+		if len(r.logical) >= 2 {
+			left, right := r.cut(k, v)
+			return left, right, true
+		}
+		if l := r.logical[0]; l.mass() > float64(maxPhysical) && float64(l.Bytes) >= l.GapBytes {
+			// With its gap more than a partition, and holding the half of
+			// that itself: its gap is never cut, nor is it by the middle.
 			return r, r, false
 		}
-		left, right := r.cut(k, v)
-		return left, right, true
+		// One value, whose gap the half misses: the middle of the key
+		// space, which cuts the spread mass until the half falls in it.
 	}
 	if v == epk.V1 {
 		return r, r, false
 	}
 	mid, ok := midpoint(r.min, r.max)
 	if !ok {
-		return r, r, false
+		// A range within one first level of a hierarchical key: the
+		// middle of the second level's hash there.
+		if mid, ok = gapPoint(r.min, r.max, 0.5); !ok {
+			return r, r, false
+		}
 	}
 	var ll, rl []simLogical
 	for _, l := range r.logical {
@@ -536,21 +546,26 @@ func (r simRange) cutGap(j int, y float64, v epk.Version) (left, right simRange,
 	return left, right, true
 }
 
-// gapPoint is the EPK y of the way from the hierarchical EPK lo to hi, or,
-// when hi is past lo's first level, to the end of that level's range:
-// within the first level, on the second level's hash.
+// gapPoint is the EPK y of the way from the hierarchical EPK lo to hi, on
+// the hash of the first level below the first that they do not share (lo
+// short of it counts as zeros), or, when hi is past the levels lo shares
+// with it, to the end of their range.
 func gapPoint(lo, hi string, y float64) (string, bool) {
-	if len(lo) < 64 {
+	n := 32 // digits of the levels kept, the first at least
+	for len(lo) >= n+32 && len(hi) >= n+32 && lo[:n+32] == hi[:n+32] {
+		n += 32
+	}
+	if len(lo) < n {
 		return "", false
 	}
-	head := lo[:32]
-	a, ok := new(big.Int).SetString(lo[32:64], 16)
+	head := lo[:n]
+	a, ok := epkNumber(lo[n:], false)
 	if !ok {
 		return "", false
 	}
 	b := new(big.Int).Lsh(big.NewInt(1), 126) // past the top of a level's hash
-	if len(hi) >= 64 && hi[:32] == head {
-		if b, ok = new(big.Int).SetString(hi[32:64], 16); !ok {
+	if len(hi) >= n+32 && hi[:n] == head {
+		if b, ok = epkNumber(hi[n:n+32], false); !ok {
 			return "", false
 		}
 	}

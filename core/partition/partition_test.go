@@ -412,6 +412,28 @@ func TestProjectSuffix(t *testing.T) {
 // and the new ones. A key whose documents each bring a value has factor
 // times the sample's values; one cut into hours gains values hour by hour,
 // as many per document as the sample has, not one per document.
+// A hierarchical key past the exact limit keeps most of its values in the
+// overflow, spread over its first levels' ranges: a range within one first
+// level that held one value and that mass could not be cut (its middle was
+// taken on the first level's hash alone), and stayed at up to 141 GB.
+func TestProjectHierarchicalPastLimit(t *testing.T) {
+	const gb = int64(1) << 30
+	src := func() io.Reader {
+		return lines(3000, func(i int) string { return fmt.Sprintf(`{"t":"t%d","u":%d,"id":"%d"}`, (i*i)%7, i%2, i) })
+	}
+	for _, spec := range []string{"/t,/id", "/t,/u,/id"} {
+		d := accumulate(t, spec, src(), Options{MaxDistinct: 100})
+		for _, target := range []int64{5000 * gb, 100000 * gb} {
+			p := d.Project(float64(target)/float64(d.Bytes), epk.Ranges(epk.V2, 4), 20*gb, 14*gb, 50*gb)
+			fullest := slices.MaxFunc(p.Physical, func(a, b Physical) int { return cmp.Compare(a.Bytes, b.Bytes) })
+			if !d.Estimated || p.Unsplittable || fullest.Bytes > 50*gb {
+				t.Errorf("%s at %d GB: estimated %v, unsplittable %v, the fullest of %d partitions holds %.1f GB",
+					spec, target/gb, d.Estimated, p.Unsplittable, len(p.Physical), float64(fullest.Bytes)/float64(gb))
+			}
+		}
+	}
+}
+
 func TestProjectValues(t *testing.T) {
 	const gb = int64(1) << 30
 	const factor = 3

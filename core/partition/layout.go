@@ -376,8 +376,9 @@ func (r simRange) bytes(uniform float64) float64 {
 // is the new values' bytes over the whole key space, see bytes): between
 // two of its logical partitions, within the spread mass between them, or
 // within a hierarchical value's gap (see simLogical); with fewer than two
-// values and no gap, at the middle of its key space (V2 and MultiHash,
-// whose EPKs are plain hex numbers). A logical partition past maxPhysical
+// values and no gap the half falls in, at the middle of its key space (V2
+// and MultiHash, whose EPKs are plain hex numbers; within one first level,
+// of the next level's hash). A logical partition past maxPhysical
 // is cut off from the others, so that it ends alone in a range, which is
 // then left as it is: one key value cannot be split, but the values beside
 // it can move to partitions of their own, as the service moves them.

@@ -49,7 +49,8 @@ func routed(k query.OpKind) bool {
 // queries' weights are scaled to it, so the file can hold relative weights.
 //
 // span(levels) is how many physical partitions a prefix of that many levels
-// of a hierarchical key spans, on average over the traffic; nil counts one.
+// of a hierarchical key spans, on average over the documents; nil counts
+// one.
 func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs, span func(levels int) float64) Queries {
 	q := Queries{Active: len(ops) > 0}
 	if !q.Active {

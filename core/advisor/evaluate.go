@@ -142,8 +142,14 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	if s.Workload.Costs != nil {
 		costs = *s.Workload.Costs
 	}
+	// Worked out once per prefix length: each walks every logical
+	// partition, and a workload may hold many prefix queries.
+	spans := map[int]float64{}
 	e.Queries = assess(s.Operations, d.Spec, s.Workload.Queries, len(e.Physical), costs, func(levels int) float64 {
-		return prefixSpan(d, ranges, levels)
+		if _, ok := spans[levels]; !ok {
+			spans[levels] = prefixSpan(d, ranges, levels)
+		}
+		return spans[levels]
 	})
 	q := e.Queries
 	if s.Workload.Active() || q.keyedRU+q.fanOutRU > 0 {

@@ -49,7 +49,8 @@ func routed(k query.OpKind) bool {
 // queries' weights are scaled to it, so the file can hold relative weights.
 //
 // span(levels) is how many physical partitions a prefix of that many levels
-// of a hierarchical key spans, on average over the traffic; nil counts one.
+// of a hierarchical key spans, on average over the documents; nil counts
+// one.
 func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs, span func(levels int) float64) Queries {
 	q := Queries{Active: len(ops) > 0}
 	if !q.Active {
@@ -98,18 +99,22 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 		}
 		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
 		r := a.Routing
+		// What it writes goes where the key sends it; what it reads, by
+		// the routing.
+		var write float64
 		switch op.Kind {
 		case query.QueryOp:
 			q.baseRU += rate * costs.Query
 		case query.ReadOp:
 			q.baseRU += rate * costs.PointRead
-		case query.DeleteOp:
-			q.baseRU += rate * costs.Write
 		case query.BatchOp, query.SprocOp:
-			q.baseRU += rate * float64(max(op.Items, 1)) * costs.Write
-		default:
-			q.baseRU += rate * costs.Write
+			write = float64(max(op.Items, 1)) * costs.Write
+		default: // delete, create, replace, patch, upsert
+			write = costs.Write
 		}
+		q.baseRU += rate * write
+		q.keyedRU += rate * write
+		q.writeRU += rate * write
 		switch op.Kind {
 		case query.QueryOp, query.ReadOp, query.DeleteOp:
 			// A point read or delete without the whole key first finds its
@@ -126,16 +131,6 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			} else {
 				q.keyedRU += rate * find
 			}
-			if op.Kind == query.DeleteOp {
-				q.keyedRU += rate * costs.Write
-				q.writeRU += rate * costs.Write
-			}
-		case query.BatchOp, query.SprocOp:
-			q.keyedRU += rate * float64(max(op.Items, 1)) * costs.Write
-			q.writeRU += rate * float64(max(op.Items, 1)) * costs.Write
-		default: // create, replace, patch, upsert
-			q.keyedRU += rate * costs.Write
-			q.writeRU += rate * costs.Write
 		}
 		if !routed(op.Kind) {
 			continue

@@ -38,7 +38,7 @@ type Distribution struct {
 	Missing   int64    // documents with an undefined key value (a missing path)
 	Invalid   int64    // documents whose key path holds an object or array: Cosmos DB rejects them
 	Weighted  bool     // Requests holds request weights
-	TimePath  []string // the time field the samples' times come from, nil if none
+	timePath  []string // the time field the samples' times come from, nil if none
 
 	// Logical holds every logical partition when Estimated is false, else the
 	// first Options.MaxDistinct distinct values seen; sorted by EPK.
@@ -84,7 +84,7 @@ func (a *Accumulator) Finish() *Distribution {
 	d := &Distribution{
 		Spec:        a.spec,
 		Version:     a.opts.Version,
-		TimePath:    a.opts.TimePath,
+		timePath:    a.opts.TimePath,
 		Documents:   a.docs,
 		Bytes:       a.bytes,
 		Missing:     a.missing,
@@ -508,7 +508,7 @@ func (d *Distribution) Lorenz(n int) [][2]float64 {
 // of one second shares one value, and the writes of a moment go to one
 // logical partition, however the seconds spread over time.
 func (d *Distribution) KeyIsTime() bool {
-	if d.Spec.Kind != key.Hash || len(d.Spec.Paths) != 1 || d.TimePath == nil || !slices.Equal(d.Spec.Paths[0], d.TimePath) {
+	if d.Spec.Kind != key.Hash || len(d.Spec.Paths) != 1 || d.timePath == nil || !slices.Equal(d.Spec.Paths[0], d.timePath) {
 		return false
 	}
 	timed := 0

@@ -79,10 +79,13 @@ type Projection struct {
 	Physical      []Physical // after the storage splits the service would make
 	Splits        int        // storage splits simulated
 	Unsplittable  bool       // a partition over the storage limit could not be split further
+
 	// The most documents and requests one logical partition has at the
-	// target scale.
-	HottestDocs     int64
-	HottestRequests float64
+	// target scale, and the key values each of Physical holds there (see
+	// Shares).
+	hottestDocs     int64
+	hottestRequests float64
+	values          []float64
 }
 
 // Project grows every logical partition by factor, as the sample suggests:
@@ -128,7 +131,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	// any order, and only the few listed are put in order.
 	for l := range d.All() {
 		s := scaled(*l)
-		p.HottestDocs, p.HottestRequests = max(p.HottestDocs, s.Documents), max(p.HottestRequests, s.Requests)
+		p.hottestDocs, p.hottestRequests = max(p.hottestDocs, s.Documents), max(p.hottestRequests, s.Requests)
 		switch {
 		case s.Bytes > maxLogical:
 			p.OverLimitN++
@@ -165,6 +168,15 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	uniformBytes := float64(d.Bytes) * (factor - 1) * pNew
 	uniformDocs := float64(d.Documents) * (factor - 1) * pNew
 	uniformReq := d.requests() * (factor - 1) * pNew
+	// The new values themselves: one per document that brings one, but
+	// for a time bucket, whose new documents go to new buckets, as many as
+	// the sample has per document.
+	newValueDocs := float64(d.Documents) * pNew
+	perDoc := 1.0
+	if newValueDocs > 0 {
+		perDoc = min(newValueDocs, float64(d.Distinct)) / newValueDocs
+	}
+	uniformValues := newValueDocs * (factor - 1) * perDoc
 	if suffixed != nil {
 		// The suffixes the sample has not shown yet take their share too,
 		// at places the hash scatters over the key space.
@@ -173,7 +185,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		uniformReq += suffixed.unseenReq
 	}
 	if clustered {
-		uniformBytes, uniformDocs, uniformReq = 0, 0, 0
+		uniformBytes, uniformDocs, uniformReq, uniformValues = 0, 0, 0, 0
 	}
 	parts := make([]simRange, len(ranges))
 	for i, r := range ranges {
@@ -224,8 +236,11 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 			parts[i].overflowReq += b.Requests * bucketGrowth
 		}
 	}
+	// The values past the exact limit, shared out as Place shares them.
+	var overflowDocs float64
 	for i := range parts {
 		parts[i].total = parts[i].bytes(uniformBytes)
+		overflowDocs += parts[i].overflowDocs
 	}
 	// The fullest range splits first: the result is the same, but past the
 	// most partitions simulated the ranges left over the limit are the
@@ -263,6 +278,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	parts = full.parts
 	slices.SortFunc(parts, func(a, b simRange) int { return strings.Compare(a.min, b.min) })
 	p.Physical = make([]Physical, len(parts))
+	p.values = make([]float64, len(parts))
 	for i, r := range parts {
 		ph := Physical{ID: i, MinInclusive: r.min, MaxExclusive: r.max}
 		var gapDocs, gapBytes float64
@@ -280,6 +296,10 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		ph.Bytes += int64(math.Round(gapBytes + r.overflowBytes + uniformBytes*r.width))
 		ph.Requests += r.overflowReq + uniformReq*r.width
 		p.Physical[i] = ph
+		p.values[i] = float64(ph.LogicalPartitions) + gapDocs*perDoc + uniformValues*r.width
+		if overflowDocs > 0 {
+			p.values[i] += float64(d.Distinct-int64(len(d.Logical))) * r.overflowDocs / overflowDocs
+		}
 	}
 	return p
 }
@@ -356,8 +376,9 @@ func (r simRange) bytes(uniform float64) float64 {
 // is the new values' bytes over the whole key space, see bytes): between
 // two of its logical partitions, within the spread mass between them, or
 // within a hierarchical value's gap (see simLogical); with fewer than two
-// values and no gap, at the middle of its key space (V2 and MultiHash,
-// whose EPKs are plain hex numbers). A logical partition past maxPhysical
+// values and no gap the half falls in, at the middle of its key space (V2
+// and MultiHash, whose EPKs are plain hex numbers; within one first level,
+// of the next level's hash). A logical partition past maxPhysical
 // is cut off from the others, so that it ends alone in a range, which is
 // then left as it is: one key value cannot be split, but the values beside
 // it can move to partitions of their own, as the service moves them.
@@ -418,18 +439,28 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 				return left, right, true
 			}
 		}
-		if len(r.logical) < 2 {
+		if len(r.logical) >= 2 {
+			left, right := r.cut(k, v)
+			return left, right, true
+		}
+		if l := r.logical[0]; l.mass() > float64(maxPhysical) && float64(l.Bytes) >= l.GapBytes {
+			// With its gap more than a partition, and holding the half of
+			// that itself: its gap is never cut, nor is it by the middle.
 			return r, r, false
 		}
-		left, right := r.cut(k, v)
-		return left, right, true
+		// One value, whose gap the half misses: the middle of the key
+		// space, which cuts the spread mass until the half falls in it.
 	}
 	if v == epk.V1 {
 		return r, r, false
 	}
 	mid, ok := midpoint(r.min, r.max)
 	if !ok {
-		return r, r, false
+		// A range within one first level of a hierarchical key: the
+		// middle of the second level's hash there.
+		if mid, ok = gapPoint(r.min, r.max, 0.5); !ok {
+			return r, r, false
+		}
 	}
 	var ll, rl []simLogical
 	for _, l := range r.logical {
@@ -516,21 +547,26 @@ func (r simRange) cutGap(j int, y float64, v epk.Version) (left, right simRange,
 	return left, right, true
 }
 
-// gapPoint is the EPK y of the way from the hierarchical EPK lo to hi, or,
-// when hi is past lo's first level, to the end of that level's range:
-// within the first level, on the second level's hash.
+// gapPoint is the EPK y of the way from the hierarchical EPK lo to hi, on
+// the hash of the first level below the first that they do not share (lo
+// short of it counts as zeros), or, when hi is past the levels lo shares
+// with it, to the end of their range.
 func gapPoint(lo, hi string, y float64) (string, bool) {
-	if len(lo) < 64 {
+	n := 32 // digits of the levels kept, the first at least
+	for len(lo) >= n+32 && len(hi) >= n+32 && lo[:n+32] == hi[:n+32] {
+		n += 32
+	}
+	if len(lo) < n {
 		return "", false
 	}
-	head := lo[:32]
-	a, ok := new(big.Int).SetString(lo[32:64], 16)
+	head := lo[:n]
+	a, ok := epkNumber(lo[n:], false)
 	if !ok {
 		return "", false
 	}
 	b := new(big.Int).Lsh(big.NewInt(1), 126) // past the top of a level's hash
-	if len(hi) >= 64 && hi[:32] == head {
-		if b, ok = new(big.Int).SetString(hi[32:64], 16); !ok {
+	if len(hi) >= n+32 && hi[:n] == head {
+		if b, ok = epkNumber(hi[n:n+32], false); !ok {
 			return "", false
 		}
 	}

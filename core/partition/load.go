@@ -46,22 +46,24 @@ func (d *Distribution) Shares(phys []Physical, t Traffic) (partitions []float64,
 // target scale, where they follow the data as it will be: the values to
 // come, spread over the key space, take most of a growing key's requests,
 // and the sample's chance counts per partition would make a perfectly even
-// key look hot; and the largest share one logical partition takes. Nil for
-// uniform traffic, whose count of values per partition the projection does
-// not know; use Distribution.Shares then.
+// key look hot; and the largest share one logical partition takes.
 func (p Projection) Shares(t Traffic, weighted bool) (partitions []float64, hottestLogical float64) {
 	if t == ByWeight && !weighted {
 		t = ByDocuments
 	}
-	if t == Uniform || len(p.Physical) == 0 {
+	if len(p.Physical) == 0 {
 		return nil, 0
 	}
 	out := make([]float64, len(p.Physical))
 	var total float64
 	for i, ph := range p.Physical {
-		out[i] = float64(ph.Documents)
-		if t == ByWeight {
+		switch t {
+		case Uniform:
+			out[i] = p.values[i]
+		case ByWeight:
 			out[i] = ph.Requests
+		default:
+			out[i] = float64(ph.Documents)
 		}
 		total += out[i]
 	}
@@ -71,9 +73,12 @@ func (p Projection) Shares(t Traffic, weighted bool) (partitions []float64, hott
 	for i := range out {
 		out[i] /= total
 	}
-	hot := float64(p.HottestDocs)
-	if t == ByWeight {
-		hot = p.HottestRequests
+	hot := float64(p.hottestDocs)
+	switch t {
+	case Uniform:
+		hot = 1
+	case ByWeight:
+		hot = p.hottestRequests
 	}
 	return out, min(1, hot/total)
 }

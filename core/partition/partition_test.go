@@ -407,6 +407,66 @@ func TestProjectSuffix(t *testing.T) {
 // New values spread evenly over the key space, so a split gives each side
 // the new mass of the key space it covers, whatever the values that fix
 // where it is cut.
+// Under uniform traffic every key value takes the same requests, so at the
+// target a partition's share is its count of values there: the sample's
+// and the new ones. A key whose documents each bring a value has factor
+// times the sample's values; one cut into hours gains values hour by hour,
+// as many per document as the sample has, not one per document.
+// A hierarchical key past the exact limit keeps most of its values in the
+// overflow, spread over its first levels' ranges: a range within one first
+// level that held one value and that mass could not be cut (its middle was
+// taken on the first level's hash alone), and stayed at up to 141 GB.
+func TestProjectHierarchicalPastLimit(t *testing.T) {
+	const gb = int64(1) << 30
+	src := func() io.Reader {
+		return lines(3000, func(i int) string { return fmt.Sprintf(`{"t":"t%d","u":%d,"id":"%d"}`, (i*i)%7, i%2, i) })
+	}
+	for _, spec := range []string{"/t,/id", "/t,/u,/id"} {
+		d := accumulate(t, spec, src(), Options{MaxDistinct: 100})
+		for _, target := range []int64{5000 * gb, 100000 * gb} {
+			p := d.Project(float64(target)/float64(d.Bytes), epk.Ranges(epk.V2, 4), 20*gb, 14*gb, 50*gb)
+			fullest := slices.MaxFunc(p.Physical, func(a, b Physical) int { return cmp.Compare(a.Bytes, b.Bytes) })
+			if !d.Estimated || p.Unsplittable || fullest.Bytes > 50*gb {
+				t.Errorf("%s at %d GB: estimated %v, unsplittable %v, the fullest of %d partitions holds %.1f GB",
+					spec, target/gb, d.Estimated, p.Unsplittable, len(p.Physical), float64(fullest.Bytes)/float64(gb))
+			}
+		}
+	}
+}
+
+func TestProjectValues(t *testing.T) {
+	const gb = int64(1) << 30
+	const factor = 3
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := func() io.Reader {
+		return lines(2000, func(i int) string {
+			at := start.Add(time.Duration(i) * 36 * time.Second)
+			return fmt.Sprintf(`{"id":"%d","t":"t%d","d":"d%d","at":%q}`, i, i%3, i%5, at.Format(time.RFC3339))
+		})
+	}
+	for _, tt := range []struct {
+		spec string
+		opts Options
+	}{
+		{"/id", Options{}},
+		{"/id", Options{MaxDistinct: 500}},
+		{"/t,/id", Options{}},
+		{"/d+/at:hour", Options{}},
+	} {
+		d := accumulate(t, tt.spec, src(), tt.opts)
+		p := d.Project(factor, epk.Ranges(epk.V2, 4), 20*gb, 14*gb, 50*gb)
+		shares, hot := p.Shares(Uniform, false)
+		var sum float64
+		for _, v := range p.values {
+			sum += v
+		}
+		want := float64(d.Distinct) * factor
+		if math.Abs(sum/want-1) > 0.02 || len(shares) != 4 || math.Abs(hot*sum-1) > 1e-9 {
+			t.Errorf("%s %+v: %.0f values at the target, want %.0f; shares %v, busiest value %v", tt.spec, tt.opts, sum, want, shares, hot)
+		}
+	}
+}
+
 func TestProjectSplitsByKeySpace(t *testing.T) {
 	const gb = int64(1) << 30
 	d := accumulate(t, "/id", lines(20, func(i int) string { return fmt.Sprintf(`{"id":"v%d"}`, i) }), Options{})

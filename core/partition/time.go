@@ -130,7 +130,7 @@ type TimeBucket struct {
 	Writes     float64   // documents written, scaled up from the sample
 	Keys       int       // distinct key values among the sampled writes
 	Partitions []float64 // writes per physical partition
-	TopKey     float64   // writes of its busiest key value
+	topKey     float64   // writes of its busiest key value
 }
 
 // WriteSpread measures writes per time bucket on the reservoir sample,
@@ -200,7 +200,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			run = 0
 		}
 		run += scale
-		b.TopKey = max(b.TopKey, run)
+		b.topKey = max(b.topKey, run)
 	}
 	shares := make([]float64, 0, len(sp.Buckets))
 	counts := make([]float64, 0, len(sp.Buckets))
@@ -211,7 +211,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
 		counts = append(counts, float64(b.Keys))
 		sampled = append(sampled, math.Round(b.Writes/scale))
-		tops = append(tops, b.TopKey/b.Writes)
+		tops = append(tops, b.topKey/b.Writes)
 	}
 	slices.SortFunc(sp.Buckets, func(x, y TimeBucket) int { return x.Start.Compare(y.Start) })
 	sp.HottestShare = median(shares)

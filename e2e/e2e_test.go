@@ -374,29 +374,26 @@ func TestCSVFiles(t *testing.T) {
 	}
 }
 
-// TestLaterPickWins: files picked while an earlier pick's CSV headers are
-// still being read replace it; the earlier pick, joined last, does not
-// come back over them.
+// TestLaterPickWins: files dropped while an earlier drop's CSV headers
+// are still being read replace it; the earlier drop, joined last, does not
+// come back over them. Both drops are made in one task, so the earlier
+// one's header reads always finish after the later one is taken.
 func TestLaterPickWins(t *testing.T) {
-	dir := t.TempDir()
-	var big strings.Builder
-	big.WriteString("id,tenantId\n")
-	for i := range 20000 {
-		fmt.Fprintf(&big, "%d,t%d\n", i, i%7)
-	}
-	files := map[string]string{"a.csv": big.String(), "b.csv": big.String(), "one.json": `[{"id":"x","tenantId":"later"}]`}
-	for name, text := range files {
-		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
-	}
 	ctx := page(t)
-	do(t, ctx,
-		chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")}),
-		chromedp.SetUploadFiles(chromedp.ID("files"), []string{filepath.Join(dir, "one.json")}),
-	)
+	eval[chromedp.Void](t, ctx, `(() => {
+		const drop = (...files) => {
+			const dt = new DataTransfer();
+			for (const f of files) dt.items.add(f);
+			document.getElementById("docs").dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+		};
+		const csv = "id,tenantId\n1,a\n2,b\n";
+		drop(new File([csv], "a.csv", {type: "text/csv"}), new File([csv], "b.csv", {type: "text/csv"}));
+		drop(new File(['[{"id":"x","tenantId":"later"}]'], "one.json", {type: "application/json"}));
+	})()`)
 	waitStatus(t, ctx, "Read ")
-	time.Sleep(time.Second) // room for the earlier pick to come back, if it could
+	time.Sleep(time.Second) // room for the earlier drop to come back, if it could
 	if status := waitStatus(t, ctx, "Read "); !strings.HasPrefix(status, "Read 1 document") {
-		t.Errorf("status %q: the earlier pick of two CSV files came back over the later one", status)
+		t.Errorf("status %q: the earlier drop of two CSV files came back over the later one", status)
 	}
 }
 

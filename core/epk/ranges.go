@@ -47,8 +47,7 @@ func Ranges(v Version, n int) []Range {
 // boundary returns the EPK where partition i of n starts, 0 < i < n.
 func boundary(v Version, i, n uint64) string {
 	if v == V1 {
-		var buf [10]byte
-		return hexString(appendNumber(buf[:0], float64(math.MaxUint32/n*i)))
+		return BoundaryV1(float64(math.MaxUint32 / n * i))
 	}
 	// The largest V2 EPK is 0x3FFF…FF: a digest's first byte is masked with
 	// 0x3F. Divide that 128-bit value by n, then multiply by i (< n, so the
@@ -135,4 +134,70 @@ func search(ranges []Range, compare func(bound string) int) (i int, ok bool) {
 		return -1, true // at or above the maximum, which is exclusive
 	}
 	return i, true
+}
+
+// HeadNumberV1 reads the number a V1 EPK or range boundary starts with:
+// the key value's hash, 0 to 2^32 - 1, in the binary encoding
+// (appendNumber), whose order the EPKs' order follows. "" gives 0 and "FF",
+// the end of the key space, 2^32; ok is false for text that does not start
+// with an encoded number.
+func HeadNumberV1(s string) (f float64, ok bool) {
+	switch s {
+	case "":
+		return 0, true
+	case "FF":
+		return 1 << 32, true
+	}
+	digit := func(i int) (byte, bool) {
+		if i+1 >= len(s) {
+			return 0, false
+		}
+		h, ok1 := hexValue(s[i])
+		l, ok2 := hexValue(s[i+1])
+		return h<<4 | l, ok1 && ok2
+	}
+	if m, ok := digit(0); !ok || m != markerNumber {
+		return 0, false
+	}
+	top, ok := digit(2)
+	if !ok {
+		return 0, false
+	}
+	u := uint64(top) << 56
+	for k, i := 0, 4; ; k, i = k+1, i+2 {
+		c, ok := digit(i)
+		if !ok || k > 7 {
+			return 0, false
+		}
+		u |= uint64(c>>1) << (49 - 7*k)
+		if c&1 == 0 {
+			break
+		}
+	}
+	if u >= 1<<63 {
+		u ^= 1 << 63 // positive
+	} else {
+		u = ^(u - 1)
+	}
+	return math.Float64frombits(u), true
+}
+
+// BoundaryV1 is the V1 EPK of the number x alone, as the service writes a
+// V1 range boundary (Ranges): every key value whose hash is x or more sorts
+// at or after it.
+func BoundaryV1(x float64) string {
+	var buf [10]byte
+	return hexString(appendNumber(buf[:0], x))
+}
+
+func hexValue(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }

@@ -219,3 +219,33 @@ func TestMultiHashPrefixRange(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadNumberV1: the number a V1 EPK starts with reads back as the
+// value's hash, and a boundary as the number it was made of.
+func TestHeadNumberV1(t *testing.T) {
+	for _, x := range []float64{0, 1, 2, 3, 127, 128, 255, 256, 0.5, 1 << 31, 1<<32 - 1, 1234567891, 858993459, 2147483647} {
+		if got, ok := HeadNumberV1(BoundaryV1(x)); !ok || got != x {
+			t.Errorf("HeadNumberV1(BoundaryV1(%v)) = %v, %v", x, got, ok)
+		}
+	}
+	for i, k := range [][]Value{{Str("contoso")}, {Num(42)}, {Str(strings.Repeat("x", 150))}, {Bool(true)}, {Value{Kind: Null}}, {Value{Kind: Undefined}}, {Str("a"), Num(-1)}} {
+		got, ok := HeadNumberV1(HashV1(k...))
+		if want := float64(sumV1(k)); !ok || got != want {
+			t.Errorf("key %d: HeadNumberV1 = %v, %v; want its hash %v", i, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "FF", "05", "0", "XY", "08C0", "05C1FFFFFFFFFFFFFFFFFFFF"} {
+		got, ok := HeadNumberV1(s)
+		switch s {
+		case "":
+			ok = ok && got == 0
+		case "FF":
+			ok = ok && got == 1<<32
+		default:
+			ok = !ok
+		}
+		if !ok {
+			t.Errorf("HeadNumberV1(%q) = %v", s, got)
+		}
+	}
+}

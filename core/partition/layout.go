@@ -378,7 +378,8 @@ func (r simRange) bytes(uniform float64) float64 {
 // within a hierarchical value's gap (see simLogical); with fewer than two
 // values and no gap the half falls in, at the middle of its key space (V2
 // and MultiHash, whose EPKs are plain hex numbers; within one first level,
-// of the next level's hash). A logical partition past maxPhysical
+// of the next level's hash; V1, of the hashes its EPKs start with). A
+// logical partition past maxPhysical
 // is cut off from the others, so that it ends alone in a range, which is
 // then left as it is: one key value cannot be split, but the values beside
 // it can move to partitions of their own, as the service moves them.
@@ -451,10 +452,16 @@ func (r simRange) split(v epk.Version, maxPhysical int64, uniform float64) (simR
 		// One value, whose gap the half misses: the middle of the key
 		// space, which cuts the spread mass until the half falls in it.
 	}
+	var mid string
+	ok := false
 	if v == epk.V1 {
+		mid, ok = midpointV1(r.min, r.max)
+	} else {
+		mid, ok = midpoint(r.min, r.max)
+	}
+	if !ok && v == epk.V1 {
 		return r, r, false
 	}
-	mid, ok := midpoint(r.min, r.max)
 	if !ok {
 		// A range within one first level of a hierarchical key: the
 		// middle of the second level's hash there.
@@ -702,6 +709,21 @@ func midpoint(lo, hi string) (string, bool) {
 	}
 	s := strings.ToUpper(m.Text(16))
 	return strings.Repeat("0", 32-len(s)) + s, true
+}
+
+// midpointV1 is the V1 boundary halfway between two V1 EPKs, by the
+// hashes they start with (epk.HeadNumberV1): the values past the exact limit
+// and those to come spread evenly over the hashes, so a range that holds
+// only them (and at most one kept value) splits there, as the service
+// would split it.
+func midpointV1(lo, hi string) (string, bool) {
+	a, ok1 := epk.HeadNumberV1(lo)
+	b, ok2 := epk.HeadNumberV1(hi)
+	m := math.Floor((a + b) / 2)
+	if !ok1 || !ok2 || m <= a || m >= b {
+		return "", false
+	}
+	return epk.BoundaryV1(m), true
 }
 
 // suffixGrowth grows the values of a key whose last term is a computed

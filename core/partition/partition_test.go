@@ -434,6 +434,31 @@ func TestProjectHierarchicalPastLimit(t *testing.T) {
 	}
 }
 
+// TestProjectV1Splits: under hash V1 a range holding values past the exact
+// limit, or one value, splits at the middle of its hashes, as V2's does at
+// the middle of its EPKs: no partition is left past 50 GB.
+func TestProjectV1Splits(t *testing.T) {
+	const gb = int64(1) << 30
+	src := func(n int) io.Reader { return lines(n, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }) }
+	for _, tt := range []struct {
+		docs   int
+		opts   Options
+		target int64
+	}{
+		{3000, Options{Version: epk.V1, MaxDistinct: 5}, 500 * gb},
+		{300, Options{Version: epk.V1}, 100000 * gb},
+		{1, Options{Version: epk.V1}, 1000 * gb},
+	} {
+		d := accumulate(t, "/id", src(tt.docs), tt.opts)
+		p := d.Project(float64(tt.target)/float64(d.Bytes), epk.Ranges(epk.V1, 4), 20*gb, 14*gb, 50*gb)
+		fullest := slices.MaxFunc(p.Physical, func(a, b Physical) int { return cmp.Compare(a.Bytes, b.Bytes) })
+		if p.Unsplittable || fullest.Bytes > 50*gb || int64(len(p.Physical))*50*gb < tt.target {
+			t.Errorf("%d documents (max distinct %d) at %d GB: unsplittable %v, the fullest of %d partitions holds %.1f GB",
+				tt.docs, tt.opts.MaxDistinct, tt.target/gb, p.Unsplittable, len(p.Physical), float64(fullest.Bytes)/float64(gb))
+		}
+	}
+}
+
 func TestProjectValues(t *testing.T) {
 	const gb = int64(1) << 30
 	const factor = 3

@@ -147,19 +147,11 @@ func (e *Evaluation) score() {
 	data := Component{Name: "Spread of data", Weight: 20}
 	data.Score = shareScore(topShare)
 	data.Note = fmt.Sprintf("the largest logical partition holds %s of the data", human.Percent(topShare))
-	if p > 1 {
-		var maxB, sum float64
-		for _, ph := range e.Projection.Physical {
-			maxB = math.Max(maxB, float64(ph.Bytes))
-			sum += float64(ph.Bytes)
-		}
-		if sum > 0 {
-			ratio := maxB / (sum / float64(p))
-			phys := pct(1 - (ratio-1)/float64(p-1))
-			if phys < data.Score {
-				data.Score = phys
-				data.Note = fmt.Sprintf("the fullest of %s physical partitions holds %s the average", human.Count(int64(p)), times(ratio))
-			}
+	if fullest := e.fullestShare(); p > 1 && fullest > 0 {
+		ratio := fullest * float64(p)
+		if phys := pct(1 - (ratio-1)/float64(p-1)); phys < data.Score {
+			data.Score = phys
+			data.Note = fmt.Sprintf("the fullest of %s physical partitions holds %s the average", human.Count(int64(p)), times(ratio))
 		}
 	}
 
@@ -409,20 +401,24 @@ func (e *Evaluation) writesCrowd() (concentrated, crowded bool) {
 	// writes each one's bucket of the moment to one partition, though over
 	// time the buckets spread. (A key whose data is as skewed in total is
 	// HOT_PARTITION's.)
-	fullest := 1.0 // the fullest physical partition's share of the data
-	if p > 1 {
-		var maxB, sum float64
-		for _, ph := range e.Projection.Physical {
-			maxB = math.Max(maxB, float64(ph.Bytes))
-			sum += float64(ph.Bytes)
-		}
-		if sum > 0 {
-			fullest = maxB / sum
-		}
-	}
-	crowded = !concentrated && p > 1 && sp.HottestShare >= 0.3 &&
+	fullest := e.fullestShare()
+	crowded = !concentrated && p > 1 && fullest > 0 && sp.HottestShare >= 0.3 &&
 		sp.HottestShare >= 4/float64(p) && sp.HottestShare >= 2*fullest
 	return concentrated, crowded
+}
+
+// fullestShare is the fullest physical partition's share of the data at
+// the target; 0 when the partitions hold nothing.
+func (e *Evaluation) fullestShare() float64 {
+	var most, sum float64
+	for _, ph := range e.Projection.Physical {
+		most = math.Max(most, float64(ph.Bytes))
+		sum += float64(ph.Bytes)
+	}
+	if sum == 0 {
+		return 0
+	}
+	return most / sum
 }
 
 // firstLevel returns the most common first-level value of a hierarchical

@@ -49,6 +49,7 @@ const (
 	InvalidValues         = "INVALID_VALUES"
 	KeyTooLong            = "KEY_TOO_LONG"
 	TruncationCollision   = "TRUNCATION_COLLISION"
+	ImpreciseNumbers      = "IMPRECISE_NUMBERS"
 	Throttled             = "THROTTLED"
 	IDKey                 = "ID_KEY"
 	CrossPartitionQueries = "CROSS_PARTITION_QUERIES"
@@ -357,6 +358,11 @@ func (e *Evaluation) score() {
 			"Hash V1 reads only the first 100 characters of a key: %s %s, e.g. %s and %s, so they are stored as if one value. Hash V2 has no such cut.",
 			human.Count(int64(len(d.Collisions))), human.Plural(int64(len(d.Collisions)), "group of distinct values shares an EPK", "groups of distinct values share an EPK"),
 			ValueText(c.Values[0]), ValueText(c.Values[1]))})
+	}
+	if d.ImpreciseNumbers > 0 {
+		add(Finding{ImpreciseNumbers, Warning, fmt.Sprintf(
+			"%s %s a key number of 2^53 (9,007,199,254,740,992) or more: Cosmos DB reads a key number as a double, which above that no longer holds every whole number, so distinct large integers (64-bit ids, order or card numbers) can become one key value, and be counted here as one. Store such values as strings.",
+			human.Count(d.ImpreciseNumbers), human.Plural(d.ImpreciseNumbers, "document has", "documents have"))})
 	}
 	if e.IsID {
 		add(Finding{IDKey, Info, "/id spreads data and writes perfectly, but only point reads (id and key known) stay in one partition: every query that filters on anything else reads all physical partitions."})

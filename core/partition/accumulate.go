@@ -85,6 +85,7 @@ type Accumulator struct {
 
 	keyMax       int   // longest key value, in bytes
 	over, overV1 int64 // documents whose key exceeds the V2 / V1 limits
+	imprecise    int64 // documents whose key holds a number of 2^53 or more (ImpreciseNumbers)
 	samples      []Sample
 	copied       []bool                        // by sample: its Values are a copy of its own
 	seen         int64                         // documents counted, which orders them
@@ -632,6 +633,9 @@ func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {
 			n += len(v.Str)
 		case epk.Number:
 			n += 8
+			if math.Abs(v.Num) >= 1<<53 {
+				a.imprecise += docs
+			}
 		default:
 			n++
 		}

@@ -53,7 +53,12 @@ type Distribution struct {
 	KeyMaxBytes int   // longest key value, in UTF-8 bytes (8 per number)
 	OverLimit   int64 // documents whose key value is over 2,048 bytes
 	OverLimitV1 int64 // documents whose key value is over 101 bytes
-	Collisions  []Collision
+	// ImpreciseNumbers counts documents whose key holds a number of 2^53
+	// or more in magnitude, where a double (as Cosmos DB reads a key
+	// number) no longer holds every integer: distinct large integers, such
+	// as 64-bit ids, may have been read as one value.
+	ImpreciseNumbers int64
+	Collisions       []Collision
 
 	Samples []Sample // in input order
 
@@ -82,17 +87,18 @@ func (a *Accumulator) Finish() *Distribution {
 	a.drain()
 	a.cur = batch{}
 	d := &Distribution{
-		Spec:        a.spec,
-		Version:     a.opts.Version,
-		timePath:    a.opts.TimePath,
-		Documents:   a.docs,
-		Bytes:       a.bytes,
-		Missing:     a.missing,
-		Invalid:     a.invalid,
-		Weighted:    a.weighted,
-		KeyMaxBytes: a.keyMax,
-		OverLimit:   a.over,
-		OverLimitV1: a.overV1,
+		Spec:             a.spec,
+		Version:          a.opts.Version,
+		timePath:         a.opts.TimePath,
+		Documents:        a.docs,
+		Bytes:            a.bytes,
+		Missing:          a.missing,
+		Invalid:          a.invalid,
+		Weighted:         a.weighted,
+		KeyMaxBytes:      a.keyMax,
+		OverLimit:        a.over,
+		OverLimitV1:      a.overV1,
+		ImpreciseNumbers: a.imprecise,
 	}
 	// The groups are put in EPK order as they are copied out.
 	n := a.groups.n

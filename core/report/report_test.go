@@ -827,3 +827,20 @@ func TestVerdictPrefix(t *testing.T) {
 		t.Errorf("routing, values, prefix = %v, want %v", got, want)
 	}
 }
+
+// TestImpreciseNumbers: 64-bit ids written as JSON numbers are read as
+// doubles, by Cosmos DB as by pkcalc, and distinct ones merge; the report
+// says so rather than showing the merged partitions unexplained.
+func TestImpreciseNumbers(t *testing.T) {
+	docs := `{"id":"1","n":9007199254740993,"m":7}` + "\n" + `{"id":"2","n":9007199254740992,"m":8}` + "\n" + `{"id":"3","n":12345678901234567890,"m":9}` + "\n"
+	r, err := Analyze(strings.NewReader(docs), Options{Keys: []key.Spec{mustKey(t, "/n"), mustKey(t, "/m")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(c Candidate) bool {
+		return slices.ContainsFunc(c.Findings, func(f Finding) bool { return f.Code == advisor.ImpreciseNumbers && f.Severity == "warning" })
+	}
+	if n, m := r.Candidates[0], r.Candidates[1]; !has(n) || has(m) || n.LogicalPartitions != 2 {
+		t.Errorf("/n: %d logical partitions, findings %+v; /m: findings %+v", n.LogicalPartitions, n.Findings, m.Findings)
+	}
+}

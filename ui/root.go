@@ -525,10 +525,11 @@ func (c *Root) ErrorsTitle() string {
 	return fmt.Sprintf("%d %s in the input (the documents before and after each were kept where possible)", n, human.Plural(int64(n), "problem", "problems"))
 }
 
-// WarningsTitle heads the list of values read with a change.
+// WarningsTitle heads the list of notes on the input read: values read
+// with a change, and a CSV header's renamed columns.
 func (c *Root) WarningsTitle() string {
 	n := c.Report.Input.Notes
-	return fmt.Sprintf("%d %s read with a change (the documents were kept)", n, human.Plural(int64(n), "value", "values"))
+	return fmt.Sprintf("%d %s on how the input was read (the documents were kept)", n, human.Plural(int64(n), "note", "notes"))
 }
 
 // QueryErrorsTitle heads the list of the lines of the queries that could not be read.

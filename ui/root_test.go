@@ -181,7 +181,7 @@ func TestBadSettingsAndErrors(t *testing.T) {
 	f.text = "{\"id\":\"1\",\"t\":\"a\",\"t\":\"b\"}\n"
 	c.Analyse()
 	finish(t, c, f)
-	if html := render(t, c); !strings.Contains(html, "1 value read with a change") || !strings.Contains(html, "line 1, column") || !strings.Contains(html, "appears more than once") {
+	if html := render(t, c); !strings.Contains(html, "1 note on how the input was read") || !strings.Contains(html, "line 1, column") || !strings.Contains(html, "appears more than once") {
 		t.Errorf("the duplicate-key note is not shown")
 	}
 	c.Finished(f.job, "", "The analysis failed: boom")

@@ -25,6 +25,7 @@ type Row struct {
 	Bytes     int64   // 0 when the input has no bytes column
 	Requests  float64 // optional column `requests` (per second or a weight); 0 when absent
 	Line      int     // where it came from, for messages
+	Row       int     // for JSON, its number among the rows (a compact array is all line 1); 0 in CSV
 }
 
 // Read reads aggregates for a key with levels components, as CSV or JSON,
@@ -654,7 +655,7 @@ func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
 	if _, ok := lower[colDocuments]; !ok {
 		rd.docless++
 	}
-	row := Row{Values: make([]epk.Value, rd.levels), Line: line}
+	row := Row{Values: make([]epk.Value, rd.levels), Line: line, Row: rd.row}
 	for i := range 10 {
 		name := fmt.Sprintf("k%d", i)
 		v, ok := lower[name]

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,8 +59,14 @@ func joinErrs(errs []error) string {
 	return b.String()
 }
 
+// checkRows compares rows but for their JSON row numbers, which
+// TestRowNumbers checks.
 func checkRows(t *testing.T, got, want []Row) {
 	t.Helper()
+	got = slices.Clone(got)
+	for i := range got {
+		got[i].Row = 0
+	}
 	if !reflect.DeepEqual(got, want) {
 		var b strings.Builder
 		for _, r := range got {
@@ -522,5 +529,28 @@ func TestSizeRows(t *testing.T) {
 	SizeRows(rows, 1024)
 	if rows[0].Bytes != 3072 || rows[1].Bytes != 10 || rows[2].Bytes != math.MaxInt64 {
 		t.Errorf("%+v", rows)
+	}
+}
+
+// TestRowNumbers: a JSON row keeps its number among the rows, by which a
+// later message (a row past the limits) can name it on a line of many.
+func TestRowNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []int
+	}{
+		{`[{"k0":"a","documents":1},{"k0":"b","documents":2},{"k0":"c","documents":3}]`, []int{1, 2, 3}},
+		{`[{"k0":"a","documents":1},{"k0":"b","documents":-1},{"k0":"c","documents":3}]`, []int{1, 3}},
+		{"{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":2}\n", []int{1, 2}},
+		{"k0,documents\na,1\nb,2\n", []int{0, 0}},
+	} {
+		rows, _ := Read(strings.NewReader(tt.in), 1)
+		var got []int
+		for _, r := range rows {
+			got = append(got, r.Row)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: rows numbered %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }

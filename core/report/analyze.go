@@ -461,7 +461,7 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	for _, r := range rows {
 		// Counts past any container would overflow the totals.
 		if int64(a.docs)+r.Documents > MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > MaxTargetGB*(1<<30) {
-			over = append(over, &aggregate.LineError{Line: r.Line, Msg: fmt.Sprintf("with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
+			over = append(over, &aggregate.LineError{Line: r.Line, Row: r.Row, Msg: fmt.Sprintf("with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
 				human.Count(MaxTargetDocs), human.Count(MaxTargetGB))})
 			continue
 		}
@@ -473,7 +473,7 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	// Both lists are in input order; so are the report's problems.
 	for len(problems) > 0 || len(over) > 0 {
 		var le *aggregate.LineError
-		if len(over) == 0 || len(problems) > 0 && (!errors.As(problems[0], &le) || le.Line <= over[0].Line) {
+		if len(over) == 0 || len(problems) > 0 && (!errors.As(problems[0], &le) || le.Line < over[0].Line || le.Line == over[0].Line && le.Row <= over[0].Row) {
 			a.problem(aggregateProblem(problems[0]))
 			problems = problems[1:]
 		} else {

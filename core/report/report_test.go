@@ -720,6 +720,22 @@ func TestAggregatesPastLimits(t *testing.T) {
 	}
 }
 
+// TestAggregatesPastLimitsJSON: in a compact JSON array, every row on
+// line 1, a row past the limits is named by its number, and the problems
+// stay in row order.
+func TestAggregatesPastLimitsJSON(t *testing.T) {
+	in := `[{"k0":"a","documents":1},{"k0":"b","documents":9e17},{"k0":"c","documents":-1},{"k0":"d","documents":9e17}]`
+	rows, problems := aggregate.Read(strings.NewReader(in), 1)
+	r := AnalyzeAggregates(rows, problems, mustKey(t, "/t"), Options{})
+	var got []string
+	for _, e := range r.Input.Errors {
+		got = append(got, e.Message[:strings.Index(e.Message, ":")])
+	}
+	if want := []string{"line 1, row 2", "line 1, row 3", "line 1, row 4"}; !slices.Equal(got, want) || r.Documents != 1 {
+		t.Errorf("%d documents; problems at %q, want %q", r.Documents, got, want)
+	}
+}
+
 // TestTablesAgree: the text and Markdown tables give each candidate the
 // same figures, the busiest physical partition among them, as the CSV.
 func TestTablesAgree(t *testing.T) {

@@ -930,3 +930,43 @@ func TestSuffixBusiestAtTarget(t *testing.T) {
 		t.Errorf("the busiest suffix takes %.4f of the requests at the target, want 0.015 (the sample: %.4f)", e.HottestShare, sampled)
 	}
 }
+
+// A time bucket's value takes its share of all time, but all its writes
+// come while it is current: at 5,000 writes/s, the hour of a device that
+// sends half the readings asks ~12,500 RU/s of one logical partition. The
+// IoT telemetry's /device_id+/ts:hour, on the one partition of the least
+// throughput, was recommended at 5,000 writes/s with no THROTTLED, its
+// busiest value judged on its 4.8% of all time, while /device_id was told
+// of the 10,000 RU/s limit for the same writes.
+func TestTimeBucketWritesOfTheHour(t *testing.T) {
+	opts := partition.Options{TimePath: []string{"at"}}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := func() io.Reader {
+		return lines(4800, func(i int) string {
+			dev := 0 // half the readings come from one device
+			if i%2 == 1 {
+				dev = 1 + i%5
+			}
+			at := start.Add(time.Duration(i) * 18 * time.Second) // a day
+			return fmt.Sprintf(`{"id":"%d","dev":"d%d","at":%q}`, i, dev, at.Format(time.RFC3339))
+		})
+	}
+	for _, tt := range []struct {
+		spec   string
+		writes float64
+		limit  bool // one value needs more than 10,000 RU/s
+	}{
+		{"/dev+/at:hour", 5000, true},
+		{"/dev+/at:day", 5000, true},
+		{"/dev+/at:hour", 500, false},
+		{"/dev+hash(/id)%10", 5000, false},
+		{"/dev", 5000, true},
+	} {
+		e := evaluate(t, tt.spec, src(), opts, Settings{Workload: Workload{Writes: tt.writes}})
+		f := finding(e, Throttled)
+		limited := f != nil && f.Severity == Critical && strings.Contains(f.Message, "more throughput cannot fix that")
+		if limited != tt.limit || (tt.limit && e.Score > 60) {
+			t.Errorf("%s at %v writes/s: score %d, busiest value %.0f RU/s, THROTTLED %+v", tt.spec, tt.writes, e.Score, e.Load.HottestLogiRU, f)
+		}
+	}
+}

@@ -473,7 +473,7 @@ func TestMessageWording(t *testing.T) {
 		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: []query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}}}, ReadWithoutKey,
 			"The point read of /id, /tenant (line 3) does not know /sub, so it cannot be a point read: it must first query the partitions of 1 prefix to find the item (5 per second). Give it the whole key.", "every partition"},
 		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
-			"This costs nothing extra yet: the container has 1 physical partition. It would matter once the container splits", "target"},
+			"The container has 1 physical partition, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits", "target"},
 		{"one over V1's limit", "/k", strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":\"short\"}\n", long)), partition.Options{Version: epk.V1}, Settings{}, KeyTooLong,
 			"1 document has a key value over 101 bytes", "have"},
 		// A hierarchical key's missing level is undefined on its own.
@@ -967,6 +967,51 @@ func TestTimeBucketWritesOfTheHour(t *testing.T) {
 		limited := f != nil && f.Severity == Critical && strings.Contains(f.Message, "more throughput cannot fix that")
 		if limited != tt.limit || (tt.limit && e.Score > 60) {
 			t.Errorf("%s at %v writes/s: score %d, busiest value %.0f RU/s, THROTTLED %+v", tt.spec, tt.writes, e.Score, e.Load.HottestLogiRU, f)
+		}
+	}
+}
+
+// On one physical partition a fan-out query costs no more than a targeted
+// one, but a point read or delete without the key becomes a query, which
+// costs more than the point read even there. CROSS_PARTITION_QUERIES said
+// "This costs nothing extra yet" of 500 such reads a second while THROTTLED,
+// beside it, put their 1,250 RU/s on "reading several partitions".
+func TestOnePartitionFindCost(t *testing.T) {
+	src := func() io.Reader {
+		return lines(300, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d","cat":"c%d"}`, i, i%3, i%37) })
+	}
+	for _, tt := range []struct {
+		name, workload string
+		want, not      []string // in CROSS_PARTITION_QUERIES, THROTTLED and UNDERPROVISIONED
+	}{
+		{"point reads without the key", "300 SELECT * FROM c WHERE c.tenant = @t\n500 read /id /tenant",
+			[]string{"a point read or delete that must first query to find its item pays for that query already",
+				"is what this key adds, by reading several partitions or by querying for the items of point reads and deletes that lack it"},
+			[]string{"This costs nothing extra yet", "is the cost of reading several partitions"}},
+		{"deletes without the key", "500 delete /id /tenant", []string{"pays for that query already"}, []string{"This costs nothing extra yet"}},
+		{"queries only", "300 SELECT * FROM c WHERE c.tenant = @t\n500 read /id /cat",
+			[]string{"This costs nothing extra yet: the container has 1 physical partition."}, []string{"pays for that query"}},
+	} {
+		ops, err := query.ReadWorkload(strings.NewReader(tt.workload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := evaluate(t, "/cat", src(), partition.Options{}, Settings{Operations: ops})
+		var text string
+		for _, f := range e.Findings {
+			if f.Code == CrossPartitionQueries || f.Code == Throttled || f.Code == Underprovisioned {
+				text += f.Message + "\n"
+			}
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q\nwant %q", tt.name, text, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%s: %q\nwithout %q", tt.name, text, n)
+			}
 		}
 	}
 }

@@ -194,7 +194,7 @@ func (e *Evaluation) score() {
 			msg := fmt.Sprintf("The workload needs %s RU/s but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
 				need, human.Count(int64(provisioned)), need)
 			if e.Load.TotalRU > e.Load.BaseRU+0.5 {
-				msg = fmt.Sprintf("The workload needs %s RU/s under any key, and %s under %s, which reads several partitions for some operations, but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
+				msg = fmt.Sprintf("The workload needs %s RU/s under any key, and %s under %s, which reads several partitions or queries for items for some operations, but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
 					need, human.Count(int64(math.Ceil(e.Load.TotalRU))), spec, human.Count(int64(provisioned)), need)
 			}
 			add(Finding{Underprovisioned, Warning, msg})
@@ -210,7 +210,7 @@ func (e *Evaluation) score() {
 			msg := fmt.Sprintf("At %s RU/s of demand, physical partition %d is asked for %s RU/s but has %s: %s of requests would be throttled (HTTP 429).",
 				human.Count(int64(e.Load.TotalRU)), t.Hottest, human.Count(int64(e.Load.DemandRU[max(t.Hottest, 0)])), human.Count(int64(e.Load.CapacityRU)), human.Percent(t.ThrottledFraction))
 			if e.Load.TotalRU > 1.5*e.Load.BaseRU {
-				msg += fmt.Sprintf(" Of the demand, %s RU/s is the cost of reading several partitions under this key: a key that served each operation from one partition would need %s RU/s.",
+				msg += fmt.Sprintf(" Of the demand, %s RU/s is what this key adds, by reading several partitions or by querying for the items of point reads and deletes that lack it: a key that served each operation from one partition would need %s RU/s.",
 					human.Count(int64(e.Load.TotalRU-e.Load.BaseRU)), human.Count(int64(math.Ceil(e.Load.BaseRU))))
 			}
 			if e.Load.HottestLogiRU > capacity.PartitionMaxRU {

@@ -1015,3 +1015,25 @@ func TestOnePartitionFindCost(t *testing.T) {
 		}
 	}
 }
+
+// A key whose largest value passes the 70% alert line at the target is one
+// growth spurt from the 20 GB hard limit: /customerId of the sample orders
+// at 5 TB put nine customers past 14 GB, the largest at 18.9 GB, and still
+// graded A (86). It is capped at B; below the line nothing changes.
+func TestAlertLineCapsGrade(t *testing.T) {
+	orders := sample.OrdersText(sample.DefaultOrders)
+	for _, tt := range []struct {
+		target int64
+		alert  bool
+	}{
+		{5000 << 30, true},
+		{500 << 30, false},
+	} {
+		e := evaluate(t, "/customerId", strings.NewReader(orders), partition.Options{}, Settings{TargetBytes: tt.target})
+		f := finding(e, LogicalPartitionLimit)
+		alert := f != nil && f.Severity == Warning
+		if alert != tt.alert || (alert && grade(e.Score) == "A") || (!alert && e.Score < 85) {
+			t.Errorf("%d GB: score %d, LOGICAL_PARTITION_LIMIT %+v", tt.target>>30, e.Score, f)
+		}
+	}
+}

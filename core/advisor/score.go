@@ -242,6 +242,9 @@ func (e *Evaluation) score() {
 			"At the target scale %s logical %s would pass 20 GB, where Cosmos DB rejects further writes to the value; the largest, %s, would hold %s.",
 			human.Count(int64(e.Projection.OverLimitN)), human.Plural(int64(e.Projection.OverLimitN), "partition", "partitions"), ValueText(e.Projection.OverLimit[0].Values), human.Bytes(e.Projection.OverLimit[0].Bytes))})
 	case e.Projection.OverAlertN > 0:
+		// Past the alert line at the size the user plans for, the next
+		// growth passes the hard limit: not a key to grade A.
+		limit(80)
 		add(Finding{LogicalPartitionLimit, Warning, fmt.Sprintf(
 			"At the target scale %s logical %s would pass the 70%% alert line (14 GB) of the 20 GB limit; the largest, %s, would hold %s.",
 			human.Count(int64(e.Projection.OverAlertN)), human.Plural(int64(e.Projection.OverAlertN), "partition", "partitions"), ValueText(e.Projection.OverAlert[0].Values), human.Bytes(e.Projection.OverAlert[0].Bytes))})

@@ -410,8 +410,13 @@ func (e *Evaluation) writesCrowd() (concentrated, crowded bool) {
 	// writes each one's bucket of the moment to one partition, though over
 	// time the buckets spread. (A key whose data is as skewed in total is
 	// HOT_PARTITION's.)
+	// At least 30% of the moment's writes, or, with many partitions and
+	// enough sampled writes that chance cannot put them there, 8 times a
+	// fair share: 28% of the writes on one of 128 partitions caps the
+	// container's writes at a 36th of its throughput.
 	fullest := e.fullestShare()
-	crowded = !concentrated && p > 1 && fullest > 0 && sp.HottestShare >= 0.3 &&
+	floor := min(0.3, max(8/float64(p), 4/sp.SamplesMedian))
+	crowded = !concentrated && p > 1 && fullest > 0 && sp.HottestShare >= floor &&
 		sp.HottestShare >= 4/float64(p) && sp.HottestShare >= 2*fullest
 	return concentrated, crowded
 }

@@ -473,7 +473,7 @@ func TestMessageWording(t *testing.T) {
 		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: []query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}}}, ReadWithoutKey,
 			"The point read of /id, /tenant (line 3) does not know /sub, so it cannot be a point read: it must first query the partitions of 1 prefix to find the item (5 per second). Give it the whole key.", "every partition"},
 		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
-			"This costs nothing extra yet: the container has 1 physical partition. It would matter once the container splits", "target"},
+			"The container has 1 physical partition, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits", "target"},
 		{"one over V1's limit", "/k", strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":\"short\"}\n", long)), partition.Options{Version: epk.V1}, Settings{}, KeyTooLong,
 			"1 document has a key value over 101 bytes", "have"},
 		// A hierarchical key's missing level is undefined on its own.
@@ -928,5 +928,145 @@ func TestSuffixBusiestAtTarget(t *testing.T) {
 	}
 	if e.HottestShare < 0.0145 || e.HottestShare > 0.0155 {
 		t.Errorf("the busiest suffix takes %.4f of the requests at the target, want 0.015 (the sample: %.4f)", e.HottestShare, sampled)
+	}
+}
+
+// A time bucket's value takes its share of all time, but all its writes
+// come while it is current: at 5,000 writes/s, the hour of a device that
+// sends half the readings asks ~12,500 RU/s of one logical partition. The
+// IoT telemetry's /device_id+/ts:hour, on the one partition of the least
+// throughput, was recommended at 5,000 writes/s with no THROTTLED, its
+// busiest value judged on its 4.8% of all time, while /device_id was told
+// of the 10,000 RU/s limit for the same writes.
+func TestTimeBucketWritesOfTheHour(t *testing.T) {
+	opts := partition.Options{TimePath: []string{"at"}}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := func() io.Reader {
+		return lines(4800, func(i int) string {
+			dev := 0 // half the readings come from one device
+			if i%2 == 1 {
+				dev = 1 + i%5
+			}
+			at := start.Add(time.Duration(i) * 18 * time.Second) // a day
+			return fmt.Sprintf(`{"id":"%d","dev":"d%d","at":%q}`, i, dev, at.Format(time.RFC3339))
+		})
+	}
+	for _, tt := range []struct {
+		spec   string
+		writes float64
+		limit  bool // one value needs more than 10,000 RU/s
+	}{
+		{"/dev+/at:hour", 5000, true},
+		{"/dev+/at:day", 5000, true},
+		{"/dev+/at:hour", 500, false},
+		{"/dev+hash(/id)%10", 5000, false},
+		{"/dev", 5000, true},
+	} {
+		e := evaluate(t, tt.spec, src(), opts, Settings{Workload: Workload{Writes: tt.writes}})
+		f := finding(e, Throttled)
+		limited := f != nil && f.Severity == Critical && strings.Contains(f.Message, "more throughput cannot fix that")
+		if limited != tt.limit || (tt.limit && e.Score > 60) {
+			t.Errorf("%s at %v writes/s: score %d, busiest value %.0f RU/s, THROTTLED %+v", tt.spec, tt.writes, e.Score, e.Load.HottestLogiRU, f)
+		}
+	}
+}
+
+// On one physical partition a fan-out query costs no more than a targeted
+// one, but a point read or delete without the key becomes a query, which
+// costs more than the point read even there. CROSS_PARTITION_QUERIES said
+// "This costs nothing extra yet" of 500 such reads a second while THROTTLED,
+// beside it, put their 1,250 RU/s on "reading several partitions".
+func TestOnePartitionFindCost(t *testing.T) {
+	src := func() io.Reader {
+		return lines(300, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d","cat":"c%d"}`, i, i%3, i%37) })
+	}
+	for _, tt := range []struct {
+		name, workload string
+		want, not      []string // in CROSS_PARTITION_QUERIES, THROTTLED and UNDERPROVISIONED
+	}{
+		{"point reads without the key", "300 SELECT * FROM c WHERE c.tenant = @t\n500 read /id /tenant",
+			[]string{"a point read or delete that must first query to find its item pays for that query already",
+				"is what this key adds, by reading several partitions or by querying for the items of point reads and deletes that lack it"},
+			[]string{"This costs nothing extra yet", "is the cost of reading several partitions"}},
+		{"deletes without the key", "500 delete /id /tenant", []string{"pays for that query already"}, []string{"This costs nothing extra yet"}},
+		{"queries only", "300 SELECT * FROM c WHERE c.tenant = @t\n500 read /id /cat",
+			[]string{"This costs nothing extra yet: the container has 1 physical partition."}, []string{"pays for that query"}},
+	} {
+		ops, err := query.ReadWorkload(strings.NewReader(tt.workload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := evaluate(t, "/cat", src(), partition.Options{}, Settings{Operations: ops})
+		var text string
+		for _, f := range e.Findings {
+			if f.Code == CrossPartitionQueries || f.Code == Throttled || f.Code == Underprovisioned {
+				text += f.Message + "\n"
+			}
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q\nwant %q", tt.name, text, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%s: %q\nwithout %q", tt.name, text, n)
+			}
+		}
+	}
+}
+
+// A key whose largest value passes the 70% alert line at the target is one
+// growth spurt from the 20 GB hard limit: /customerId of the sample orders
+// at 5 TB put nine customers past 14 GB, the largest at 18.9 GB, and still
+// graded A (86). It is capped at B; below the line nothing changes.
+func TestAlertLineCapsGrade(t *testing.T) {
+	orders := sample.OrdersText(sample.DefaultOrders)
+	for _, tt := range []struct {
+		target int64
+		alert  bool
+	}{
+		{5000 << 30, true},
+		{500 << 30, false},
+	} {
+		e := evaluate(t, "/customerId", strings.NewReader(orders), partition.Options{}, Settings{TargetBytes: tt.target})
+		f := finding(e, LogicalPartitionLimit)
+		alert := f != nil && f.Severity == Warning
+		if alert != tt.alert || (alert && grade(e.Score) == "A") || (!alert && e.Score < 85) {
+			t.Errorf("%d GB: score %d, LOGICAL_PARTITION_LIMIT %+v", tt.target>>30, e.Score, f)
+		}
+	}
+}
+
+// The writes of the moment crowd one partition however many there are: in
+// the sample telemetry cut into hours, one device's hour takes 28% of the
+// writes. On 16 partitions that was a MONOTONIC warning; on 128 (5 TB), or
+// on 68 at 100,000 RU/s and 5,000 writes/s, where that partition is asked
+// for 7,058 RU/s of its 1,470, it was nothing, as 28% was under a fixed 30%
+// floor, and the key went up from 70 to 81. Keys whose moment's writes
+// spread keep their grade.
+func TestCrowdedWritesAtAnyScale(t *testing.T) {
+	telemetry := sample.TelemetryText(sample.DefaultTelemetry)
+	opts := partition.Options{TimePath: []string{"ts"}}
+	for _, tt := range []struct {
+		name, spec string
+		s          Settings
+		crowded    bool
+		throttled  bool
+	}{
+		{"16 partitions", "/deviceId+/ts:hour", Settings{TargetBytes: 500 << 30}, true, false},
+		{"128 partitions", "/deviceId+/ts:hour", Settings{TargetBytes: 5000 << 30}, true, false},
+		{"68 partitions, 5,000 writes/s", "/deviceId+/ts:hour", Settings{TargetBytes: 2000 << 30,
+			Throughput: capacity.Throughput{RU: 100000}, Workload: Workload{Writes: 5000}}, true, true},
+		{"id at 128 partitions", "/id", Settings{TargetBytes: 5000 << 30}, false, false},
+		{"suffix at 128 partitions", "/deviceId+hash(/id)%143", Settings{TargetBytes: 5000 << 30}, false, false},
+	} {
+		e := evaluate(t, tt.spec, strings.NewReader(telemetry), opts, tt.s)
+		f := finding(e, Monotonic)
+		crowded := f != nil && f.Severity == Warning && strings.Contains(f.Message, "At any hour the busiest of")
+		throttled := finding(e, Throttled) != nil
+		if crowded != tt.crowded || throttled != tt.throttled || (crowded && e.Score > 70) {
+			t.Errorf("%s %s: score %d, MONOTONIC %+v, THROTTLED %v", tt.name, tt.spec, e.Score, f, throttled)
+		}
 	}
 }

@@ -178,6 +178,12 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 		if concentrated, crowded := e.writesCrowd(); (concentrated || crowded) && len(e.Spread.Moment) == len(e.Physical) {
 			writeShares, hotWrite = e.Spread.Moment, max(e.HottestShare, e.Spread.HottestKeyShare)
 		}
+		if d.Spec.TimeBucket() != "" && e.Spread != nil && e.Spread.SamplesMedian >= minBucketSamples {
+			// A time bucket's value takes its share of all time, but its
+			// writes all come while it is current: a busy device's bucket
+			// of the moment takes the device's whole share of the writes.
+			hotWrite = max(hotWrite, e.Spread.HottestKeyShare)
+		}
 		if d.KeyIsTime() {
 			// One value a second: the second's writes all go to the
 			// partition that holds it, the busiest one at worst.

@@ -197,9 +197,18 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 			has += " now and at the target"
 		}
 		const cost = "a cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them"
-		if p <= 1 {
+		// A point read or delete that must query for its item pays for
+		// the query even on one partition (as the load counts it).
+		finds := false
+		for _, v := range q.Verdicts {
+			finds = finds || (v.Op.Kind == query.ReadOp || v.Op.Kind == query.DeleteOp) && v.Assessment.Routing.Kind == query.FanOut && v.Rate > 0
+		}
+		switch {
+		case p <= 1 && finds:
+			msg += fmt.Sprintf(". %s, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits: %s.", sentence(has), cost)
+		case p <= 1:
 			msg += fmt.Sprintf(". This costs nothing extra yet: %s. It would matter once the container splits: %s.", has, cost)
-		} else {
+		default:
 			msg += fmt.Sprintf(". %s: %s.", sentence(cost), has)
 		}
 		if e.IsID {

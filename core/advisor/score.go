@@ -194,7 +194,7 @@ func (e *Evaluation) score() {
 			msg := fmt.Sprintf("The workload needs %s RU/s but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
 				need, human.Count(int64(provisioned)), need)
 			if e.Load.TotalRU > e.Load.BaseRU+0.5 {
-				msg = fmt.Sprintf("The workload needs %s RU/s under any key, and %s under %s, which reads several partitions for some operations, but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
+				msg = fmt.Sprintf("The workload needs %s RU/s under any key, and %s under %s, which reads several partitions or queries for items for some operations, but the container has %s RU/s: any key would be throttled. Provision at least %s RU/s; the findings below are about what the key adds.",
 					need, human.Count(int64(math.Ceil(e.Load.TotalRU))), spec, human.Count(int64(provisioned)), need)
 			}
 			add(Finding{Underprovisioned, Warning, msg})
@@ -210,7 +210,7 @@ func (e *Evaluation) score() {
 			msg := fmt.Sprintf("At %s RU/s of demand, physical partition %d is asked for %s RU/s but has %s: %s of requests would be throttled (HTTP 429).",
 				human.Count(int64(e.Load.TotalRU)), t.Hottest, human.Count(int64(e.Load.DemandRU[max(t.Hottest, 0)])), human.Count(int64(e.Load.CapacityRU)), human.Percent(t.ThrottledFraction))
 			if e.Load.TotalRU > 1.5*e.Load.BaseRU {
-				msg += fmt.Sprintf(" Of the demand, %s RU/s is the cost of reading several partitions under this key: a key that served each operation from one partition would need %s RU/s.",
+				msg += fmt.Sprintf(" Of the demand, %s RU/s is what this key adds, by reading several partitions or by querying for the items of point reads and deletes that lack it: a key that served each operation from one partition would need %s RU/s.",
 					human.Count(int64(e.Load.TotalRU-e.Load.BaseRU)), human.Count(int64(math.Ceil(e.Load.BaseRU))))
 			}
 			if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
@@ -242,6 +242,9 @@ func (e *Evaluation) score() {
 			"At the target scale %s logical %s would pass 20 GB, where Cosmos DB rejects further writes to the value; the largest, %s, would hold %s.",
 			human.Count(int64(e.Projection.OverLimitN)), human.Plural(int64(e.Projection.OverLimitN), "partition", "partitions"), ValueText(e.Projection.OverLimit[0].Values), human.Bytes(e.Projection.OverLimit[0].Bytes))})
 	case e.Projection.OverAlertN > 0:
+		// Past the alert line at the size the user plans for, the next
+		// growth passes the hard limit: not a key to grade A.
+		limit(80)
 		add(Finding{LogicalPartitionLimit, Warning, fmt.Sprintf(
 			"At the target scale %s logical %s would pass the 70%% alert line (14 GB) of the 20 GB limit; the largest, %s, would hold %s.",
 			human.Count(int64(e.Projection.OverAlertN)), human.Plural(int64(e.Projection.OverAlertN), "partition", "partitions"), ValueText(e.Projection.OverAlert[0].Values), human.Bytes(e.Projection.OverAlert[0].Bytes))})
@@ -407,8 +410,13 @@ func (e *Evaluation) writesCrowd() (concentrated, crowded bool) {
 	// writes each one's bucket of the moment to one partition, though over
 	// time the buckets spread. (A key whose data is as skewed in total is
 	// HOT_PARTITION's.)
+	// At least 30% of the moment's writes, or, with many partitions and
+	// enough sampled writes that chance cannot put them there, 8 times a
+	// fair share: 28% of the writes on one of 128 partitions caps the
+	// container's writes at a 36th of its throughput.
 	fullest := e.fullestShare()
-	crowded = !concentrated && p > 1 && fullest > 0 && sp.HottestShare >= 0.3 &&
+	floor := min(0.3, max(8/float64(p), 4/sp.SamplesMedian))
+	crowded = !concentrated && p > 1 && fullest > 0 && sp.HottestShare >= floor &&
 		sp.HottestShare >= 4/float64(p) && sp.HottestShare >= 2*fullest
 	return concentrated, crowded
 }

@@ -55,6 +55,7 @@ type Evaluation struct {
 	HottestShare float64 // the largest share of requests one logical partition takes
 	Queries      Queries
 	Score        int
+	Uncapped     int // the score before its findings cap it: orders keys capped alike
 	Grade        string
 	Breakdown    []Component
 	Findings     []Finding

@@ -387,7 +387,8 @@ func (e *Evaluation) score() {
 	for _, c := range e.Breakdown {
 		total += float64(c.Weight*c.Score) / 100
 	}
-	e.Score = min(int(math.Round(total)), capAt)
+	e.Uncapped = int(math.Round(total))
+	e.Score = min(e.Uncapped, capAt)
 	e.Grade = grade(e.Score)
 	slices.SortStableFunc(e.Findings, func(a, b Finding) int { return severityRank(a.Severity) - severityRank(b.Severity) })
 }

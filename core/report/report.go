@@ -414,7 +414,8 @@ func (a *analysis) finish() *Report {
 			acceptable[i] = 1
 		}
 	}
-	// Ties go to the key that keeps related documents together: hierarchical
+	// Ties go to the better key before its cap, then to the key that keeps
+	// related documents together: hierarchical
 	// first, then plain, then synthetic (which the application must compute).
 	kindRank := map[key.Kind]int{key.MultiHash: 0, key.Hash: 1, key.Synthetic: 2}
 	slices.SortStableFunc(byScore, func(x, y int) int {
@@ -423,6 +424,12 @@ func (a *analysis) finish() *Report {
 			return c
 		}
 		if c := cmp.Compare(evals[y].Score, evals[x].Score); c != 0 {
+			return c
+		}
+		// Keys capped at one score by their findings: the better key
+		// without the cap first (a key needing 5,000 RU/s before one
+		// needing 40,000).
+		if c := cmp.Compare(evals[y].Uncapped, evals[x].Uncapped); c != 0 {
 			return c
 		}
 		return cmp.Compare(kindRank[evals[x].Dist.Spec.Kind], kindRank[evals[y].Dist.Spec.Kind])

@@ -5,7 +5,9 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -858,5 +860,41 @@ func TestImpreciseNumbers(t *testing.T) {
 	}
 	if n, m := r.Candidates[0], r.Candidates[1]; !has(n) || has(m) || n.LogicalPartitions != 2 {
 		t.Errorf("/n: %d logical partitions, findings %+v; /m: findings %+v", n.LogicalPartitions, n.Findings, m.Findings)
+	}
+}
+
+// TestCappedTiesByUncapped: keys whose findings cap them at one score rank
+// by their score before the cap, so the key the workload strains least
+// comes first, not the first key of its kind.
+func TestCappedTiesByUncapped(t *testing.T) {
+	f, err := os.Open(filepath.Join(schemaDatasets, "cosmicworks-v4-product.json"))
+	if err != nil {
+		t.Skip("no shared dataset:", err)
+	}
+	defer f.Close()
+	ops := "300 SELECT * FROM c WHERE c.tenantId = @tenant AND c.customerId = @customer\n500 read /id /tenantId\n20 patch /status\n"
+	r, err := Analyze(f, Options{TargetBytes: 500 << 30, Workload: advisor.Workload{Operations: ops}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uncapped := func(c Candidate) (total float64) {
+		for _, p := range c.ScoreBreakdown {
+			total += float64(p.Weight*p.Score) / 100
+		}
+		return math.Round(total)
+	}
+	ties := 0
+	for i := 1; i < len(r.Candidates); i++ {
+		a, b := r.Candidates[i-1], r.Candidates[i]
+		if a.Score != b.Score {
+			continue
+		}
+		ties++
+		if uncapped(b) > uncapped(a) {
+			t.Errorf("%s (uncapped %v) ranks below %s (uncapped %v) at score %d", b.Key.Spec, uncapped(b), a.Key.Spec, uncapped(a), a.Score)
+		}
+	}
+	if ties == 0 {
+		t.Fatal("no keys capped alike to order")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -506,6 +507,11 @@ func Assess(op Op, spec key.Spec) Assessment {
 					break
 				}
 			}
+		}
+		if op.Items >= 2 && slices.Contains(keyPaths, "/id") && !slices.Contains(hit, "/id") {
+			// Items of one logical partition each have an id of their
+			// own, so under a key made with /id no two share a value.
+			hit = append(hit, "/id (each item has its own)")
 		}
 		if len(hit) == 0 {
 			return Assessment{Routing: Routing{Kind: Single, Values: 1, Reason: "its items share one key value"},

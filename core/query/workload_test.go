@@ -180,6 +180,7 @@ func TestAssess(t *testing.T) {
 	hier3, sufx := mustKey("/tenantId,/categoryId,/id"), mustKey("/device+hash(/ts)%4")
 	q := func(text string) Op { return Op{Kind: QueryOp, Weight: 1, Text: text} }
 	op := func(k OpKind, paths ...string) Op { return Op{Kind: k, Weight: 1, Paths: paths} }
+	batch := func(items int, paths ...string) Op { return Op{Kind: BatchOp, Weight: 1, Items: items, Paths: paths} }
 	for _, tt := range []struct {
 		op         Op
 		spec       key.Spec
@@ -217,6 +218,12 @@ func TestAssess(t *testing.T) {
 		{op(BatchOp, "/orderId", "/tenantId"), hash, Targeted, false, true, "a transactional batch runs in one logical partition, but its items differ in /tenantId, a key path: split it by key value or choose a key its items share"},
 		{op(SprocOp, "/userId"), hier, Targeted, false, true, ""},
 		{op(SprocOp, "/orderDate"), synth, Targeted, false, true, ""},
+		// Every item has an id of its own: a batch of several cannot share
+		// a key made with /id; a batch of one can.
+		{batch(10, "/orderId"), hier3, Targeted, false, true, "a transactional batch runs in one logical partition, but its items differ in /id (each item has its own), a key path: split it by key value or choose a key its items share"},
+		{batch(10, "/orderId"), mustKey("/tenantId+hash(/id)%8"), Targeted, false, true, ""},
+		{batch(1, "/orderId"), hier3, Single, false, false, ""},
+		{batch(10, "/orderId"), hash, Single, false, false, ""},
 		{op("bulk"), hash, FanOut, false, false, `unknown operation kind "bulk"`},
 	} {
 		a := Assess(tt.op, tt.spec)

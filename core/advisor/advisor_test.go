@@ -931,6 +931,21 @@ func TestSuffixBusiestAtTarget(t *testing.T) {
 	}
 }
 
+// A suffix that is not the key's last term is not spread by the
+// projection, so the busiest value stays the sample's: the advisor asks
+// the projection what it did rather than judging the key's terms itself.
+func TestSuffixNotLastKeepsSampleBusiest(t *testing.T) {
+	const gb = int64(1) << 30
+	src := lines(1000, func(i int) string {
+		return fmt.Sprintf(`{"tenant":"t%d","id":"%d","pad":%q}`, i%3, i, strings.Repeat("x", 500))
+	})
+	e := evaluate(t, "hash(/id)%40+/tenant", src, partition.Options{}, Settings{TargetBytes: 500 * gb, Workload: Workload{Reads: 100}})
+	_, sampled := e.Dist.Shares(e.Physical, partition.ByDocuments)
+	if e.Projection.SuffixSpread || e.HottestShare != sampled {
+		t.Errorf("suffix spread %v; the busiest value takes %.4f, the sample's %.4f", e.Projection.SuffixSpread, e.HottestShare, sampled)
+	}
+}
+
 // A time bucket's value takes its share of all time, but all its writes
 // come while it is current: at 5,000 writes/s, the hour of a device that
 // sends half the readings asks ~12,500 RU/s of one logical partition. The

@@ -125,7 +125,7 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	if e.Projection.Factor > 1 {
 		if sh, hot := e.Projection.Shares(traffic, d.Weighted); sh != nil {
 			e.Load.Shares = sh
-			if suffixModulus(d.Spec) > 0 {
+			if e.Projection.SuffixSpread {
 				// A computed suffix spreads its group evenly: which suffix
 				// the sample's few documents favour is chance, which the
 				// target's share of each undoes. (Other keys keep the

@@ -79,6 +79,7 @@ type Projection struct {
 	Physical      []Physical // after the storage splits the service would make
 	Splits        int        // storage splits simulated
 	Unsplittable  bool       // a partition over the storage limit could not be split further
+	SuffixSpread  bool       // a computed suffix's groups grew evenly over their suffixes (the busiest value is their even share)
 
 	// The most documents and requests one logical partition has at the
 	// target scale, and the key values each of Physical holds there (see
@@ -92,9 +93,9 @@ type Projection struct {
 // new documents go to the key values already seen in proportion to their
 // size, except for the share that Good-Turing's estimate sends to new key
 // values, which spread evenly over the key space. Starting from ranges, a
-// physical partition past maxPhysical bytes splits at the byte median of
-// its logical partitions, as the service splits, until none is but a
-// range that holds one key value alone (see split).
+// physical partition past maxPhysical bytes splits where it halves the
+// bytes it will hold, the fullest first, as the service splits, until none
+// is but a range that holds one key value alone (see split).
 func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, alert, maxPhysical int64) Projection {
 	if factor < 1 || math.IsNaN(factor) || math.IsInf(factor, 0) {
 		factor = 1
@@ -125,6 +126,7 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	if n := lastSuffix(d.Spec); n > 0 && !d.Estimated && grow > 1 {
 		suffixed = d.suffixGrowth(n, grow)
 		scaled = suffixed.scaled
+		p.SuffixSpread = true
 	}
 	// Scaling keeps Largest's order, so the partitions over the limit are
 	// the largest ones, and those over the alert line the next: counted in

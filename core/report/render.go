@@ -210,8 +210,6 @@ func findingCodes(fs []Finding) string {
 	return strings.Join(codes, " ")
 }
 
-// gigabytes writes a target size as people read it: 1,000,000 and 2.5,
-// not 1e+06 or 1000000.
 // projectedTo is what the figures are projected to ("500 GB", "1 document",
 // both), or "" for the input as it is.
 func projectedTo(s Settings) string {
@@ -225,6 +223,8 @@ func projectedTo(s Settings) string {
 	return strings.Join(t, " and ")
 }
 
+// gigabytes writes a target size as people read it: 1,000,000 and 2.5,
+// not 1e+06 or 1000000.
 func gigabytes(gb float64) string {
 	s := strconv.FormatFloat(gb, 'f', -1, 64)
 	whole, frac, _ := strings.Cut(s, ".")

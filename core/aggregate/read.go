@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 )
@@ -782,10 +783,7 @@ func (l *lineReader) lineAt(at int64) int {
 
 // levelsText is a key's count of levels in words: "1 level", "3 levels".
 func levelsText(n int) string {
-	if n == 1 {
-		return "1 level"
-	}
-	return fmt.Sprintf("%d levels", n)
+	return fmt.Sprintf("%d %s", n, human.Plural(int64(n), "level", "levels"))
 }
 
 // keyColumns says which columns a key's levels need.
@@ -793,5 +791,5 @@ func keyColumns(levels int) string {
 	if levels == 1 {
 		return "a key of 1 level needs column k0"
 	}
-	return fmt.Sprintf("a key of %d levels needs columns k0 to k%d", levels, levels-1)
+	return fmt.Sprintf("a key of %s needs columns k0 to k%d", levelsText(levels), levels-1)
 }

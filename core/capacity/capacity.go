@@ -43,6 +43,12 @@ const (
 	// LogicalPartitionMaxBytes: 70 %, i.e. 14 GB
 	// (how-to-alert-on-logical-partition-key-storage-size).
 	AlertFraction = 0.7
+	// MaxPartitions is the most physical partitions pkcalc models, given or
+	// implied by the throughput: as many as package partition's split
+	// simulation makes (65,536 of 50 GB hold 3.2 PB), far past any
+	// container's. A report lists every partition of every key, so a
+	// million of them took gigabytes and minutes.
+	MaxPartitions = 1 << 16
 )
 
 // Throughput provisioned on a container.

@@ -197,36 +197,118 @@ func TestEvenSplitRU(t *testing.T) {
 
 func TestDefaultCosts(t *testing.T) {
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	item := 0.066
+	big := 1 + 2047.0/11 // the point read of a 2 MB item
 	tests := []struct {
-		name  string
-		bytes float64
-		want  Costs
+		name string
+		it   Item
+		want Costs
 	}{
-		{"docs: 1 KB", 1024, Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"docs: 100 KB", 100 * 1024, Costs{PointRead: 10, Write: 50, Query: 12.5}},
-		{"12 KB", 12 * 1024, Costs{PointRead: 2, Write: 10, Query: 4.5}},
-		{"small item costs as 1 KB", 200, Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"zero", 0, Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"negative", -1, Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"NaN", math.NaN(), Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"-Inf", math.Inf(-1), Costs{PointRead: 1, Write: 5, Query: 3.5}},
-		{"2 MB item", 2 << 20, Costs{PointRead: 1 + 2047.0/11, Write: 5 * (1 + 2047.0/11), Query: 2.5 + 1 + 2047.0/11}},
-		{"+Inf caps at 2 MB", math.Inf(1), Costs{PointRead: 1 + 2047.0/11, Write: 5 * (1 + 2047.0/11), Query: 2.5 + 1 + 2047.0/11}},
+		{"docs: 1 KB", Item{Bytes: 1024}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"docs: 100 KB", Item{Bytes: 100 * 1024}, Costs{PointRead: 10, Write: 50, Query: 2.8, Item: item * 100 / itemFitKB}},
+		{"12 KB", Item{Bytes: 12 * 1024}, Costs{PointRead: 2, Write: 10, Query: 2.8, Item: item * 12 / itemFitKB}},
+		{"1 KB with 10 indexed values", Item{Bytes: 1024, Indexed: 10}, Costs{PointRead: 1, Write: 5 + 2.63, Query: 2.8, Item: item}},
+		{"small item costs as 1 KB", Item{Bytes: 200}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"zero", Item{}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"negative", Item{Bytes: -1, Indexed: -3}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"NaN", Item{Bytes: math.NaN(), Indexed: math.NaN()}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"-Inf", Item{Bytes: math.Inf(-1)}, Costs{PointRead: 1, Write: 5, Query: 2.8, Item: item}},
+		{"2 MB item", Item{Bytes: 2 << 20}, Costs{PointRead: big, Write: 5 * big, Query: 2.8, Item: item * 2048 / itemFitKB}},
+		{"+Inf caps at 2 MB", Item{Bytes: math.Inf(1)}, Costs{PointRead: big, Write: 5 * big, Query: 2.8, Item: item * 2048 / itemFitKB}},
 	}
 	for _, tt := range tests {
-		got := DefaultCosts(tt.bytes)
-		if !near(got.PointRead, tt.want.PointRead) || !near(got.Write, tt.want.Write) || !near(got.Query, tt.want.Query) {
-			t.Errorf("%s: DefaultCosts(%v) = %+v, want %+v", tt.name, tt.bytes, got, tt.want)
+		got := DefaultCosts(tt.it)
+		if !near(got.PointRead, tt.want.PointRead) || !near(got.Write, tt.want.Write) || !near(got.Query, tt.want.Query) || !near(got.Item, tt.want.Item) {
+			t.Errorf("%s: DefaultCosts(%+v) = %+v, want %+v", tt.name, tt.it, got, tt.want)
 		}
 	}
 	// Costs never fall as items grow.
-	prev := DefaultCosts(0)
+	prev := DefaultCosts(Item{})
 	for b := 0.0; b <= 3<<20; b += 4096 {
-		c := DefaultCosts(b)
-		if c.PointRead < prev.PointRead || c.Write < prev.Write || c.Query < prev.Query {
+		c := DefaultCosts(Item{Bytes: b})
+		if c.PointRead < prev.PointRead || c.Write < prev.Write || c.Item < prev.Item {
 			t.Fatalf("DefaultCosts(%v) = %+v fell below %+v", b, c, prev)
 		}
 		prev = c
+	}
+}
+
+// TestWorkedExamples reproduces the charges Microsoft publishes with the
+// model. Figures the model is fitted to are held within a few percent;
+// the others within the factor the test names, and why.
+func TestWorkedExamples(t *testing.T) {
+	kib := func(k float64) Item { return Item{Bytes: k * 1024} }
+	small := DefaultCosts(kib(1))
+	tests := []struct {
+		name      string
+		got, want float64
+		within    float64 // relative tolerance: |got - want| <= within x want
+	}{
+		// optimize-cost-reads-writes: point reads by size.
+		{"point read of 1 KB", small.PointRead, 1, 0},
+		{"point read of 100 KB", DefaultCosts(kib(100)).PointRead, 10, 0},
+		// key-value-store-cost: inserts without indexing.
+		{"insert of 1 KB, no index", small.Write, 5, 0},
+		{"insert of 100 KB, no index", DefaultCosts(kib(100)).Write, 50, 0},
+		// DP-420 lab (dp-420-cosmos-db-dev issue 29): a 6 KB item with 157
+		// indexed paths 48.38 RU, none 7.05 RU (the fit's own points).
+		{"DP-420: 6 KB, 157 paths indexed", DefaultCosts(Item{Bytes: 6 * 1024, Indexed: 157}).Write, 48.38, 0.01},
+		{"DP-420: 6 KB, no index", DefaultCosts(kib(6)).Write, 7.05, 0.04},
+		// model-partition-example, default indexing: a user (id, username)
+		// 5.71 RU; a like (id, type, postId, userId, creationDate) 7.05 RU.
+		{"model-partition: create a user", DefaultCosts(Item{Bytes: 200, Indexed: 2}).Write, 5.71, 0.05},
+		{"model-partition: like a post", DefaultCosts(Item{Bytes: 300, Indexed: 5}).Write, 7.05, 0.15},
+		// Replace is about twice an insert (key-value-store-cost).
+		{"replace of 1 KB, no index", ReplaceFactor * small.Write, 10, 0},
+		// Queries on one partition. One item: 2.83 RU (DP-420 lab 16),
+		// 2.95 RU (azure-cosmos-dotnet-v3 issue 3464).
+		{"query for one item", small.QueryCharge(1, 1, false), 2.89, 0.025},
+		// azure-cosmos-dotnet-v3 issue 2290: an empty partition 2.79 RU, a
+		// page of 100 documents 9.07-9.88 RU.
+		{"query of an empty partition", small.QueryCharge(1, 0, false), 2.79, 0.01},
+		{"query loading 100 items", small.QueryCharge(1, 100, false), 9.48, 0.05},
+		// troubleshoot-query-performance: UPPER() scanned 60,951 items of
+		// 399,998,938 bytes for 4,059.95 RU.
+		{"scan of 60,951 items", DefaultCosts(Item{Bytes: 399998938.0 / 60951}).QueryCharge(1, 60951, false), 4059.95, 0.01},
+		// model-partition-example V3: TOP 100 ORDER BY from one partition
+		// 16.97 RU (the sort factor's fit); up to 100 likes of a post 8.92
+		// RU and up to 50 posts of a user 6.46 RU (their counts are maxima,
+		// so within 10 %); up to 25 comments 7.72 RU, larger items than the
+		// fit, within a factor 2.
+		{"feed: TOP 100 ORDER BY", small.QueryCharge(1, 100, true), 16.97, 0.01},
+		{"a post's likes (up to 100)", small.QueryCharge(1, 100, false), 8.92, 0.10},
+		{"a user's posts (up to 50)", small.QueryCharge(1, 50, false), 6.46, 0.10},
+		{"a post's comments (up to 25)", small.QueryCharge(1, 25, false), 7.72, 0.50},
+		// how-to-query-container: each partition checked costs at least
+		// about 2.5 RU, matched or not.
+		{"fan-out over 10 empty partitions", small.QueryCharge(10, 0, false), 2.8 + 9*2.5, 0},
+	}
+	for _, tt := range tests {
+		if d := math.Abs(tt.got - tt.want); d > tt.within*tt.want+1e-9 {
+			t.Errorf("%s: %.3f RU, published %.2f (off by %.0f%%, allowed %.0f%%)", tt.name, tt.got, tt.want, 100*d/tt.want, 100*tt.within)
+		}
+	}
+}
+
+func TestQueryCharge(t *testing.T) {
+	c := DefaultCosts(Item{Bytes: 1024})
+	tests := []struct {
+		partitions int
+		items      float64
+		sorts      bool
+		want       float64
+	}{
+		{1, 1, false, 2.866},
+		{0, 1, false, 2.866}, // no partition counts as one
+		{-4, -1, false, 2.8}, // nor negative items
+		{1, math.NaN(), false, 2.8},
+		{4, 10, false, 2.8 + 7.5 + 0.66},
+		{1, 10, true, 2.8 + 0.66*SortFactor},
+	}
+	for _, tt := range tests {
+		if got := c.QueryCharge(tt.partitions, tt.items, tt.sorts); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("QueryCharge(%d, %v, %v) = %v, want %v", tt.partitions, tt.items, tt.sorts, got, tt.want)
+		}
 	}
 }
 

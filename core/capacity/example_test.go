@@ -18,10 +18,11 @@ func Example() {
 	// Scaling 5 partitions to 150,000 RU/s: go to 200,000 first so all split.
 	fmt.Println("scale to first:", capacity.EvenSplitRU(5, 150000))
 
-	// Costs of 1 KB items; a query fanning out over all 4 partitions.
-	c := capacity.DefaultCosts(1024)
+	// Costs of 1 KB items with 10 indexed values; a query for 20 items on
+	// one partition, and fanning out over all 4.
+	c := capacity.DefaultCosts(capacity.Item{Bytes: 1024, Indexed: 10})
 	fmt.Printf("read %.1f, write %.1f, query %.1f, fan-out query %.1f RU\n",
-		c.PointRead, c.Write, c.Query, c.Query+capacity.FanOutSurcharge(n))
+		c.PointRead, c.Write, c.QueryCharge(1, 20, false), c.QueryCharge(n, 20, false))
 
 	// 100 writes/s land on the partitions unevenly.
 	demand := []float64{50 * c.Write, 30 * c.Write, 15 * c.Write, 5 * c.Write}
@@ -33,6 +34,6 @@ func Example() {
 	// RU/s each: 100
 	// least manual RU/s: 400
 	// scale to first: 200000
-	// read 1.0, write 5.0, query 3.5, fan-out query 11.0 RU
-	// throttled 40%, hottest #0 at 250%, headroom x0.4
+	// read 1.0, write 7.6, query 4.1, fan-out query 11.6 RU
+	// throttled 56%, hottest #0 at 382%, headroom x0.3
 }

@@ -825,3 +825,12 @@ func (g *suffixGrowth) largest(d *Distribution, n int) []int32 {
 	slices.SortStableFunc(order, func(i, j int32) int { return compareSize(&size[i], &size[j]) })
 	return order[:min(n, len(order))]
 }
+
+// Ranges are the EPK ranges of the projection's physical partitions.
+func (p Projection) Ranges() []epk.Range {
+	out := make([]epk.Range, len(p.Physical))
+	for i, ph := range p.Physical {
+		out[i] = epk.Range{MinInclusive: ph.MinInclusive, MaxExclusive: ph.MaxExclusive}
+	}
+	return out
+}

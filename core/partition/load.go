@@ -1,5 +1,12 @@
 package partition
 
+import (
+	"math"
+	"slices"
+
+	"github.com/pkcalc/pkcalc/core/epk"
+)
+
 // Traffic is how requests spread over key values.
 type Traffic string
 
@@ -90,4 +97,114 @@ func (d *Distribution) requests() float64 {
 		r += l.Requests
 	}
 	return r
+}
+
+// Matches is how many documents share the key value of one request, on
+// average over the requests, at factor times the sample: what a query
+// that pins every key path with = loads. Requests pick values as t says:
+// by documents, a value as often as it has documents (so Σ n² / N, the
+// large values weigh most); uniform, every value alike (N / values);
+// weighted, by the weight field. At the target, the values seen grow as
+// Project grows them and the values to come (Singletons) hold one document
+// each. Documents that lack a key path match no request.
+//
+// With want set, it is the documents of that one value (a query that
+// names a literal): 0 for a value the sample does not hold exactly.
+func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) float64 {
+	if !(factor >= 1) || math.IsInf(factor, 0) {
+		factor = 1
+	}
+	if t == ByWeight && !d.Weighted {
+		t = ByDocuments
+	}
+	pNew := d.Singletons()
+	grow := 1 + (factor-1)*(1-pNew)
+	if want != nil {
+		for l := range d.All() {
+			if equal(l.Values, want) {
+				return float64(l.Documents) * grow
+			}
+		}
+		return 0
+	}
+	var num, den float64
+	add := func(docs, values, requests, per float64) {
+		switch t {
+		case Uniform:
+			num, den = num+values*per, den+values
+		case ByWeight:
+			num, den = num+requests*per, den+requests
+		default:
+			num, den = num+docs*per, den+docs
+		}
+	}
+	for l := range d.All() {
+		if slices.ContainsFunc(l.Values, func(v epk.Value) bool { return v.Kind == epk.Undefined }) {
+			continue
+		}
+		n := float64(l.Documents)
+		add(n, 1, l.Requests, n*grow)
+	}
+	if o := d.Overflow; o.Documents > 0 {
+		// Past the exact limit the values are counted, not kept: each holds
+		// the overflow's documents over its share of the distinct values.
+		extra := max(1, float64(d.Distinct-int64(len(d.Logical)+len(d.Heavy))))
+		per := max(1, float64(o.Documents)/extra)
+		add(float64(o.Documents), extra, o.Requests, per*grow)
+	}
+	if fresh := float64(d.Documents) * (factor - 1) * pNew; fresh > 0 {
+		add(fresh, fresh, d.requests()*(factor-1)*pNew, 1)
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}
+
+// ItemShares is each range's share of the documents that requests for
+// whole key values read, when every request reads its value's documents
+// (a query that pins the key): a value's requests times its documents,
+// placed by its EPK. The busiest value's share comes with it. Past the
+// exact limit, values hold a document each.
+func (d *Distribution) ItemShares(ranges []epk.Range, t Traffic) (partitions []float64, hottestLogical float64) {
+	if t == ByWeight && !d.Weighted {
+		t = ByDocuments
+	}
+	weight := func(l *Logical) float64 {
+		n := float64(l.Documents)
+		switch t {
+		case Uniform:
+			return n
+		case ByWeight:
+			return l.Requests * n
+		}
+		return n * n
+	}
+	partitions = make([]float64, len(ranges))
+	var total, hot float64
+	put := func(e string, w float64) {
+		if i := epk.Locate(ranges, e); i >= 0 {
+			partitions[i] += w
+			total += w
+		}
+	}
+	for l := range d.All() {
+		w := weight(l)
+		hot = max(hot, w)
+		put(l.EPK, w)
+	}
+	for _, b := range d.Overflow.Buckets {
+		w := float64(b.Documents)
+		if t == ByWeight {
+			w = b.Requests
+		}
+		put(b.Prefix, w)
+	}
+	if total == 0 {
+		return partitions, 0
+	}
+	for i := range partitions {
+		partitions[i] /= total
+	}
+	return partitions, hot / total
 }

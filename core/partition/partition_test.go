@@ -1136,3 +1136,54 @@ func TestPosition(t *testing.T) {
 		t.Error(`"" and "FF" are the ends of the key space`)
 	}
 }
+
+func TestMatches(t *testing.T) {
+	in := func() io.Reader {
+		return strings.NewReader(`{"t":"a","id":"1"}
+{"t":"a","id":"2"}
+{"t":"a","id":"3"}
+{"t":"b","id":"4"}
+{"id":"5"}
+`)
+	}
+	tenant := accumulate(t, "/t", in(), Options{})
+	ids := accumulate(t, "/id", in(), Options{})
+	str := func(s string) []epk.Value { return []epk.Value{{Kind: epk.String, Str: s}} }
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	// The document without /t is its own (undefined) value: a singleton,
+	// so a fifth of the documents to come bring new values.
+	grow := 1 + 1*(1-0.4)
+	tests := []struct {
+		name   string
+		d      *Distribution
+		factor float64
+		t      Traffic
+		want   []epk.Value
+		n      float64
+	}{
+		// A request for a tenant picks one as documents do: 3 of 4 times
+		// "a" with 3 documents, once "b" with 1.
+		{"by documents", tenant, 1, ByDocuments, nil, (3*3 + 1*1) / 4.0},
+		{"uniform", tenant, 1, Uniform, nil, 4 / 2.0},
+		{"weighted without weights is by documents", tenant, 1, ByWeight, nil, 2.5},
+		{"a literal", tenant, 1, ByDocuments, str("a"), 3},
+		{"a literal not seen", tenant, 1, ByDocuments, str("zz"), 0},
+		{"a literal at twice the sample", tenant, 2, ByDocuments, str("a"), 3 * grow},
+		// At twice the sample the tenants grow; the new values to come
+		// (two in five documents bring one) hold one document each.
+		{"by documents at twice the sample", tenant, 2, ByDocuments, nil, (3*3*grow + 1*1*grow + 5*0.4*1) / (4 + 5*0.4)},
+		{"an id matches one", ids, 1, ByDocuments, nil, 1},
+		{"an id matches one at any size", ids, 1000, ByDocuments, nil, 1},
+		{"a bad factor counts as 1", tenant, math.NaN(), ByDocuments, nil, 2.5},
+	}
+	for _, tt := range tests {
+		if got := tt.d.Matches(tt.factor, tt.t, tt.want); !near(got, tt.n) {
+			t.Errorf("%s: Matches = %v, want %v", tt.name, got, tt.n)
+		}
+	}
+	// Past the exact limit the overflow's values count as singletons.
+	many := accumulate(t, "/id", lines(5000, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }), Options{MaxDistinct: 100})
+	if got := many.Matches(1, ByDocuments, nil); math.Abs(got-1) > 0.05 {
+		t.Errorf("ids past the limit: Matches = %v, want about 1", got)
+	}
+}

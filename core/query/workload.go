@@ -47,7 +47,11 @@ type Op struct {
 	// Items is how many items a batch or stored procedure writes per call;
 	// 0 counts as 1.
 	Items int
-	Line  int // where the operation starts in the workload file, from 1
+	// RU is the charge one execution was measured at, reading one physical
+	// partition (the SDKs' RequestCharge); 0 when pkcalc models it. A key
+	// that makes it read more partitions adds 2.5 RU for each.
+	RU   float64
+	Line int // where the operation starts in the workload file, from 1
 }
 
 // maxWorkload bounds what ReadWorkload reads: a workload lists operations,
@@ -61,13 +65,14 @@ const maxWorkload = 16 << 20
 // 1): a query ("120 SELECT * FROM c WHERE c.tenantId = @t"), or a kind and
 // its paths ("500 read /id /tenantId", "20 patch /status"); a batch or
 // stored procedure may give the items it writes before its paths
-// ("5 batch 10 /orderId"). Blank lines and lines starting with # or -- are
-// skipped.
+// ("5 batch 10 /orderId"). A measured charge may follow the weight,
+// "ru=N" ("500 ru=1.3 read /id /tenantId"): see Op.RU. Blank lines and
+// lines starting with # or -- are skipped.
 //
 // JSON is an array of operations, or {"operations": [...]}, each
 // {"kind": "query", "weight": 120, "query": "SELECT ..."} or
 // {"kind": "read", "weight": 500, "paths": ["/id", "/tenantId"]}, with
-// "items" for a batch or stored procedure.
+// "items" for a batch or stored procedure and "ru" for a measured charge.
 //
 // Each bad line or operation gives an error naming its line (a query's
 // syntax error also its column) and is left out; the rest still load.
@@ -112,6 +117,18 @@ func readText(src string) ([]Op, []error) {
 			}
 			op.Weight = w
 			body = strings.TrimLeft(rest, " \t")
+		}
+		if v, found := strings.CutPrefix(strings.ToLower(body), "ru="); found {
+			word, rest := v, ""
+			if i := strings.IndexAny(v, " \t"); i >= 0 {
+				word, rest = v[:i], body[len("ru=")+i+1:]
+			}
+			ru, err := parseCharge(word)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
+				continue
+			}
+			op.RU, body = ru, strings.TrimLeft(rest, " \t")
 		}
 		if body == "" {
 			errs = append(errs, fmt.Errorf("line %d: a weight but no operation: write a query or a kind such as read /id /tenantId", op.Line))
@@ -215,6 +232,19 @@ func parseWeight(s string) (float64, error) {
 	return w, nil
 }
 
+// parseCharge reads a measured charge, RU per execution.
+func parseCharge(s string) (float64, error) {
+	ru, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(ru) || math.IsInf(ru, 0) || ru <= 0 || ru > maxCharge {
+		return 0, fmt.Errorf("the charge ru=%s is not a number of request units above 0 and at most %s", s, strconv.Itoa(maxCharge))
+	}
+	return ru, nil
+}
+
+// maxCharge bounds a measured charge: no one request costs more than a
+// partition serves in a second many times over.
+const maxCharge = 1_000_000
+
 // parseItems reads the count of items a batch or stored procedure writes.
 func parseItems(kind OpKind, s string) (int, error) {
 	if kind != BatchOp && kind != SprocOp {
@@ -268,6 +298,7 @@ type jsonOp struct {
 	Query  string   `json:"query"`
 	Paths  []string `json:"paths"`
 	Items  *int     `json:"items"`
+	RU     *float64 `json:"ru"`
 }
 
 func readJSON(data []byte) ([]Op, []error) {
@@ -347,7 +378,7 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields() // a misspelt "wieght" should not pass silently
 	if err := d.Decode(&j); err != nil {
-		return Op{}, fmt.Errorf("%v (fields are kind, weight, query, paths, items)", err)
+		return Op{}, fmt.Errorf("%v (fields are kind, weight, query, paths, items, ru)", err)
 	}
 	op := Op{Kind: OpKind(strings.ToLower(j.Kind)), Weight: 1, Line: line}
 	if op.Kind == "" && j.Query != "" {
@@ -379,6 +410,13 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 			return Op{}, err
 		}
 		op.Items = n
+	}
+	if j.RU != nil {
+		ru, err := parseCharge(strconv.FormatFloat(*j.RU, 'g', -1, 64))
+		if err != nil {
+			return Op{}, err
+		}
+		op.RU = ru
 	}
 	if err := checkOp(op); err != nil {
 		return Op{}, err

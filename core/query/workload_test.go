@@ -127,7 +127,7 @@ func TestReadWorkloadJSON(t *testing.T) {
 	wantErrs := []string{
 		"line 8: operation 7: its query: line 1, column 29: expected an expression after '=', found 'ORDER'",
 		`line 9: operation 8: kind "fetch" is not one of query, read, create, replace, patch, upsert, delete, batch, sproc`,
-		`line 10: operation 9: json: unknown field "wieght" (fields are kind, weight, query, paths, items)`,
+		`line 10: operation 9: json: unknown field "wieght" (fields are kind, weight, query, paths, items, ru)`,
 		`line 11: operation 10: a query operation needs "query": "SELECT ..."`,
 		"line 12: operation 11: the weight -1 is negative: give operations per second or a relative weight",
 		`line 13: operation 12: path "nope" must start with '/', as in /nope`,
@@ -234,5 +234,50 @@ func TestAssess(t *testing.T) {
 		if a.Message == "" {
 			t.Errorf("%s: no message", tt.op.Kind)
 		}
+	}
+}
+
+// A measured charge follows the weight, in the text and in JSON, and
+// replaces the model for that operation.
+func TestReadWorkloadCharge(t *testing.T) {
+	ops, errs := ReadWorkload(strings.NewReader("500 ru=1.3 read /id /tenantId\n" +
+		"1000\tRU=4.25\tSELECT * FROM c WHERE c.tenantId = @t\n" +
+		"ru=9 create\n" +
+		"5 ru=0 create\n" +
+		"5 ru=abc create\n" +
+		"5 ru=2e7 create\n" +
+		"5 ru=3\n"))
+	want := []struct {
+		kind OpKind
+		ru   float64
+	}{{ReadOp, 1.3}, {QueryOp, 4.25}, {CreateOp, 9}}
+	if len(ops) != len(want) {
+		t.Fatalf("got %d ops, want %d: %+v", len(ops), len(want), ops)
+	}
+	for i, w := range want {
+		if ops[i].Kind != w.kind || ops[i].RU != w.ru {
+			t.Errorf("op %d: %s ru=%v, want %s ru=%v", i, ops[i].Kind, ops[i].RU, w.kind, w.ru)
+		}
+	}
+	if ops[1].Text != "SELECT * FROM c WHERE c.tenantId = @t" {
+		t.Errorf("query text %q", ops[1].Text)
+	}
+	wantErrs := []string{
+		"line 4: the charge ru=0 is not a number of request units above 0 and at most 1000000",
+		"line 5: the charge ru=abc is not a number of request units above 0 and at most 1000000",
+		"line 6: the charge ru=2e7 is not a number of request units above 0 and at most 1000000",
+		"line 7: a weight but no operation: write a query or a kind such as read /id /tenantId",
+	}
+	if len(errs) != len(wantErrs) {
+		t.Fatalf("errors %v, want %v", errs, wantErrs)
+	}
+	for i, w := range wantErrs {
+		if errs[i].Error() != w {
+			t.Errorf("error %d: %q, want %q", i, errs[i], w)
+		}
+	}
+	ops, errs = ReadWorkload(strings.NewReader(`[{"kind": "read", "weight": 5, "paths": ["/id"], "ru": 1.5}, {"kind": "create", "ru": -2}]`))
+	if len(ops) != 1 || ops[0].RU != 1.5 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "the charge ru=-2 is not") {
+		t.Errorf("JSON: %+v %v", ops, errs)
 	}
 }

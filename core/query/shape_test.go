@@ -1,0 +1,59 @@
+package query
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestShapeOf(t *testing.T) {
+	str := func(s string) Literal { return Literal{Kind: StringLit, Str: s} }
+	tests := []struct {
+		q    string
+		want Shape
+	}{
+		{"SELECT * FROM c WHERE c.tenantId = @t", Shape{Filters: []Filter{{Path: "/tenantId", Values: 1}}}},
+		{"SELECT * FROM c WHERE c.customerId = @c AND c.id = @id",
+			Shape{Filters: []Filter{{Path: "/customerId", Values: 1}, {Path: "/id", Values: 1}}}},
+		{"SELECT * FROM c WHERE c.state = 'MA'", Shape{Filters: []Filter{{Path: "/state", Values: 1, Literals: []Literal{str("MA")}}}}},
+		{"SELECT * FROM c WHERE 'MA' = c.state", Shape{Filters: []Filter{{Path: "/state", Values: 1, Literals: []Literal{str("MA")}}}}},
+		{"SELECT * FROM c WHERE c.s IN ('a', 'b', 'a')", Shape{Filters: []Filter{{Path: "/s", Values: 2, Literals: []Literal{str("a"), str("b")}}}}},
+		{"SELECT * FROM c WHERE c.s IN (@a, 'b')", Shape{Filters: []Filter{{Path: "/s", Values: 2}}}},
+		{"SELECT * FROM c WHERE c.a.b = @x", Shape{Filters: []Filter{{Path: "/a/b", Values: 1}}}},
+		{"SELECT * FROM c.customer cu WHERE cu.id = @x", Shape{Filters: []Filter{{Path: "/customer/id", Values: 1}}}},
+		{`SELECT * FROM c WHERE c["order date"] = @d`, Shape{Filters: []Filter{{Path: `/"order date"`, Values: 1}}}},
+		// Conditions the index serves by range or scan narrow an unknown share.
+		{"SELECT * FROM c WHERE c.ns = @ns AND c.ts > @since", Shape{Filters: []Filter{{Path: "/ns", Values: 1}}, Narrowed: true}},
+		{"SELECT * FROM c WHERE CONTAINS(c.text, @w)", Shape{Narrowed: true}},
+		// troubleshoot-query-performance's scan: UPPER loads every item.
+		{`SELECT VALUE c.description FROM c WHERE UPPER(c.description) = "BABYFOOD, DESSERT"`, Shape{Narrowed: true, Scans: true}},
+		{"SELECT * FROM c WHERE c.t = @t AND udf.f(c.x) = 1", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Narrowed: true, Scans: true}},
+		{"SELECT * FROM c WHERE c.t = @t AND (c.a > 1 OR ROUND(c.b) = 2)", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Narrowed: true, Scans: true}},
+		{"SELECT * FROM c WHERE c.a = @x OR c.b = @y", Shape{Narrowed: true}},
+		{"SELECT * FROM c WHERE c.a != @x", Shape{Narrowed: true}},
+		{"SELECT * FROM c WHERE c.items[0].sku = @s", Shape{Narrowed: true}},
+		{"SELECT * FROM c", Shape{}},
+		// What the service does with the items.
+		{"SELECT TOP 10 * FROM c WHERE c.t = @t ORDER BY c.ts DESC", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Top: 10, Sorts: true}},
+		{"SELECT TOP @n * FROM c", Shape{TopParam: true}},
+		{"SELECT * FROM c OFFSET 20 LIMIT 10", Shape{Offset: 20, Limit: 10}},
+		{"SELECT VALUE COUNT(1) FROM c WHERE c.t = @t", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Aggregate: true}},
+		{"SELECT c.city, COUNT(1) AS n FROM c GROUP BY c.city", Shape{Sorts: true, Aggregate: true}},
+		{"SELECT DISTINCT c.city FROM c", Shape{Sorts: true}},
+		// A FROM subquery filters the items the outer query reads.
+		{"SELECT * FROM (SELECT * FROM c WHERE c.t = @t) s", Shape{Filters: []Filter{{Path: "/t", Values: 1}}}},
+		// The narrower of two pins of one path holds.
+		{"SELECT * FROM c WHERE c.t IN (@a, @b) AND c.t = @a", Shape{Filters: []Filter{{Path: "/t", Values: 1}}}},
+	}
+	for _, tt := range tests {
+		q, err := Parse(tt.q)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		if got := ShapeOf(q); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ShapeOf(%s)\n got %+v\nwant %+v", tt.q, got, tt.want)
+		}
+	}
+	if got := ShapeOf(nil); !reflect.DeepEqual(got, Shape{}) {
+		t.Errorf("ShapeOf(nil) = %+v", got)
+	}
+}

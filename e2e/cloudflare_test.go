@@ -447,8 +447,8 @@ func checkReport(t *testing.T, body []byte, docs int, key string) {
 	if err := json.Unmarshal(body, &r); err != nil {
 		t.Fatalf("the report is not JSON: %v: %.300q", err, body)
 	}
-	if r.SchemaVersion != 1 || r.Documents != docs {
-		t.Errorf("report of schema version %d with %d documents; want version 1 with %d", r.SchemaVersion, r.Documents, docs)
+	if r.SchemaVersion != 2 || r.Documents != docs {
+		t.Errorf("report of schema version %d with %d documents; want version 2 with %d", r.SchemaVersion, r.Documents, docs)
 	}
 	if !slices.ContainsFunc(r.Candidates, func(c struct{ Key struct{ Spec string } }) bool { return c.Key.Spec == key }) {
 		t.Errorf("the report has no candidate %s: %.300q", key, body)

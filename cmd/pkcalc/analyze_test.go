@@ -63,7 +63,7 @@ func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.SchemaVersion != 1 || r.Settings.RU != 12000 || !r.Settings.Autoscale || r.Settings.TargetDocs != 3000000 || len(r.Candidates) != 2 {
+	if r.SchemaVersion != 2 || r.Settings.RU != 12000 || !r.Settings.Autoscale || r.Settings.TargetDocs != 3000000 || len(r.Candidates) != 2 {
 		t.Fatalf("%+v", r)
 	}
 	c := r.Candidates[1]

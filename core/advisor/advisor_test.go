@@ -48,9 +48,26 @@ func dataset(t *testing.T, name string) io.Reader {
 	t.Helper()
 	b, err := os.ReadFile("../../../shared/datasets/" + name)
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("the shared datasets must be beside the project: %v", err)
 	}
 	return strings.NewReader(string(b))
+}
+
+// asOperations gives the operations of a workload what they load: a point
+// read, a delete or a query, one item.
+func asOperations(ops []query.Op) []Operation {
+	out := make([]Operation, len(ops))
+	for i, op := range ops {
+		out[i] = Operation{Op: op}
+		switch op.Kind {
+		case query.QueryOp, query.ReadOp, query.DeleteOp:
+			out[i].Matches = 1
+		}
+		if op.Query != nil {
+			out[i].Shape = query.ShapeOf(op.Query)
+		}
+	}
+	return out
 }
 
 func finding(e *Evaluation, code string) *Finding {
@@ -71,18 +88,26 @@ func lines(n int, f func(i int) string) io.Reader {
 	return strings.NewReader(b.String())
 }
 
-// The seed guidance: three devices are far too few values for a key.
+// The seed guidance: three devices are far too few values for a key at
+// any size worth a container; at the sample's 2.3 MB they are harmless,
+// and said to be so, but one device still takes half the data.
 func TestTelemetryDeviceIsPoor(t *testing.T) {
-	e := evaluate(t, "/device_id", dataset(t, "iot-env-sensor-telemetry.json"), partition.Options{TimePath: []string{"ts"}}, Settings{})
-	if e.Grade != "F" || e.Score > 35 {
-		t.Errorf("/device_id: score %d grade %s, want F", e.Score, e.Grade)
+	opts := partition.Options{TimePath: []string{"ts"}}
+	e := evaluate(t, "/device_id", dataset(t, "iot-env-sensor-telemetry.json"), opts, Settings{TargetBytes: 200 << 30, Workload: Workload{Writes: 3000}})
+	if e.Grade < "D" {
+		t.Errorf("/device_id at 200 GB: score %d grade %s, want D or worse", e.Score, e.Grade)
 	}
 	f := finding(e, LowCardinality)
-	if f == nil || f.Severity != Critical || !strings.Contains(f.Message, "only 3 distinct values") {
-		t.Errorf("LOW_CARDINALITY: %+v", f)
+	if f == nil || f.Severity != Critical || !strings.Contains(f.Message, "only 3 distinct values in 9,995 documents over 24 hours") ||
+		!strings.Contains(f.Message, "less than the target's 200 GB") {
+		t.Errorf("LOW_CARDINALITY at 200 GB: %+v", f)
 	}
-	if finding(e, HotPartition) == nil {
-		t.Errorf("no HOT_PARTITION: %+v", e.Findings)
+	small := evaluate(t, "/device_id", dataset(t, "iot-env-sensor-telemetry.json"), opts, Settings{})
+	if f := finding(small, LowCardinality); f == nil || f.Severity != Info || !strings.Contains(f.Message, "the sample may hold the whole set") {
+		t.Errorf("LOW_CARDINALITY at the sample's size: %+v", f)
+	}
+	if finding(small, HotPartition) == nil {
+		t.Errorf("no HOT_PARTITION: %+v", small.Findings)
 	}
 }
 
@@ -93,7 +118,7 @@ func TestDominantTenantFlagged(t *testing.T) {
 	if f == nil || f.Severity != Critical || !strings.Contains(f.Message, `"contoso-outdoors" alone holds 68% of the documents`) {
 		t.Errorf("HOT_PARTITION: %+v", f)
 	}
-	if e.Grade != "F" {
+	if e.Grade < "D" {
 		t.Errorf("/tenantId graded %s (%d)", e.Grade, e.Score)
 	}
 	// At 500 GB the tenant passes the 20 GB limit of a logical partition.
@@ -174,8 +199,8 @@ func TestWorkload(t *testing.T) {
 		t.Errorf("/id throttled: %+v", id.Load.Throttle)
 	}
 	under := evaluate(t, "/id", in(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Workload: Workload{Writes: 2000}})
-	if finding(under, Underprovisioned) == nil || finding(under, Throttled) != nil {
-		t.Errorf("underprovisioned: %+v", under.Findings)
+	if msg := Shortfall(under); !strings.Contains(msg, "every key throttles") || finding(under, Throttled) != nil {
+		t.Errorf("underprovisioned: %q %+v", msg, under.Findings)
 	}
 }
 
@@ -263,34 +288,49 @@ func component(e *Evaluation, name string) Component {
 	return Component{}
 }
 
-// A key whose values repeat stays low-cardinality however large the
-// target: more documents bring more of the same values, not new ones.
-func TestLowCardinalityAtAnyTarget(t *testing.T) {
+// Low cardinality is judged against what the target needs: values of at
+// most 20 GB and 10,000 RU/s each, and several per physical partition. A
+// key whose values repeat keeps about as many however large the target
+// (more documents bring more of the same values), so what is harmless for
+// a gigabyte is critical for a terabyte.
+func TestLowCardinalityAgainstTarget(t *testing.T) {
 	orders := sample.OrdersText(sample.DefaultOrders)
+	categories := func() io.Reader { return dataset(t, "dp420-tenant-products.json") }
+	regions := func() io.Reader { return strings.NewReader(orders) }
 	for _, tt := range []struct {
-		name, spec string
-		src        func() io.Reader
+		spec   string
+		src    func() io.Reader
+		target int64
+		sev    Severity
+		want   string
 	}{
-		{"categories", "/categoryId", func() io.Reader { return dataset(t, "dp420-tenant-products.json") }},
-		{"regions", "/region", func() io.Reader { return strings.NewReader(orders) }},
+		{"/categoryId", categories, 0, Info, "That is enough here"},
+		{"/categoryId", categories, 1 << 30, Info, "That is enough here"},
+		{"/categoryId", categories, 100 << 40, Critical, "less than the target's 100 TB"},
+		{"/region", regions, 0, Info, "That is enough here"},
+		{"/region", regions, 1 << 30, Info, "That is enough here"},
+		// 9 regions of at most 20 GB hold 180 GB.
+		{"/region", regions, 500 << 30, Critical, "9 values of at most 20 GB hold 180 GB, less than the target's 500 GB"},
 	} {
-		for _, target := range []int64{0, 1 << 30, 500 << 30, 100 << 40} {
-			e := evaluate(t, tt.spec, tt.src(), partition.Options{}, Settings{TargetBytes: target})
-			if f := finding(e, LowCardinality); f == nil || f.Severity != Critical {
-				t.Errorf("%s at %s: LOW_CARDINALITY %+v", tt.spec, human.Bytes(target), f)
-			}
-			if c := component(e, "Distinct values"); c.Score > 60 {
-				t.Errorf("%s at %s: distinct values score %d: %s", tt.spec, human.Bytes(target), c.Score, c.Note)
-			}
-			if e.Score > 55 {
-				t.Errorf("%s at %s: score %d", tt.spec, human.Bytes(target), e.Score)
-			}
+		e := evaluate(t, tt.spec, tt.src(), partition.Options{}, Settings{TargetBytes: tt.target})
+		f := finding(e, LowCardinality)
+		if f == nil || f.Severity != tt.sev || !strings.Contains(f.Message, tt.want) {
+			t.Errorf("%s at %s: LOW_CARDINALITY %+v\nwant %s %q", tt.spec, human.Bytes(tt.target), f, tt.sev, tt.want)
+		}
+		if tt.sev == Critical && e.Score > 40 {
+			t.Errorf("%s at %s: score %d", tt.spec, human.Bytes(tt.target), e.Score)
 		}
 	}
 	// Identifiers still grow with the data.
 	e := evaluate(t, "/id", strings.NewReader(orders), partition.Options{}, Settings{TargetBytes: 500 << 30})
 	if c := component(e, "Distinct values"); c.Score != 100 || finding(e, LowCardinality) != nil {
 		t.Errorf("/id at 500 GB: %+v %+v", c, e.Findings)
+	}
+	// Fewer values than partitions leave some idle: 12 tenants over the 10
+	// partitions 60,000 RU/s gives.
+	e = evaluate(t, "/tenantId", strings.NewReader(orders), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 60000}})
+	if f := finding(e, LowCardinality); f == nil || f.Severity != Warning || !strings.Contains(f.Message, "over the 10 physical partitions the container has that is about 1.2 values a partition") {
+		t.Errorf("/tenantId on 10 partitions: %+v", f)
 	}
 }
 
@@ -429,8 +469,8 @@ func TestMonotonicDirection(t *testing.T) {
 	for _, tt := range []struct {
 		sign, want string
 	}{
-		{"", "/seq increases with the order of writes (correlation 1.00)"},
-		{"-", "/seq decreases with the order of writes (correlation -1.00)"},
+		{"", "/seq increases with the order of the file (which need not be the order of writes"},
+		{"-", "/seq decreases with the order of the file (which need not be the order of writes"},
 	} {
 		e := evaluate(t, "/seq", lines(500, func(i int) string { return fmt.Sprintf(`{"id":"%d","seq":%s%d}`, i, tt.sign, i) }), partition.Options{}, Settings{})
 		if f := finding(e, Monotonic); f == nil || !strings.HasPrefix(f.Message, tt.want) {
@@ -457,7 +497,7 @@ func TestMessageWording(t *testing.T) {
 		want, not  string
 	}{
 		{"one value", "/nope", small(), partition.Options{}, Settings{}, LowCardinality,
-			"only 1 distinct value, so the container can never use more than 1 logical partition:", "values"},
+			"/nope has only 1 distinct value in 50 documents, each seen more than once", "1 distinct values"},
 		{"one document", "/id", strings.NewReader(`{"id":"1"}`), partition.Options{}, Settings{}, "",
 			"1 distinct value; most documents", "1 distinct values"},
 		{"one missing", "/k", strings.NewReader(`{"k":"a"}` + "\n" + `{"id":"b"}`), partition.Options{}, Settings{}, MissingValues,
@@ -467,12 +507,12 @@ func TestMessageWording(t *testing.T) {
 		{"large factor", "/tenant", small(), partition.Options{}, Settings{TargetBytes: 1 << 40}, "",
 			"of the 20 GB limit at 886,702,926× the sample", "886702926"},
 		{"throttled", "/id", small(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Workload: Workload{Writes: 4000}}, "",
-			"the workload must shrink to about 2.0% of its rate before the busiest partition stops throttling", "grow 0."},
-		{"read without key", "/tenant", small(), partition.Options{}, Settings{Operations: read}, ReadWithoutKey,
+			"no partition throttles from 27,300 RU/s; the workload needs 20,000 RU/s served from one partition each time; at 400 RU/s, 98% of requests would be throttled", "grow 0."},
+		{"read without key", "/tenant", small(), partition.Options{}, Settings{Operations: asOperations(read)}, ReadWithoutKey,
 			"The point read of /id (line 2) does not know /tenant, so it cannot be a point read: it must first query every partition to find the item (500 per second). Give it the key.", "a read without"},
-		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: []query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}}}, ReadWithoutKey,
+		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: asOperations([]query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}})}, ReadWithoutKey,
 			"The point read of /id, /tenant (line 3) does not know /sub, so it cannot be a point read: it must first query the partitions of 1 prefix to find the item (5 per second). Give it the whole key.", "every partition"},
-		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: read}, CrossPartitionQueries,
+		{"fan-out without target", "/tenant", small(), partition.Options{}, Settings{Operations: asOperations(read)}, CrossPartitionQueries,
 			"The container has 1 physical partition, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits", "target"},
 		{"one over V1's limit", "/k", strings.NewReader(fmt.Sprintf("{\"k\":%q}\n{\"k\":\"short\"}\n", long)), partition.Options{Version: epk.V1}, Settings{}, KeyTooLong,
 			"1 document has a key value over 101 bytes", "have"},
@@ -527,8 +567,9 @@ func TestFollowsTimeNeedsEvidence(t *testing.T) {
 		if got := f != nil && f.Severity == Critical; got != tt.followsIt {
 			t.Errorf("%s: MONOTONIC %+v, want critical %v", tt.name, f, tt.followsIt)
 		}
-		if w := component(e, "Writes over time"); !tt.followsIt && w.Score < 90 {
-			t.Errorf("%s: writes over time %d: %s", tt.name, w.Score, w.Note)
+		// Too few writes a day to judge: not measured, so it weighs nothing.
+		if w := component(e, "Writes over time"); !tt.followsIt && w.Measured && w.Score < 90 || tt.n == 300 && (w.Measured || w.Weight != 0) {
+			t.Errorf("%s: writes over time %+v", tt.name, w)
 		}
 	}
 }
@@ -602,58 +643,67 @@ func TestThroughputRaisedForStorage(t *testing.T) {
 // Every operation of the workload file adds its rate to the load, at the
 // RU of its kind, and the rates of the settings add to them. The figures
 // are worked out by hand for the dataset: 295 documents of 462 bytes on
-// average cost as 1 KB (a point read 1 RU, a write 5, a query 3.5), and
-// 201 of them belong to "contoso-outdoors".
+// average cost as 1 KB (capacity.DefaultCosts: a point read 1 RU, an
+// insert 5 with no indexed value given, a query for one item 2.866, 2.5
+// more for each other partition it reads), and 201 of them belong to
+// "contoso-outdoors".
 func TestOperationsLoad(t *testing.T) {
 	const hot = 201.0 / 295
+	const query1 = 2.8 + 0.066 // a query on one partition that loads one item
 	for _, tt := range []struct {
 		name, key, ops string
 		s              Settings
-		total, fanOut  float64 // RU/s in all, and of it what reads every partition
+		total, base    float64 // RU/s in all, and under a key that reads one partition each time
 		throttled      bool    // a THROTTLED finding
 	}{
-		// 5,000 creates x 5 RU + 1 query x 3.5 RU on the one partition
-		// 4,000 RU/s gives; the tenant's 68% alone is past 10,000 RU/s.
+		// 5,000 creates x 5 RU + 1 query on the one partition 4,000 RU/s
+		// gives; the tenant's 68% alone is past 10,000 RU/s.
 		{"creates throttle", "/tenantId", "5000 create\n1 SELECT * FROM c WHERE c.tenantId = @t", Settings{Throughput: capacity.Throughput{RU: 4000}},
-			25003.5, 0, true},
+			25000 + query1, 25000 + query1, true},
 		{"point reads alone", "/tenantId", "5000 read /id /tenantId", Settings{Throughput: capacity.Throughput{RU: 4000}},
-			5000, 0, false},
+			5000, 5000, false},
 		{"flags and file add up", "/tenantId", "50 read /id /tenantId\n20 create", Settings{Workload: Workload{Reads: 100, Writes: 10}},
-			150*1 + 30*5, 0, false},
+			150*1 + 30*5, 300, false},
+		// A replace, an upsert and a patch cost two inserts; a delete one.
 		{"writes of every kind", "/tenantId", "1 replace /name\n1 upsert /name\n1 patch /price\n4 delete /id /tenantId", Settings{},
-			7 * 5, 0, false},
+			3*10 + 4*5, 50, false},
 		{"batch of 10 and a sproc", "/tenantId", "2 batch 10 /name\n3 sproc", Settings{},
-			(20 + 3) * 5, 0, false},
-		// A point read without the key is a query on every partition: 3.5
-		// RU and 2.5 for each of the 3 others.
+			(20 + 3) * 5, 115, false},
+		// A point read without the key is a query on every partition:
+		// 2.866 RU and 2.5 for each of the 3 others.
 		{"read without key", "/tenantId", "10 read /id", Settings{Partitions: 4},
-			10 * (3.5 + 3*2.5), 10 * (3.5 + 3*2.5), false},
+			10 * (query1 + 3*2.5), 10, false},
 		// A delete without the key queries every partition, then deletes.
 		{"delete without key", "/tenantId", "10 delete /id", Settings{Partitions: 4},
-			10*(3.5+3*2.5) + 10*5, 10 * (3.5 + 3*2.5), false},
-		// Knowing the first level queries that prefix's partitions only.
+			10*(query1+3*2.5) + 10*5, 50, false},
+		// Knowing the first level queries that prefix's partition only.
 		{"read by prefix", "/tenantId,/categoryId,/id", "10 read /id /tenantId", Settings{Partitions: 4},
-			10 * 3.5, 0, false},
+			10 * query1, 10, false},
 		// A file that lists queries is scaled to the settings' query rate;
 		// one that lists none adds the settings' queries as single-partition.
 		{"queries scaled", "/tenantId", "1 SELECT * FROM c WHERE c.tenantId = @t", Settings{Workload: Workload{Queries: 100}},
-			100 * 3.5, 0, false},
+			100 * query1, 100 * query1, false},
 		{"queries added", "/tenantId", "5 create", Settings{Workload: Workload{Queries: 100}},
-			5*5 + 100*3.5, 0, false},
+			5*5 + 100*query1, 5*5 + 100*query1, false},
+		// A measured charge replaces the model's.
+		{"measured charges", "/tenantId", "10 ru=4 create\n10 ru=12 SELECT * FROM c WHERE c.tenantId = @t", Settings{Throughput: capacity.Throughput{RU: 4000}},
+			10*4 + 10*12, 10*4 + 10*12, false},
+		{"measured fan-out", "/id", "10 ru=12 SELECT * FROM c WHERE c.tenantId = @t", Settings{Partitions: 4},
+			10 * (12 + 3*2.5), 10 * 12, false},
 	} {
 		ops, errs := query.ReadWorkload(strings.NewReader(tt.ops))
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", tt.name, errs)
 		}
-		tt.s.Operations = ops
+		tt.s.Operations = asOperations(ops)
 		e := evaluate(t, tt.key, dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)
 		l := e.Load
 		if !l.Active {
 			t.Errorf("%s: no workload", tt.name)
 			continue
 		}
-		if math.Abs(l.TotalRU-tt.total) > 1e-9 || math.Abs(e.Queries.fanOutRU-tt.fanOut) > 1e-9 {
-			t.Errorf("%s: total %v RU/s, fan-out %v; want %v and %v", tt.name, l.TotalRU, e.Queries.fanOutRU, tt.total, tt.fanOut)
+		if math.Abs(l.TotalRU-tt.total) > 1e-9 || math.Abs(l.BaseRU-tt.base) > 1e-9 {
+			t.Errorf("%s: total %v RU/s, base %v; want %v and %v", tt.name, l.TotalRU, l.BaseRU, tt.total, tt.base)
 		}
 		if got := finding(e, Throttled) != nil; got != tt.throttled {
 			t.Errorf("%s: THROTTLED %v, want %v: %+v", tt.name, got, tt.throttled, e.Findings)
@@ -662,15 +712,19 @@ func TestOperationsLoad(t *testing.T) {
 
 	// The reviewer's example, partition by partition.
 	ops, _ := query.ReadWorkload(strings.NewReader("5000 create\n1 SELECT * FROM c WHERE c.tenantId = @t"))
-	e := evaluate(t, "/tenantId", dataset(t, "dp420-tenant-products.json"), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 4000}, Operations: ops})
+	e := evaluate(t, "/tenantId", dataset(t, "dp420-tenant-products.json"), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 4000}, Operations: asOperations(ops)})
 	l := e.Load
-	if len(l.DemandRU) != 1 || l.DemandRU[0] != 25003.5 || l.CapacityRU != 4000 || math.Abs(l.HottestLogiRU-25003.5*hot) > 1e-6 {
+	total := 25000 + query1
+	// The query for one tenant loads that tenant's items: its share of
+	// them is 201² of 201² + 61² + 33².
+	hottest := (25000+2.8)*hot + 0.066*201*201/(201*201+61*61+33*33)
+	if len(l.DemandRU) != 1 || math.Abs(l.DemandRU[0]-total) > 1e-9 || l.CapacityRU != 4000 || math.Abs(l.HottestLogiRU-hottest) > 1e-6 {
 		t.Errorf("demand %v RU/s of %v, hottest logical %v", l.DemandRU, l.CapacityRU, l.HottestLogiRU)
 	}
-	if math.Abs(l.Throttle.ThrottledFraction-21003.5/25003.5) > 1e-9 || l.Throttle.Headroom >= 1 {
+	if math.Abs(l.Throttle.ThrottledFraction-(total-4000)/total) > 1e-9 || l.Throttle.Headroom >= 1 {
 		t.Errorf("throttle %+v", l.Throttle)
 	}
-	if f := finding(e, Throttled); f == nil || f.Severity != Critical || !strings.Contains(f.Message, "asked for 25,003 RU/s but has 4,000") {
+	if f := finding(e, Throttled); f == nil || f.Severity != Critical || !strings.Contains(f.Message, "asked for 25,003 RU/s but has 4,000 RU/s") {
 		t.Errorf("THROTTLED: %+v", e.Findings)
 	}
 }
@@ -694,7 +748,7 @@ func TestCrossPartitionOnePartition(t *testing.T) {
 		// 180 GB splits evenly into 4 partitions of 45 GB.
 		{"splits by the target", Settings{TargetBytes: 180 << 30}, Critical, true, "the container has 1 physical partition now and 4 at the target.", "nothing extra"},
 	} {
-		tt.s.Operations = ops
+		tt.s.Operations = asOperations(ops)
 		e := evaluate(t, "/id", dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)
 		f := finding(e, CrossPartitionQueries)
 		if f == nil {
@@ -772,14 +826,14 @@ func TestFanOutCostIsTheKeys(t *testing.T) {
 		throttled  bool
 		leastSpans float64 // partitions a query reads, on average, at least
 	}{
-		{"/tenant,/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops}, false, true, 300},
-		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops}, false, true, 1000},
+		{"/tenant,/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: asOperations(ops)}, false, true, 300},
+		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: asOperations(ops)}, false, true, 1000},
 		// 100,000 writes of 5 RU are past 200,000 RU/s under any key.
-		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: ops, Workload: Workload{Writes: 100000}}, true, true, 1000},
+		{"/id", Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: asOperations(ops), Workload: Workload{Writes: 100000}}, true, true, 1000},
 	} {
 		e := evaluate(t, tt.spec, src(), partition.Options{}, tt.s)
-		if (finding(e, Underprovisioned) != nil) != tt.underprov {
-			t.Errorf("%s: UNDERPROVISIONED %v, want %v: %+v", tt.spec, finding(e, Underprovisioned), tt.underprov, e.Findings)
+		if msg := Shortfall(e); (msg != "") != tt.underprov {
+			t.Errorf("%s: shortfall %q, want one: %v", tt.spec, msg, tt.underprov)
 		}
 		f := finding(e, Throttled)
 		if (f != nil && f.Severity == Critical) != tt.throttled || (tt.throttled && e.Score > 60) {
@@ -803,12 +857,11 @@ func TestTargetedValuesTouch(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	costs := capacity.Costs{PointRead: 1, Write: 5, Query: 3}
 	spec, _ := key.Parse("/k")
-	for i, want := range []float64{3 + 2.5*15, 3 + 2.5*1} {
-		q := assess(ops[i:i+1], spec, 0, 16, costs, nil)
-		if math.Abs(q.keyedRU-want) > 1e-9 {
-			t.Errorf("query %d: %.2f RU, want %.2f", i+1, q.keyedRU, want)
+	for i, want := range []int{16, 2} {
+		r := query.Assess(ops[i], spec).Routing
+		if got := touches(r, 16, nil); got != want {
+			t.Errorf("query %d: reads %d of 16 partitions, want %d", i+1, got, want)
 		}
 	}
 }
@@ -1011,10 +1064,10 @@ func TestOnePartitionFindCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := evaluate(t, "/cat", src(), partition.Options{}, Settings{Operations: ops})
+		e := evaluate(t, "/cat", src(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Operations: asOperations(ops)})
 		var text string
 		for _, f := range e.Findings {
-			if f.Code == CrossPartitionQueries || f.Code == Throttled || f.Code == Underprovisioned {
+			if f.Code == CrossPartitionQueries || f.Code == Throttled {
 				text += f.Message + "\n"
 			}
 		}

@@ -18,15 +18,6 @@ type Queries struct {
 	Active                   bool
 	Single, Targeted, FanOut float64 // shares of the routed traffic (queries, point reads, deletes)
 	Verdicts                 []Verdict
-	// RU/s the operations ask for: keyedRU goes where the key's values
-	// send it, fanOutRU to every physical partition alike.
-	keyedRU, fanOutRU float64
-	// baseRU is what they would ask for under a key that served every one
-	// from one partition: what no key can save.
-	baseRU float64
-	// writeRU is the part of keyedRU that writes: it goes where the
-	// writes of the moment go.
-	writeRU float64
 	// scaled: the file lists queries, so the settings' query rate scales
 	// them instead of adding to them.
 	scaled bool
@@ -44,14 +35,10 @@ func routed(k query.OpKind) bool {
 	return k == query.QueryOp || k == query.ReadOp || k == query.DeleteOp
 }
 
-// assess routes every operation under spec and adds up the RU/s each asks
-// for. Weights are per second; when the settings give a query rate, the
+// route says where every operation goes under spec, and at what rate.
+// Weights are per second; when the settings give a query rate, the
 // queries' weights are scaled to it, so the file can hold relative weights.
-//
-// span(levels) is how many physical partitions a prefix of that many levels
-// of a hierarchical key spans, on average over the documents; nil counts
-// one.
-func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions int, costs capacity.Costs, span func(levels int) float64) Queries {
+func route(ops []Operation, spec key.Spec, queriesPerSecond float64) Queries {
 	q := Queries{Active: len(ops) > 0}
 	if !q.Active {
 		return q
@@ -68,75 +55,19 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 			scale, q.scaled = queriesPerSecond/w, true
 		}
 	}
-	// A query costs its base and 2.5 RU per extra physical partition it
-	// touches; an unknown number of targeted partitions counts as half.
-	queryRU := func(r query.Routing) float64 {
-		touched := partitions
-		if r.Kind == query.Targeted {
-			switch n := float64(r.Values); {
-			case n <= 0:
-				touched = max(1, (partitions+1)/2)
-			case r.Prefix > 0 && span != nil:
-				// A prefix reads every partition its values fill: a
-				// large tenant's many.
-				touched = int(math.Round(min(float64(partitions), n*span(r.Prefix))))
-			default:
-				// n values hashed over the partitions fall on this many
-				// of them, on average.
-				p := float64(partitions)
-				touched = int(math.Round(p * (1 - math.Pow(1-1/p, n))))
-			}
-			touched = min(max(touched, 1), partitions)
-		}
-		return costs.Query + capacity.FanOutSurcharge(touched)
-	}
 	var total float64
 	for _, op := range ops {
-		a := query.Assess(op, spec)
+		a := query.Assess(op.Op, spec)
 		rate := op.Weight
 		if op.Kind == query.QueryOp {
 			rate *= scale
 		}
-		q.Verdicts = append(q.Verdicts, Verdict{Op: op, Assessment: a, Rate: rate})
-		r := a.Routing
-		// What it writes goes where the key sends it; what it reads, by
-		// the routing.
-		var write float64
-		switch op.Kind {
-		case query.QueryOp:
-			q.baseRU += rate * costs.Query
-		case query.ReadOp:
-			q.baseRU += rate * costs.PointRead
-		case query.BatchOp, query.SprocOp:
-			write = float64(max(op.Items, 1)) * costs.Write
-		default: // delete, create, replace, patch, upsert
-			write = costs.Write
-		}
-		q.baseRU += rate * write
-		q.keyedRU += rate * write
-		q.writeRU += rate * write
-		switch op.Kind {
-		case query.QueryOp, query.ReadOp, query.DeleteOp:
-			// A point read or delete without the whole key first finds its
-			// item with a query, which costs as any query routed alike.
-			var find float64
-			switch {
-			case op.Kind == query.QueryOp || r.Kind != query.Single:
-				find = queryRU(r)
-			case op.Kind == query.ReadOp:
-				find = costs.PointRead
-			}
-			if r.Kind == query.FanOut {
-				q.fanOutRU += rate * find
-			} else {
-				q.keyedRU += rate * find
-			}
-		}
+		q.Verdicts = append(q.Verdicts, Verdict{Op: op.Op, Assessment: a, Rate: rate})
 		if !routed(op.Kind) {
 			continue
 		}
 		total += rate
-		switch r.Kind {
+		switch a.Routing.Kind {
 		case query.Single:
 			q.Single += rate
 		case query.Targeted:
@@ -157,19 +88,25 @@ func assess(ops []query.Op, spec key.Spec, queriesPerSecond float64, partitions 
 // a targeted one three quarters, a fan-out none.
 func (q Queries) score() int { return pct(q.Single + 0.75*q.Targeted) }
 
-// queryFindings adds the findings about operations.
-func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component {
+// queryRouting judges where the application's operations go under the key.
+func queryRouting(e *Evaluation) verdict {
 	q := e.Queries
-	c := Component{Name: "Queries", Weight: 20, Score: q.score()}
+	if !q.Active {
+		return verdict{}
+	}
+	c := e.component(queriesName)
+	c.Score = q.score()
 	c.Note = fmt.Sprintf("%s of the operations read one partition, %s a few, %s all of them",
 		human.Percent(q.Single), human.Percent(q.Targeted), human.Percent(q.FanOut))
+	v := verdict{component: c}
+	add := func(f Finding) { v.findings = append(v.findings, f) }
 	p := len(e.Physical)
 	if q.FanOut > 0 {
 		var worst *Verdict
 		for i := range q.Verdicts {
-			v := &q.Verdicts[i]
-			if routed(v.Op.Kind) && v.Assessment.Routing.Kind == query.FanOut && (worst == nil || v.Rate > worst.Rate) {
-				worst = v
+			w := &q.Verdicts[i]
+			if routed(w.Op.Kind) && w.Assessment.Routing.Kind == query.FanOut && (worst == nil || w.Rate > worst.Rate) {
+				worst = w
 			}
 		}
 		// e.Physical is the layout at the target; the splits on the way
@@ -180,8 +117,7 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 		case p <= 1:
 			// One partition reads no others: fan-out costs nothing yet.
 		case q.FanOut > 0.5:
-			sev = Critical
-			limit(65)
+			sev, v.cap = Critical, 65
 		case q.FanOut > 0.1:
 			sev = Warning
 		}
@@ -196,12 +132,13 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 		case e.Projection.Factor > 1:
 			has += " now and at the target"
 		}
-		const cost = "a cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them"
+		cost := fmt.Sprintf("a cross-partition query, or a point read or delete that must first query to find its item, costs about %s RU more for each extra physical partition and its latency grows with them",
+			trimFloat(capacity.QueryPartitionRU))
 		// A point read or delete that must query for its item pays for
 		// the query even on one partition (as the load counts it).
 		finds := false
-		for _, v := range q.Verdicts {
-			finds = finds || (v.Op.Kind == query.ReadOp || v.Op.Kind == query.DeleteOp) && v.Assessment.Routing.Kind == query.FanOut && v.Rate > 0
+		for _, w := range q.Verdicts {
+			finds = finds || (w.Op.Kind == query.ReadOp || w.Op.Kind == query.DeleteOp) && w.Assessment.Routing.Kind == query.FanOut && w.Rate > 0
 		}
 		switch {
 		case p <= 1 && finds:
@@ -216,26 +153,26 @@ func (e *Evaluation) queryFindings(add func(Finding), limit func(int)) Component
 		}
 		add(Finding{CrossPartitionQueries, sev, msg})
 	}
-	for _, v := range q.Verdicts {
+	for _, w := range q.Verdicts {
 		switch {
-		case v.Assessment.KeyUpdated:
+		case w.Assessment.KeyUpdated:
 			add(Finding{KeyUpdated, Warning, fmt.Sprintf("%s changes the key (%s). %s.",
-				sentence(describeOp(v.Op)), rateText(v.Rate), sentence(v.Assessment.Message))})
-		case v.Assessment.SpansKeys:
-			limit(60)
+				sentence(describeOp(w.Op)), rateText(w.Rate), sentence(w.Assessment.Message))})
+		case w.Assessment.SpansKeys:
+			v.cap = capOf(v.cap, 60)
 			add(Finding{TransactionSpansKeys, Critical, fmt.Sprintf("%s spans items with different key values. %s.",
-				sentence(describeOp(v.Op)), sentence(v.Assessment.Message))})
-		case v.Op.Kind == query.ReadOp && v.Assessment.Routing.Kind != query.Single:
+				sentence(describeOp(w.Op)), sentence(w.Assessment.Message))})
+		case w.Op.Kind == query.ReadOp && w.Assessment.Routing.Kind != query.Single:
 			// The assessment's message says the same again: not repeated.
 			where, give := "every partition", "the key"
-			if r := v.Assessment.Routing; r.Kind == query.Targeted {
+			if r := w.Assessment.Routing; r.Kind == query.Targeted {
 				where, give = "the partitions of "+partsText(r.Values, e.Dist.Spec), "the whole key"
 			}
 			add(Finding{ReadWithoutKey, Warning, fmt.Sprintf("%s %s, so it cannot be a point read: it must first query %s to find the item (%s). Give it %s.",
-				sentence(describeOp(v.Op)), v.Assessment.Routing.Reason, where, rateText(v.Rate), give)})
+				sentence(describeOp(w.Op)), w.Assessment.Routing.Reason, where, rateText(w.Rate), give)})
 		}
 	}
-	return c
+	return v
 }
 
 // partsText counts the key values, or a hierarchical key's prefixes, a

@@ -209,11 +209,14 @@ type analysis struct {
 	format    string
 	timePath  []string
 	named     int
-	accs      []*partition.Accumulator
-	ops       []query.Op
-	opErrs    []string
-	timed     int // documents with a time at the time field
-	weighed   int // documents with a weight above 0 at the weight field
+	// accs are the candidates' accumulators, then those of the queries'
+	// filters: a.accs[:candidates] are the keys reported.
+	accs       []*partition.Accumulator
+	candidates int
+	ops        []query.Op
+	opErrs     []string
+	timed      int // documents with a time at the time field
+	weighed    int // documents with a weight above 0 at the weight field
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -266,6 +269,10 @@ func (a *analysis) choose(window []*ingest.Document) {
 			}
 		}
 	}
+	// The accumulators of the groupings the queries' filters need follow
+	// the candidates' (see workload.go).
+	a.candidates = len(specs)
+	specs = append(specs, filterSpecs(a.ops, specs)...)
 	a.accs = make([]*partition.Accumulator, len(specs))
 	a.reads = newReads(specs, a.timePath, a.opts.WeightPath)
 	for i, s := range specs {
@@ -469,7 +476,7 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 		a.docs += int(r.Documents)
 		a.bytes += r.Bytes
 	}
-	a.accs = []*partition.Accumulator{acc}
+	a.accs, a.candidates = []*partition.Accumulator{acc}, 1
 	// Both lists are in input order; so are the report's problems.
 	for len(problems) > 0 || len(over) > 0 {
 		var le *aggregate.LineError
@@ -529,6 +536,10 @@ func (a *analysis) settingWarnings() []Notice {
 				human.Count(int64(t.RU)), what, human.Bytes(storage), human.Count(int64(least)), what, human.Count(int64(least)))})
 		}
 	}
+	if f := a.factor(); f >= farProjection {
+		out = append(out, Notice{FarProjection, fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values that hold most of the input keep their share, values seen once are taken for new ones, and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
+			human.Bytes(a.targetBytes()), human.Count(int64(math.Round(f))), human.Bytes(a.bytes), human.Count(int64(a.docs)), human.Plural(int64(a.docs), "document", "documents"))})
+	}
 	// A sample is projected up, never down (a factor below 1 is taken as 1).
 	switch o := a.opts; {
 	case o.TargetBytes > 0 && o.TargetBytes < a.bytes:
@@ -540,6 +551,10 @@ func (a *analysis) settingWarnings() []Notice {
 	}
 	return out
 }
+
+// farProjection is how many times the input a target must be for the
+// report to say that its figures rest on the input's proportions alone.
+const farProjection = 1000
 
 // targetBytes is the expected size in bytes: as given, or the target's
 // documents at the input's average size; 0 for none.

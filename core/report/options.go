@@ -111,19 +111,9 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 		o.TargetDocs = int64(math.Round(docs))
 	}
 	o.Workload = advisor.Workload{Reads: p.float("readsPerSecond"), Writes: p.float("writesPerSecond"), Queries: p.float("queriesPerSecond")}
-	if r, w, q := p.float("readRu"), p.float("writeRu"), p.float("queryRu"); r > 0 || w > 0 || q > 0 {
-		c := capacity.DefaultCosts(1024)
-		if r > 0 {
-			c.PointRead = r
-		}
-		if w > 0 {
-			c.Write = w
-		}
-		if q > 0 {
-			c.Query = q
-		}
-		o.Workload.Costs = &c
-	}
+	// Measured charges replace the model's for every operation of their
+	// kind; the rest stay modelled from the documents.
+	o.Workload.Measured = capacity.Costs{PointRead: p.float("readRu"), Write: p.float("writeRu"), Query: p.float("queryRu")}
 	switch t := partition.Traffic(v.Get("traffic")); t {
 	case "", partition.ByDocuments, partition.Uniform, partition.ByWeight:
 		o.Workload.Traffic = t
@@ -164,10 +154,8 @@ func ParseOptionsNamed(v url.Values, name func(option string) string) (Options, 
 }
 
 // MaxPartitions is the most physical partitions pkcalc models, given or
-// implied by the throughput: as many as its split simulation makes (3.2 PB
-// of 50 GB partitions), far past any container's. A report lists every
-// partition of every key, so a million of them took gigabytes and minutes.
-const MaxPartitions = 1 << 16
+// implied by the throughput (capacity.MaxPartitions).
+const MaxPartitions = capacity.MaxPartitions
 
 // optionReader reads typed values, keeping the first error.
 type optionReader struct {

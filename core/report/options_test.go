@@ -47,7 +47,7 @@ func TestParseOptions(t *testing.T) {
 	}
 	if strings.Join(keys, " ") != `/tenantId /tenantId,/id /"a;b"` || !o.NoSuggest || o.Partitions != 4 || o.Throughput.RU != 12000 ||
 		!o.Throughput.Autoscale || o.TargetBytes != 3<<29 || o.TargetDocs != 1000 || o.Workload.Writes != 2.5 ||
-		o.Workload.Costs == nil || o.Workload.Costs.Write != 7 || o.Workload.Traffic != "uniform" || o.TimePath[0] != "_ts" ||
+		o.Workload.Measured.Write != 7 || o.Workload.Measured.PointRead != 0 || o.Workload.Traffic != "uniform" || o.TimePath[0] != "_ts" ||
 		o.WeightPath[0] != "w" || o.MaxDistinct != 99 {
 		t.Errorf("%+v keys %q", o, keys)
 	}

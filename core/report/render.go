@@ -70,7 +70,14 @@ func WriteText(w io.Writer, r *Report) error {
 	// other, and the first row is not one when keys are named.
 	if best, ok := recommended(r); ok {
 		fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
+		if p := provisionText(best); p != "" {
+			fmt.Fprintf(bw, "  %s\n", p)
+		}
 		for _, b := range best.ScoreBreakdown {
+			if !b.Measured {
+				fmt.Fprintf(bw, "  %-22s   –          %s\n", b.Name, b.Note)
+				continue
+			}
 			fmt.Fprintf(bw, "  %-22s %3d/100 x %2d%%  %s\n", b.Name, b.Score, b.Weight, b.Note)
 		}
 	} else {
@@ -122,6 +129,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	if r.Recommended != "" {
 		fmt.Fprintf(bw, "\n**Recommended key: `%s`**\n", mdCell(r.Recommended))
+		if best, ok := recommended(r); ok {
+			if p := provisionText(best); p != "" {
+				fmt.Fprintf(bw, "\n%s\n", p)
+			}
+		}
 	} else {
 		fmt.Fprintf(bw, "\n**No key recommended**: %s\n", mdText(noRecommendation(r)))
 	}
@@ -144,6 +156,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
 		fmt.Fprintf(bw, "| Part | Score | Weight | Why |\n|---|---:|---:|---|\n")
 		for _, b := range c.ScoreBreakdown {
+			if !b.Measured {
+				fmt.Fprintf(bw, "| %s | – | – | %s |\n", b.Name, mdCell(b.Note))
+				continue
+			}
 			fmt.Fprintf(bw, "| %s | %d | %d%% | %s |\n", b.Name, b.Score, b.Weight, mdCell(b.Note))
 		}
 		if len(c.Findings) > 0 {
@@ -178,7 +194,7 @@ func WriteCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid",
 		"largest_documents", "largest_bytes", "largest_share", "max_to_mean", "gini", "physical_partitions", "hottest_request_share",
-		"projected_physical_partitions", "projected_largest_bytes", "over_20gb", "monotonic", "findings"})
+		"projected_physical_partitions", "projected_largest_bytes", "over_20gb", "monotonic", "total_ru", "least_ru", "findings"})
 	for _, c := range r.Candidates {
 		var ld, lb int64
 		var ls, hot float64
@@ -188,16 +204,37 @@ func WriteCSV(w io.Writer, r *Report) error {
 		for _, p := range c.PhysicalPartitions {
 			hot = max(hot, p.RequestShare)
 		}
+		var total, least string // empty without a workload, or when no throughput is enough
+		if w := c.Workload; w != nil {
+			total = f64(w.TotalRU)
+			if w.LeastRU != nil {
+				least = strconv.Itoa(*w.LeastRU)
+			}
+		}
 		cw.Write([]string{
 			strconv.Itoa(c.Rank), c.Key.Spec, c.Key.Kind, strconv.FormatBool(c.Named), strconv.Itoa(c.Score), c.Grade,
 			i64(c.LogicalPartitions), strconv.FormatBool(c.LogicalPartitionsEstimated), i64(c.Documents), i64(c.Bytes), i64(c.Missing), i64(c.Invalid),
 			i64(ld), i64(lb), f64(ls), f64(c.PerLogicalPartition.Documents.MaxToMean), f64(c.PerLogicalPartition.Documents.Gini),
 			strconv.Itoa(len(c.PhysicalPartitions)), f64(hot), strconv.Itoa(c.Projection.PhysicalPartitions), i64(c.Projection.LargestLogicalBytes),
-			strconv.Itoa(c.Projection.OverLimit), strconv.FormatBool(c.Monotonicity.Monotonic), findingCodes(c.Findings),
+			strconv.Itoa(c.Projection.OverLimit), strconv.FormatBool(c.Monotonicity.Monotonic), total, least, findingCodes(c.Findings),
 		})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// provisionText says what throughput a key needs, when a workload is
+// given: the figure to provision.
+func provisionText(c Candidate) string {
+	w := c.Workload
+	switch {
+	case w == nil:
+		return ""
+	case w.LeastRU == nil:
+		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU+0.5)))
+	}
+	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s): from there no partition throttles. The workload needs %s RU/s under this key.",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), human.Count(int64(w.TotalRU+0.5)))
 }
 
 func findingCodes(fs []Finding) string {

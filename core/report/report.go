@@ -19,7 +19,7 @@ import (
 
 // SchemaVersion is the version of the JSON report; docs/report.schema.json
 // describes it. It changes when a field changes meaning or goes away.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Report is pkcalc's result, as the JSON contract has it.
 type Report struct {
@@ -59,6 +59,8 @@ const (
 	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
 	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
 	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
+	Underprovisioned       = "UNDERPROVISIONED"         // the workload needs more than the container has under any key
+	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
 )
 
 // No-recommendation codes: why a report recommends no key.
@@ -86,18 +88,24 @@ type Queries struct {
 
 // Verdict is one operation under a candidate.
 type Verdict struct {
-	Line       int      `json:"line"`
-	Kind       string   `json:"kind"`
-	Query      string   `json:"query,omitempty"`
-	Paths      []string `json:"paths,omitempty"`
-	Rate       float64  `json:"rate"`
-	Routing    string   `json:"routing"`
-	Values     int      `json:"values,omitempty"`
-	Prefix     int      `json:"prefix,omitempty"` // levels of a hierarchical key its values name, when they are prefixes
-	Reason     string   `json:"reason"`
-	KeyUpdated bool     `json:"keyUpdated,omitempty"`
-	SpansKeys  bool     `json:"spansKeys,omitempty"`
-	Message    string   `json:"message"`
+	Line    int      `json:"line"`
+	Kind    string   `json:"kind"`
+	Query   string   `json:"query,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+	Rate    float64  `json:"rate"`
+	Routing string   `json:"routing"`
+	Values  int      `json:"values,omitempty"`
+	Prefix  int      `json:"prefix,omitempty"` // levels of a hierarchical key its values name, when they are prefixes
+	Reason  string   `json:"reason"`
+	// RU is what one execution costs under the key at the target, reading
+	// Partitions physical partitions; Items is how many items a query
+	// loads (partition.Distribution.Matches, cut by TOP or LIMIT).
+	RU         float64 `json:"ru"`
+	Partitions int     `json:"partitions"`
+	Items      float64 `json:"items,omitempty"`
+	KeyUpdated bool    `json:"keyUpdated,omitempty"`
+	SpansKeys  bool    `json:"spansKeys,omitempty"`
+	Message    string  `json:"message"`
 }
 
 // Input says how the input was read and what was wrong with it.
@@ -169,6 +177,7 @@ type Candidate struct {
 	Monotonicity               Monotonicity     `json:"monotonicity"`
 	WriteSpread                *WriteSpread     `json:"writeSpread,omitempty"`
 	Projection                 Projection       `json:"projection"`
+	DayOne                     DayOne           `json:"dayOne"`
 	Workload                   *Workload        `json:"workload,omitempty"`
 	Queries                    *Queries         `json:"queries,omitempty"`
 }
@@ -181,12 +190,15 @@ type Key struct {
 	Version int      `json:"version"`
 }
 
-// Component is a line of the score's breakdown.
+// Component is a line of the score's breakdown. One that was not
+// measured (no time field, no workload) has weight and score 0, and its
+// note says why.
 type Component struct {
-	Name   string `json:"name"`
-	Weight int    `json:"weight"`
-	Score  int    `json:"score"`
-	Note   string `json:"note"`
+	Name     string `json:"name"`
+	Weight   int    `json:"weight"`
+	Score    int    `json:"score"`
+	Measured bool   `json:"measured"`
+	Note     string `json:"note"`
 }
 
 // Finding is an observation with a stable code.
@@ -299,14 +311,45 @@ type Projection struct {
 	NewValueShare       float64 `json:"newValueShare"`
 }
 
+// DayOne is the container on its first day: the partitions its
+// throughput gives it, before any split, holding the sample.
+type DayOne struct {
+	PhysicalPartitions int     `json:"physicalPartitions"`
+	PerPartitionRU     float64 `json:"perPartitionRu"`
+	EmptyPartitions    int     `json:"emptyPartitions"`
+	// Partitions hold the sample's documents and bytes, and each one's
+	// share of the writes of a moment (of all writes when the documents
+	// tell no time).
+	Partitions []DayOnePartition `json:"partitions"`
+	// BusiestWriteRU is what the workload's writes ask of the busiest
+	// partition, when a workload is given.
+	BusiestWriteRU *float64 `json:"busiestWriteRu,omitempty"`
+}
+
+// DayOnePartition is one physical partition on the first day.
+type DayOnePartition struct {
+	Documents  int64   `json:"documents"`
+	Bytes      int64   `json:"bytes"`
+	WriteShare float64 `json:"writeShare"`
+}
+
 // Workload is the request load on the physical partitions.
 type Workload struct {
-	RU                 int     `json:"ru"`
-	PerPartitionRU     float64 `json:"perPartitionRu"`
-	TotalRU            float64 `json:"totalRu"`
+	RU             int     `json:"ru"`
+	PerPartitionRU float64 `json:"perPartitionRu"`
+	TotalRU        float64 `json:"totalRu"`
+	// BaseRU is what the workload would need under a key that served every
+	// operation from one partition.
+	BaseRU float64 `json:"baseRu"`
+	// LeastRU is the least throughput at which no physical partition
+	// throttles under the key, on LeastRUPartitions partitions; null when
+	// none is enough (one logical partition needs more than 10,000 RU/s).
+	LeastRU            *int    `json:"leastRu"`
+	LeastRUPartitions  int     `json:"leastRuPartitions,omitempty"`
 	PointReadRU        float64 `json:"pointReadRu"`
 	WriteRU            float64 `json:"writeRu"`
 	QueryRU            float64 `json:"queryRu"`
+	ItemRU             float64 `json:"itemRu"`
 	ThrottledFraction  float64 `json:"throttledFraction"`
 	HottestPartition   int     `json:"hottestPartition"`
 	HottestUtilisation float64 `json:"hottestUtilisation"`
@@ -366,7 +409,8 @@ func (a *analysis) finish() *Report {
 	if a.ops != nil || a.opErrs != nil {
 		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
 	}
-	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
+	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs,
+		Workload: o.Workload, Item: itemOf(a.pathTable(), a.collector.Documents(), a.docs, a.bytes)}
 	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
 		settings.Workload.Traffic = partition.ByDocuments
 	}
@@ -379,81 +423,87 @@ func (a *analysis) finish() *Report {
 		rep.NoRecommendation = a.whyNoRecommendation()
 		return rep
 	}
-	evals := make([]*advisor.Evaluation, len(a.accs))
-	// Keys finish independently: on as many goroutines as there are cores,
-	// so that no more keys' working memory is held at once than can use it.
-	// With one, in order; in WebAssembly yielding between keys for the
-	// garbage collector (see run).
-	var wg sync.WaitGroup
-	next := make(chan int, len(a.accs))
-	for i := range a.accs {
-		next <- i
-	}
-	close(next)
-	for range min(runtime.GOMAXPROCS(0), len(a.accs)) {
-		wg.Go(func() {
-			for i := range next {
-				if yields {
-					runtime.Gosched()
-				}
-				evals[i] = advisor.Evaluate(a.accs[i].Finish(), settings)
-			}
-		})
-	}
-	wg.Wait()
+	dists := make([]*partition.Distribution, len(a.accs))
+	parallel(len(a.accs), func(i int) { dists[i] = a.accs[i].Finish() })
+	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
+	evals := make([]*advisor.Evaluation, a.candidates)
+	parallel(len(evals), func(i int) { evals[i] = advisor.Evaluate(dists[i], settings) })
+	rank := advisor.Rank(evals)
 	recs := advisor.Recommend(evals)
+	// Named keys keep their place at the top of the list.
 	order := make([]int, len(evals))
 	for i := range order {
 		order[i] = i
 	}
-	// Rank by score; named keys keep their place at the top of the list.
-	byScore := slices.Clone(order)
-	acceptable := make([]int, len(evals))
-	for i, e := range evals {
-		if advisor.Acceptable(e) {
-			acceptable[i] = 1
-		}
-	}
-	// Ties go to the better key before its cap, then to the key that keeps
-	// related documents together: hierarchical
-	// first, then plain, then synthetic (which the application must compute).
-	kindRank := map[key.Kind]int{key.MultiHash: 0, key.Hash: 1, key.Synthetic: 2}
-	slices.SortStableFunc(byScore, func(x, y int) int {
-		// A key most documents cannot use ranks below every key they can.
-		if c := cmp.Compare(acceptable[y], acceptable[x]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(evals[y].Score, evals[x].Score); c != 0 {
-			return c
-		}
-		// Keys capped at one score by their findings: the better key
-		// without the cap first (a key needing 5,000 RU/s before one
-		// needing 40,000).
-		if c := cmp.Compare(evals[y].Uncapped, evals[x].Uncapped); c != 0 {
-			return c
-		}
-		return cmp.Compare(kindRank[evals[x].Dist.Spec.Kind], kindRank[evals[y].Dist.Spec.Kind])
-	})
-	rank := make([]int, len(evals))
-	for r, i := range byScore {
-		rank[i] = r + 1
-	}
 	slices.SortStableFunc(order[a.named:], func(x, y int) int { return cmp.Compare(rank[x], rank[y]) })
+	best := -1
 	for _, i := range order {
 		c := candidate(evals[i], recs[i])
 		c.Named = i < a.named
 		c.Rank = rank[i]
 		rep.Candidates = append(rep.Candidates, c)
+		if rank[i] == 1 {
+			best = i
+		}
 	}
 	switch {
-	case len(byScore) > 0 && acceptable[byScore[0]] == 1:
-		rep.Recommended = evals[byScore[0]].Dist.Spec.String()
-	case len(byScore) > 0:
+	case best >= 0 && advisor.Acceptable(evals[best]):
+		rep.Recommended = evals[best].Dist.Spec.String()
+		if msg := advisor.Shortfall(evals[best]); msg != "" {
+			rep.Warnings = append(rep.Warnings, Notice{Underprovisioned, msg})
+		}
+	case best >= 0:
 		rep.NoRecommendation = &Notice{NoUsableKey, "No key measured is usable: in each, more than half the documents lack the key or hold an object or array there, which Cosmos DB rejects."}
 	default:
 		rep.NoRecommendation = a.whyNoRecommendation()
 	}
 	return rep
+}
+
+// parallel runs f for 0 to n-1 on as many goroutines as there are cores,
+// so that no more keys' working memory is held at once than can use it;
+// with one, in order. In WebAssembly it yields between calls for the
+// garbage collector (see run).
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := range next {
+				if yields {
+					runtime.Gosched()
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// factor is the target's size over the input's, at least 1, as each key's
+// evaluation has it.
+func (a *analysis) factor() float64 {
+	if t := a.targetBytes(); t > 0 && a.bytes > 0 {
+		return max(1, float64(t)/float64(a.bytes))
+	}
+	return 1
+}
+
+// traffic is how requests spread over key values: as set, or by the
+// weight field when one is given, else by documents (as package advisor
+// has it).
+func (a *analysis) traffic(t partition.Traffic) partition.Traffic {
+	if t != "" {
+		return t
+	}
+	if a.opts.WeightPath != nil {
+		return partition.ByWeight
+	}
+	return partition.ByDocuments
 }
 
 // targetGB is the target size in GB, to 3 decimals, or, for a target below
@@ -542,21 +592,42 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 	p := e.Projection
 	c.Projection = Projection{Factor: round(p.Factor, 3), Documents: p.Documents, Bytes: p.Bytes, PhysicalPartitions: len(p.Physical), Splits: p.Splits,
 		LargestLogicalBytes: p.Largest.Bytes, OverLimit: p.OverLimitN, OverAlertLine: p.OverAlertN, NewValueShare: round(p.NewValueShare, 4)}
+	c.DayOne = dayOne(e.DayOne)
 	if l := e.Load; l.Active {
-		c.Workload = &Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1),
-			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3),
+		c.Workload = &Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1), BaseRU: round(l.BaseRU, 1),
+			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3), ItemRU: round(l.Costs.Item, 4),
 			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
 			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
+		if p := e.Provision; p.LeastRU > 0 {
+			c.Workload.LeastRU, c.Workload.LeastRUPartitions = &p.LeastRU, p.Partitions
+		}
 	}
 	if q := e.Queries; q.Active {
 		c.Queries = &Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []Verdict{}}
-		for _, v := range q.Verdicts {
-			c.Queries.Verdicts = append(c.Queries.Verdicts, Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
+		for i, v := range q.Verdicts {
+			vj := Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
 				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Prefix: v.Assessment.Routing.Prefix, Reason: v.Assessment.Routing.Reason,
-				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message})
+				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message}
+			if i < len(e.Load.Charges) {
+				ch := e.Load.Charges[i]
+				vj.RU, vj.Partitions, vj.Items = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1)
+			}
+			c.Queries.Verdicts = append(c.Queries.Verdicts, vj)
 		}
 	}
 	return c
+}
+
+func dayOne(d advisor.DayOne) DayOne {
+	out := DayOne{PhysicalPartitions: len(d.Physical), PerPartitionRU: round(d.CapacityRU, 1), EmptyPartitions: d.Empty, Partitions: []DayOnePartition{}}
+	for i, p := range d.Physical {
+		out.Partitions = append(out.Partitions, DayOnePartition{Documents: p.Documents, Bytes: p.Bytes, WriteShare: round(d.Writes[i], 4)})
+	}
+	if d.WriteRU > 0 {
+		w := round(d.WriteRU, 1)
+		out.BusiestWriteRU = &w
+	}
+	return out
 }
 
 func lorenz(points [][2]float64) [][2]float64 {

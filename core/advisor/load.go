@@ -1,0 +1,390 @@
+package advisor
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/query"
+)
+
+// Load is the workload on the physical partitions of one layout.
+type Load struct {
+	Active  bool
+	Costs   capacity.Costs
+	TotalRU float64 // RU/s the workload needs under the key
+	// BaseRU is what it would need under a key that served every
+	// operation from one partition: what no key can save.
+	BaseRU float64
+	// WriteRU is the part of TotalRU that writes.
+	WriteRU    float64
+	Shares     []float64 // each physical partition's share of the requests that go by key value
+	DemandRU   []float64 // RU/s each physical partition is asked for
+	CapacityRU float64   // RU/s each physical partition has
+	Throttle   capacity.Throttle
+	// HottestLogiRU is what the busiest logical partition is asked for,
+	// against the 10,000 RU/s one key value can get.
+	HottestLogiRU float64
+	// Charges are what one execution of each operation of the workload
+	// file costs on this layout, in its order.
+	Charges []Charge
+}
+
+// Charge is what one execution of an operation costs under a key.
+type Charge struct {
+	RU         float64 // request units
+	Partitions int     // physical partitions it reads or writes
+	Items      float64 // items a query loads; 0 for other operations
+}
+
+// layout is a set of physical partitions and how the key's requests fall
+// on them.
+type layout struct {
+	ranges []epk.Range
+	// shares is each partition's share of the requests that go by key
+	// value, as the traffic model has them; hottest the largest share of
+	// one logical partition.
+	shares  []float64
+	hottest float64
+	// writes is each partition's share of the writes of the moment, and
+	// hotWrite the busiest logical partition's.
+	writes   []float64
+	hotWrite float64
+	// items is each partition's share of the documents that queries
+	// pinning the whole key read (partition.ItemShares), and hotItems the
+	// busiest value's.
+	items    []float64
+	hotItems float64
+	// span is how many partitions a prefix of that many levels of a
+	// hierarchical key reads, on average over the documents.
+	span func(levels int) float64
+}
+
+// layout works out how the key's requests fall on ranges, the partitions
+// of projection p.
+func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection) layout {
+	d := e.Dist
+	traffic := e.traffic()
+	l := layout{ranges: ranges}
+	phys := d.Place(ranges)
+	l.shares, l.hottest = d.Shares(phys, traffic)
+	if p.Factor > 1 {
+		if sh, hot := p.Shares(traffic, d.Weighted); sh != nil {
+			l.shares = sh
+			if p.SuffixSpread {
+				// A computed suffix spreads its group evenly: which suffix
+				// the sample's few documents favour is chance, which the
+				// target's share of each undoes. (Other keys keep the
+				// sample's busiest value: for a time bucket, the moment
+				// matters, not the bucket's share of all time.)
+				l.hottest = hot
+			}
+		}
+	}
+	l.items, l.hotItems = d.ItemShares(ranges, traffic)
+	l.writes, l.hotWrite = l.shares, l.hottest
+	sp := d.WriteSpread(ranges)
+	if concentrated, crowded := writesCrowd(d, sp, len(ranges), fullestShare(p)); (concentrated || crowded) && len(sp.Moment) == len(ranges) {
+		// Writes go where the writes of the moment go: for a key whose
+		// values follow time (a bucket, a date), to the few partitions of
+		// the values current now, not as the data spreads in total.
+		l.writes, l.hotWrite = sp.Moment, max(l.hottest, sp.HottestKeyShare)
+	}
+	if d.Spec.TimeBucket() != "" && sp != nil && sp.SamplesMedian >= minBucketSamples {
+		// A time bucket's value takes its share of all time, but its
+		// writes all come while it is current: a busy device's bucket of
+		// the moment takes the device's whole share of the writes.
+		l.hotWrite = max(l.hotWrite, sp.HottestKeyShare)
+	}
+	if d.KeyIsTime() && len(l.shares) > 0 {
+		// One value a second: the second's writes all go to the partition
+		// that holds it, the busiest one at worst.
+		l.writes, l.hotWrite = make([]float64, len(ranges)), 1
+		l.writes[slices.Index(l.shares, slices.Max(l.shares))] = 1
+	}
+	// Worked out once per prefix length: each walks every logical
+	// partition, and a workload may hold many prefix queries.
+	spans := map[int]float64{}
+	l.span = func(levels int) float64 {
+		if _, ok := spans[levels]; !ok {
+			spans[levels] = prefixSpan(d, ranges, levels)
+		}
+		return spans[levels]
+	}
+	return l
+}
+
+// traffic is how requests spread over the key's values.
+func (e *Evaluation) traffic() partition.Traffic {
+	t := e.settings.Workload.Traffic
+	if t == "" {
+		t = partition.ByDocuments
+		if e.Dist.Weighted {
+			t = partition.ByWeight
+		}
+	}
+	return t
+}
+
+// demand is the RU/s the workload asks of a layout, by where it goes.
+type demand struct {
+	keyed   float64 // goes where the key's values send it
+	items   float64 // of keyed, the items queries for whole key values read: goes as those values' documents
+	writes  float64 // of keyed, what writes: goes where the writes of the moment go
+	fanOut  float64 // goes to every partition alike
+	base    float64 // what it would be if every operation read one partition
+	charges []Charge
+}
+
+// load puts the workload on a layout.
+func (e *Evaluation) load(l layout) Load {
+	s, c := e.settings, e.costs
+	idle := Load{Shares: l.shares} // no workload: requests would spread as the key's values do
+	if !s.Workload.Active() && !e.Queries.Active {
+		return idle
+	}
+	var dm demand
+	e.operationsDemand(l, &dm)
+	w := s.Workload
+	// The rates of the settings add to the file's, but for queries: a file
+	// that lists queries is scaled to the settings' rate; one that lists
+	// none gets them as single-partition queries for one item.
+	one := w.Reads*c.PointRead + w.Writes*c.Write
+	if !e.Queries.scaled {
+		one += w.Queries * c.QueryCharge(1, 1, false)
+	}
+	dm.keyed += one
+	dm.base += one
+	dm.writes += w.Writes * c.Write
+	if dm.keyed+dm.fanOut == 0 {
+		return idle
+	}
+	out := Load{Active: true, Costs: c, Charges: dm.charges}
+	p := len(l.ranges)
+	out.TotalRU = dm.keyed + dm.fanOut
+	out.WriteRU = dm.writes
+	out.BaseRU = min(dm.base, out.TotalRU)
+	out.CapacityRU = capacity.PerPartitionRU(e.Throughput, p)
+	out.DemandRU = make([]float64, p)
+	out.Shares = make([]float64, p)
+	spread := dm.keyed - dm.writes - dm.items
+	for i := range l.ranges {
+		keyed := l.shares[i]*spread + l.writes[i]*dm.writes + l.items[i]*dm.items
+		out.DemandRU[i] = keyed + dm.fanOut/float64(p)
+		if dm.keyed > 0 {
+			// The share of the moment's requests, as the demand has it.
+			out.Shares[i] = keyed / dm.keyed
+		}
+	}
+	out.Throttle = capacity.Throttling(out.DemandRU, out.CapacityRU)
+	out.HottestLogiRU = l.hottest*spread + l.hotWrite*dm.writes + l.hotItems*dm.items
+	return out
+}
+
+// operationsDemand adds what the workload file's operations ask of a
+// layout.
+func (e *Evaluation) operationsDemand(l layout, dm *demand) {
+	c := e.costs
+	p := len(l.ranges)
+	for i, v := range e.Queries.Verdicts {
+		op := e.settings.Operations[i]
+		r := v.Assessment.Routing
+		touched := touches(r, p, l.span)
+		switch op.Kind {
+		case query.QueryOp:
+			charge, items := e.queryCharge(op, touched)
+			base, _ := e.queryCharge(op, 1)
+			dm.base += v.Rate * base
+			dm.charges = append(dm.charges, Charge{RU: charge, Partitions: touched, Items: e.loaded(op, touched)})
+			switch {
+			case r.Kind == query.FanOut:
+				dm.fanOut += v.Rate * charge
+			case r.Kind == query.Single && pinsKey(op.Shape, e.Dist.Spec):
+				// A query for one key value reads that value's documents:
+				// a large value's queries load its partition the more.
+				dm.keyed += v.Rate * charge
+				dm.items += v.Rate * items
+			default:
+				dm.keyed += v.Rate * charge
+			}
+		case query.ReadOp, query.DeleteOp:
+			// A point read or delete by id and key; without the whole key
+			// its item is found by a query first, which costs as any query
+			// routed alike, for its one item.
+			var point, write float64
+			if op.Kind == query.DeleteOp {
+				write = charged(op.RU, c.Write*capacity.DeleteFactor)
+			} else {
+				point = charged(op.RU, c.PointRead)
+			}
+			dm.base += v.Rate * (point + write)
+			find := point
+			if r.Kind != query.Single {
+				find = c.QueryCharge(touched, 1, false)
+			}
+			dm.charges = append(dm.charges, Charge{RU: find + write, Partitions: touched})
+			if r.Kind == query.FanOut {
+				dm.fanOut += v.Rate * find
+			} else {
+				dm.keyed += v.Rate * find
+			}
+			dm.keyed += v.Rate * write
+			dm.writes += v.Rate * write
+		default:
+			write := charged(op.RU, c.Write*writeFactor(op.Kind)*float64(max(op.Items, 1)))
+			dm.charges = append(dm.charges, Charge{RU: write, Partitions: 1})
+			dm.base += v.Rate * write
+			dm.keyed += v.Rate * write
+			dm.writes += v.Rate * write
+		}
+	}
+}
+
+// charged is the measured charge when there is one, else the model's.
+func charged(measured, model float64) float64 {
+	if measured > 0 {
+		return measured
+	}
+	return model
+}
+
+// writeFactor is what a write costs against an insert (package capacity).
+func writeFactor(k query.OpKind) float64 {
+	switch k {
+	case query.ReplaceOp, query.UpsertOp, query.PatchOp:
+		return capacity.ReplaceFactor
+	case query.DeleteOp:
+		return capacity.DeleteFactor
+	}
+	return 1
+}
+
+// queryCharge is what one execution of a query costs when it reads touched
+// partitions, and of it what its items cost.
+func (e *Evaluation) queryCharge(op Operation, touched int) (charge, items float64) {
+	c := e.costs
+	if op.RU > 0 {
+		// Measured on one partition: each further one checks its index.
+		return op.RU + capacity.FanOutSurcharge(touched), 0
+	}
+	n := e.loaded(op, touched)
+	charge = c.QueryCharge(touched, n, op.Shape.Sorts)
+	return charge, charge - c.QueryCharge(touched, 0, false)
+}
+
+// loaded is how many items one request of a query loads when it reads
+// touched partitions: what its filters match, up to a page from each
+// partition. A workload's query is one request, as an application that
+// shows a page at a time makes it; one read to its end makes a request for
+// each page, and counts as many (its rate times its pages), or gives TOP.
+// TOP n stops at n + 1 in each partition read (query-metrics: "TOP n
+// retrieves n + 1") and OFFSET o LIMIT l at o + l. An aggregate reads every
+// item it matches before it returns its one value.
+func (e *Evaluation) loaded(op Operation, touched int) float64 {
+	n := op.Matches
+	sh := op.Shape
+	if sh.Aggregate {
+		return n
+	}
+	n = min(n, float64(touched)*pageItems(e.settings.Item.Bytes))
+	if sh.Top > 0 {
+		n = min(n, float64(touched*(sh.Top+1)))
+	}
+	if sh.Limit > 0 {
+		n = min(n, float64(touched*(sh.Offset+sh.Limit)))
+	}
+	return n
+}
+
+// A page of query results: by default 100 items or 1 MB, whichever comes
+// first (performance-tips: "results are returned in chunks of 100 items or
+// 1 MB, whichever limit is hit first"; x-ms-max-item-count sets up to
+// 1,000).
+const (
+	pageMaxItems = 100
+	pageMaxBytes = 1 << 20
+)
+
+// pageItems is how many items of the given size a page holds, at least one.
+func pageItems(itemBytes float64) float64 {
+	if !(itemBytes > 0) {
+		return pageMaxItems
+	}
+	return max(1, min(pageMaxItems, math.Floor(pageMaxBytes/itemBytes)))
+}
+
+// pinsKey reports whether a query's filters pin exactly the key's paths,
+// each to one value given as a parameter: it reads one key value's
+// documents, a different value each time, as requests choose values.
+func pinsKey(sh query.Shape, spec key.Spec) bool {
+	if spec.Kind == key.Synthetic || len(sh.Filters) != len(spec.Paths) {
+		return false
+	}
+	want := spec.PathStrings()
+	for _, f := range sh.Filters {
+		if f.Values != 1 || f.Literals != nil || !slices.Contains(want, f.Path) {
+			return false
+		}
+	}
+	return true
+}
+
+// touches is how many of p physical partitions an operation routed by r
+// reads. A targeted one reads the partitions of its values: n values
+// hashed over p partitions fall on p(1 - (1 - 1/p)^n) of them on average;
+// a prefix of a hierarchical key every partition its values fill; an
+// unknown number of values counts as half of them.
+func touches(r query.Routing, p int, span func(levels int) float64) int {
+	switch r.Kind {
+	case query.Single:
+		return 1
+	case query.FanOut:
+		return p
+	}
+	touched := 0
+	switch n := float64(r.Values); {
+	case n <= 0:
+		touched = max(1, (p+1)/2)
+	case r.Prefix > 0 && span != nil:
+		// A prefix reads every partition its values fill: a large
+		// tenant's many.
+		touched = int(math.Round(min(float64(p), n*span(r.Prefix))))
+	default:
+		f := float64(p)
+		touched = int(math.Round(f * (1 - math.Pow(1-1/f, n))))
+	}
+	return min(max(touched, 1), p)
+}
+
+// prefixSpan is how many of the ranges a prefix of the first levels of a
+// hierarchical key spans, on average over its documents: a query for one
+// tenant reads every partition the tenant's data has split into.
+func prefixSpan(d *partition.Distribution, ranges []epk.Range, levels int) float64 {
+	width := 32 * levels // hex digits of a level's hash
+	var sum, docs float64
+	for i := 0; i < len(d.Logical); {
+		p := d.Logical[i].EPK[:min(width, len(d.Logical[i].EPK))]
+		var n int64
+		j := i
+		for ; j < len(d.Logical) && strings.HasPrefix(d.Logical[j].EPK, p); j++ {
+			n += d.Logical[j].Documents
+		}
+		first, last := epk.Locate(ranges, p), epk.Locate(ranges, p+"FF")
+		if last > 0 && ranges[last].MinInclusive == p+"FF" {
+			last--
+		}
+		if first >= 0 && last >= first {
+			sum += float64(n) * float64(last-first+1)
+			docs += float64(n)
+		}
+		i = j
+	}
+	if docs == 0 {
+		return 1
+	}
+	return sum / docs
+}

@@ -1,0 +1,79 @@
+package advisor
+
+import (
+	"math"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/partition"
+)
+
+// Provision is the throughput to give the container under the key: what
+// the workload needs, and the least RU/s at which no physical partition
+// throttles.
+type Provision struct {
+	// LeastRU is the least throughput (manual RU/s, or the autoscale
+	// maximum) at which no physical partition throttles, in the service's
+	// steps; 0 when none can: a logical partition alone needs more than
+	// the 10,000 RU/s one key value can get. Partitions is how many
+	// physical partitions the container has then.
+	LeastRU    int
+	Partitions int
+}
+
+// provisionTries is how many layouts past the first that needs no more
+// than a partition has are tried: more partitions can still spread a hot
+// one, but cost fan-out queries more each.
+const provisionTries = 3
+
+// provision finds the least throughput at which no partition throttles.
+//
+// A container created with more RU/s starts with more partitions
+// (capacity.InitialPartitions), over which its key's requests spread
+// differently and whose fan-out queries check more indexes. So each layout
+// is tried: a container that starts with 1, 2, 4, ... evenly split
+// partitions, split further as its storage at the target requires. On
+// each, the busiest partition's demand times the partitions is the RU/s
+// it needs, valid when the busiest needs no more than one partition can
+// have (10,000 RU/s: past it, more RU/s split the container into the next
+// layout). The least over the layouts wins, at the storage floor
+// (capacity.MinRU) at least. Given partitions are the one layout tried.
+func (e *Evaluation) provision() Provision {
+	var p Provision
+	if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
+		return p // no layout splits one key value
+	}
+	t := e.Throughput
+	floor := float64(capacity.MinRU(t.Autoscale, e.storage(), 0))
+	step := float64(capacity.RUStep(t.Autoscale))
+	try := func(proj partition.Projection) bool {
+		l := e.load(e.layout(proj.Ranges(), proj))
+		busiest := 0.0
+		for _, d := range l.DemandRU {
+			busiest = max(busiest, d)
+		}
+		if busiest > capacity.PartitionMaxRU {
+			return false
+		}
+		ru := int(math.Ceil(max(float64(len(l.DemandRU))*busiest, floor)/step) * step)
+		if p.LeastRU == 0 || ru < p.LeastRU {
+			p.LeastRU, p.Partitions = ru, len(l.DemandRU)
+		}
+		return true
+	}
+	if e.settings.Partitions > 0 {
+		try(e.Projection)
+		return p
+	}
+	tries, last := 0, -1
+	for n := 1; n <= capacity.MaxPartitions && tries < provisionTries; n *= 2 {
+		proj := e.project(n)
+		if len(proj.Physical) == last {
+			continue // storage splits a smaller start into the same layout
+		}
+		last = len(proj.Physical)
+		if try(proj) || tries > 0 {
+			tries++
+		}
+	}
+	return p
+}

@@ -1,0 +1,155 @@
+package advisor
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// Rank orders the evaluations, best first, and returns each one's rank
+// (from 1) by index. Keys most documents can use come first; then the
+// higher score; among keys their findings cap at one score, the better
+// before the cap; and on a tie the simpler key: plain, then hierarchical,
+// then synthetic, which the application must compute.
+//
+// A hierarchical or synthetic key must earn its complexity: before the
+// ranking, Justify holds it to the score of the best plain key among its
+// own paths unless it does better for a reason the report states.
+func Rank(evals []*Evaluation) []int {
+	Justify(evals)
+	order := make([]int, len(evals))
+	for i := range order {
+		order[i] = i
+	}
+	simpler := map[key.Kind]int{key.Hash: 0, key.MultiHash: 1, key.Synthetic: 2}
+	usable := func(e *Evaluation) int {
+		if Acceptable(e) {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		a, b := evals[x], evals[y]
+		if c := cmp.Compare(usable(b), usable(a)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Uncapped, a.Uncapped); c != 0 {
+			return c
+		}
+		return cmp.Compare(simpler[a.Dist.Spec.Kind], simpler[b.Dist.Spec.Kind])
+	})
+	rank := make([]int, len(evals))
+	for r, i := range order {
+		rank[i] = r + 1
+	}
+	return rank
+}
+
+// Justify says, of each hierarchical or synthetic key, why it is better
+// than the best plain key among its own paths (a value of the plain key
+// past 20 GB at the target, throttling or a hot partition it spreads,
+// operations it keeps in one partition that the plain key sends to
+// several), and when there is no such reason caps it at that key's score:
+// a tie goes to the simpler key. Keys with no plain key of their paths
+// measured are left as they are.
+func Justify(evals []*Evaluation) {
+	for _, e := range evals {
+		if e.Dist.Spec.Kind == key.Hash {
+			continue
+		}
+		plain := bestPart(evals, e)
+		if plain == nil {
+			continue
+		}
+		why := reasons(e, plain)
+		if len(why) > 0 {
+			e.Findings = append(e.Findings, Finding{CompositeKey, Info, fmt.Sprintf("%s does better than the plain key %s: %s.",
+				e.Dist.Spec, plain.Dist.Spec, strings.Join(why, "; "))})
+			continue
+		}
+		if e.Score <= plain.Score && e.Uncapped <= plain.Uncapped {
+			continue
+		}
+		e.Score, e.Uncapped, e.Grade = min(e.Score, plain.Score), min(e.Uncapped, plain.Uncapped), grade(min(e.Score, plain.Score))
+		e.Findings = append(e.Findings, Finding{CompositeKey, Info, fmt.Sprintf(
+			"Nothing in the data or the workload calls for %s over the plain key %s: no value of %s passes %s at the target, no operation stays in one partition under it that %s sends to several, and its writes need no spreading. The plain key is simpler to query, compute and change, so this key scores no higher (%d).",
+			e.Dist.Spec, plain.Dist.Spec, plain.Dist.Spec, logicalLimit, plain.Dist.Spec, e.Score)})
+	}
+}
+
+// bestPart is the best-scoring acceptable plain key among the paths of e.
+func bestPart(evals []*Evaluation, e *Evaluation) *Evaluation {
+	own := e.Dist.Spec.PathStrings()
+	var best *Evaluation
+	for _, o := range evals {
+		if o.Dist.Spec.Kind != key.Hash || !Acceptable(o) || !slices.Contains(own, o.Dist.Spec.PathStrings()[0]) {
+			continue
+		}
+		if best == nil || o.Score > best.Score {
+			best = o
+		}
+	}
+	return best
+}
+
+// reasons are what e does better than the plain key p, in words.
+func reasons(e, p *Evaluation) []string {
+	var why []string
+	fixes := func(code string, at Severity, text string) {
+		if worst(p, code) <= severityRank(at) && worst(e, code) > worst(p, code) {
+			why = append(why, text)
+		}
+	}
+	fixes(LogicalPartitionLimit, Warning, fmt.Sprintf("a value of %s nears or passes %s at the target, which the later parts split", p.Dist.Spec, logicalLimit))
+	fixes(Throttled, Warning, fmt.Sprintf("%s throttles, and this key spreads its requests", p.Dist.Spec))
+	fixes(HotPartition, Warning, fmt.Sprintf("one value of %s takes much of the data or the requests, which this key spreads", p.Dist.Spec))
+	fixes(LowCardinality, Warning, fmt.Sprintf("%s has too few values for the target", p.Dist.Spec))
+	fixes(Monotonic, Warning, fmt.Sprintf("the writes of a moment share a value of %s, which this key spreads", p.Dist.Spec))
+	if e.Queries.Active && e.Queries.score() > p.Queries.score() {
+		why = append(why, fmt.Sprintf("more of the operations stay in one partition or a few (%s against %s under %s)",
+			human.Percent(e.Queries.Single+e.Queries.Targeted), human.Percent(p.Queries.Single+p.Queries.Targeted), p.Dist.Spec))
+	}
+	return why
+}
+
+// worst is the rank of the most severe finding of a code (0 critical, 1
+// warning, 2 info), 3 when there is none.
+func worst(e *Evaluation, code string) int {
+	w := 3
+	for _, f := range e.Findings {
+		if f.Code == code {
+			w = min(w, severityRank(f.Severity))
+		}
+	}
+	return w
+}
+
+// Shortfall says, once for the report, when the container is short of
+// the throughput given under any key: the workload served from one
+// partition each time already needs more than it has. best is the
+// recommended key's evaluation. It returns "" when there is no shortfall,
+// or no throughput was given.
+func Shortfall(best *Evaluation) string {
+	if best == nil || !best.Load.Active || best.settings.Throughput.RU == 0 || best.shortfall() <= 0 {
+		return "" // with no throughput given, each key says what it needs
+	}
+	l := best.Load
+	provisioned := l.CapacityRU * float64(len(best.Physical))
+	msg := fmt.Sprintf("The workload needs %s under any key (each operation served from one partition) and %s under %s, but the container has %s: every key throttles.",
+		ru(l.BaseRU), ru(l.TotalRU), best.Dist.Spec, ru(provisioned))
+	if p := best.Provision; p.LeastRU > 0 {
+		msg += fmt.Sprintf(" Provision at least %s: under %s no partition throttles from there (%s physical %s).", ru(float64(p.LeastRU)), best.Dist.Spec,
+			human.Count(int64(p.Partitions)), human.Plural(int64(p.Partitions), "partition", "partitions"))
+	} else {
+		msg += fmt.Sprintf(" Under %s one logical partition needs %s, past the %s a key value can get: no throughput is enough.", best.Dist.Spec, ru(l.HottestLogiRU), human.Count(capacity.PartitionMaxRU)+" RU/s")
+	}
+	return msg + " The keys' findings are about what each key adds."
+}

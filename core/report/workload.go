@@ -1,0 +1,205 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/pkcalc/pkcalc/core/advisor"
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/query"
+)
+
+// What a query loads depends on how many items its filters match, which
+// the documents tell: the workload's queries are grouped by the paths
+// their filters pin, and each group of paths is counted over every
+// document as a key is, by an accumulator of its own unless a candidate
+// key groups by the same paths. The counts give each operation's Matches.
+
+// maxFilterPaths is the most pinned paths a count groups by (a
+// hierarchical key's levels): a query that pins more matches at most the
+// items of its first three.
+const maxFilterPaths = 3
+
+// filterSpec is the key that groups documents by the paths a query pins;
+// ok is false when it pins none.
+func filterSpec(sh query.Shape) (key.Spec, bool) {
+	if len(sh.Filters) == 0 {
+		return key.Spec{}, false
+	}
+	s := key.Spec{Kind: key.Hash}
+	for _, f := range sh.Filters[:min(len(sh.Filters), maxFilterPaths)] {
+		segs, err := paths.Parse(f.Path)
+		if err != nil {
+			return key.Spec{}, false
+		}
+		s.Paths = append(s.Paths, segs)
+	}
+	if len(s.Paths) > 1 {
+		s.Kind = key.MultiHash
+	}
+	return s, true
+}
+
+// samePaths reports whether two specs group documents alike: the same
+// paths, in any order, hashed whole (a plain or a hierarchical key).
+func samePaths(a, b key.Spec) bool {
+	if a.Kind == key.Synthetic || b.Kind == key.Synthetic || len(a.Paths) != len(b.Paths) {
+		return false
+	}
+	as, bs := a.PathStrings(), b.PathStrings()
+	slices.Sort(as)
+	slices.Sort(bs)
+	return slices.Equal(as, bs)
+}
+
+// filterSpecs are the groupings the workload's queries need that no
+// candidate among specs gives.
+func filterSpecs(ops []query.Op, specs []key.Spec) []key.Spec {
+	var out []key.Spec
+	for _, op := range ops {
+		if op.Kind != query.QueryOp || op.Query == nil {
+			continue
+		}
+		s, ok := filterSpec(query.ShapeOf(op.Query))
+		if !ok {
+			continue
+		}
+		have := func(k key.Spec) bool { return samePaths(k, s) }
+		if !slices.ContainsFunc(specs, have) && !slices.ContainsFunc(out, have) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// operations are the workload's operations with what each loads at
+// factor times the sample, from the distributions of the candidates and of
+// the filter groupings.
+func operations(ops []query.Op, dists []*partition.Distribution, factor float64, docs int64, t partition.Traffic) []advisor.Operation {
+	out := make([]advisor.Operation, len(ops))
+	for i, op := range ops {
+		o := advisor.Operation{Op: op}
+		switch op.Kind {
+		case query.QueryOp:
+			if op.Query != nil {
+				o.Shape = query.ShapeOf(op.Query)
+			}
+			o.Matches = matches(o.Shape, dists, factor, docs, t)
+		case query.ReadOp, query.DeleteOp:
+			o.Matches = 1
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// matches is how many items one execution of a query of shape sh matches
+// at factor times the sample: every document when it pins no path; else
+// the documents of the values it names, found in the distribution that
+// groups by its paths.
+func matches(sh query.Shape, dists []*partition.Distribution, factor float64, docs int64, t partition.Traffic) float64 {
+	s, ok := filterSpec(sh)
+	if !ok {
+		return float64(docs) * factor
+	}
+	var d *partition.Distribution
+	for _, x := range dists {
+		if samePaths(x.Spec, s) {
+			d = x
+			break
+		}
+	}
+	if d == nil {
+		return float64(docs) * factor
+	}
+	pinned := sh.Filters[:len(s.Paths)]
+	if want, ok := literalValues(pinned, d.Spec); ok {
+		var n float64
+		for _, w := range want {
+			n += d.Matches(factor, t, w)
+		}
+		return n
+	}
+	n := d.Matches(factor, t, nil)
+	for _, f := range pinned {
+		n *= float64(f.Values) // IN (a, b) matches the items of each
+	}
+	return n
+}
+
+// literalValues are the key values a query's literals name, in the order
+// of spec's paths, one for each combination of an IN list's literals; ok
+// is false when any value is a parameter.
+func literalValues(fs []query.Filter, spec key.Spec) ([][]epk.Value, bool) {
+	by := map[string][]query.Literal{}
+	for _, f := range fs {
+		if f.Literals == nil {
+			return nil, false
+		}
+		by[f.Path] = f.Literals
+	}
+	out := [][]epk.Value{nil}
+	for _, p := range spec.PathStrings() {
+		var next [][]epk.Value
+		for _, prefix := range out {
+			for _, l := range by[p] {
+				v, ok := literalValue(l)
+				if !ok {
+					return nil, false
+				}
+				next = append(next, append(slices.Clone(prefix), v))
+			}
+		}
+		out = next
+		if len(out) > 1024 {
+			return nil, false // a large IN: the average serves
+		}
+	}
+	return out, true
+}
+
+// literalValue is a query literal as a key value.
+func literalValue(l query.Literal) (epk.Value, bool) {
+	switch l.Kind {
+	case query.StringLit:
+		return epk.Value{Kind: epk.String, Str: l.Str}, true
+	case query.NumberLit:
+		return epk.Value{Kind: epk.Number, Num: l.Num}, true
+	case query.BoolLit:
+		if l.Bool {
+			return epk.Value{Kind: epk.True}, true
+		}
+		return epk.Value{Kind: epk.False}, true
+	case query.NullLit:
+		return epk.Value{Kind: epk.Null}, true
+	}
+	return epk.Value{}, false
+}
+
+// itemOf is what the documents' charges depend on: their average size, and
+// how many values each holds that the default indexing policy indexes
+// (every scalar value, each element of an array too), from the path table.
+func itemOf(ps []paths.Path, pathDocs int, docs int, bytes int64) capacity.Item {
+	it := capacity.Item{}
+	if docs > 0 {
+		it.Bytes = float64(bytes) / float64(docs)
+	}
+	if pathDocs == 0 {
+		return it
+	}
+	var values int
+	for _, p := range ps {
+		if p.System != "" {
+			continue // set by the service; _ts alone is indexed, among many
+		}
+		for k := ingest.Null; k <= ingest.String; k++ {
+			values += p.Types[k]
+		}
+	}
+	it.Indexed = float64(values) / float64(pathDocs)
+	return it
+}

@@ -277,6 +277,19 @@ func (c *Root) CompareRows() [][]string {
 				return "–"
 			}
 			return human.Percent(x.Workload.ThrottledFraction)
+		}), row("RU/s the workload needs", func(x report.Candidate) string {
+			if x.Workload == nil {
+				return "–"
+			}
+			return human.Count(int64(x.Workload.TotalRU + 0.5))
+		}), row("Least RU/s with no throttling", func(x report.Candidate) string {
+			switch {
+			case x.Workload == nil:
+				return "–"
+			case x.Workload.LeastRU == nil:
+				return "none is enough"
+			}
+			return human.Count(int64(*x.Workload.LeastRU))
 		}))
 	}
 	for _, b := range []int{0, 1, 2, 3, 4, 5} {
@@ -284,7 +297,7 @@ func (c *Root) CompareRows() [][]string {
 			if b >= len(x.ScoreBreakdown) {
 				return ""
 			}
-			return fmt.Sprintf("%d", x.ScoreBreakdown[b].Score)
+			return ScorePart(x.ScoreBreakdown[b])
 		}))
 		if len(xs) > 0 && b < len(xs[0].ScoreBreakdown) {
 			rows[len(rows)-1][0] = "Score: " + strings.ToLower(xs[0].ScoreBreakdown[b].Name)
@@ -325,11 +338,14 @@ func (c *Results) Verdict() string {
 	var weakest report.Component
 	weakest.Score = 101
 	for _, b := range x.ScoreBreakdown {
-		if b.Score < weakest.Score {
+		if b.Measured && b.Score < weakest.Score {
 			weakest = b
 		}
 	}
 	msg := fmt.Sprintf("scores %d of 100, the best of %d candidates.", x.Score, len(c.Root.Report.Candidates))
+	if w := x.Workload; w != nil {
+		msg += " " + ProvisionText(w)
+	}
 	if weakest.Score < 100 {
 		msg += fmt.Sprintf(" Its weakest side: %s (%d), %s.", strings.ToLower(weakest.Name), weakest.Score, weakest.Note)
 	}
@@ -372,8 +388,64 @@ func (c *Results) Shown() report.Candidate {
 // ScoreText is the score of the shown candidate.
 func (c *Results) ScoreText() string { return fmt.Sprintf("%d / 100", c.Shown().Score) }
 
+// ProvisionText says what throughput the key needs.
+func ProvisionText(w *report.Workload) string {
+	if w.LeastRU == nil {
+		return fmt.Sprintf("No throughput is enough under it: one key value needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU)))
+	}
+	return fmt.Sprintf("Provision %s RU/s or more: from there no physical partition throttles (the workload needs %s RU/s).",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.TotalRU+0.5)))
+}
+
 // WeightText is a component's weight.
-func (c *Results) WeightText(w int) string { return fmt.Sprintf("%d%%", w) }
+func (c *Results) WeightText(b report.Component) string {
+	if !b.Measured {
+		return "–"
+	}
+	return fmt.Sprintf("%d%%", b.Weight)
+}
+
+// ScorePart is a breakdown line's score as shown: a dash when it was not
+// measured.
+func ScorePart(b report.Component) string {
+	if !b.Measured {
+		return "–"
+	}
+	return fmt.Sprint(b.Score)
+}
+
+// ChargeText is what one execution of an operation costs under the key, and
+// what it reads.
+func ChargeText(v report.Verdict) string {
+	if v.RU == 0 {
+		return "–"
+	}
+	s := fmt.Sprintf("%s RU, %s %s", strconv.FormatFloat(v.RU, 'f', -1, 64), human.Count(int64(v.Partitions)), human.Plural(int64(v.Partitions), "partition", "partitions"))
+	if v.Items > 0 {
+		s += fmt.Sprintf(", %s %s", human.Count(int64(v.Items+0.5)), human.Plural(int64(v.Items+0.5), "item", "items"))
+	}
+	return s
+}
+
+// DayOneText says how the container starts under the key.
+func DayOneText(x report.Candidate) string {
+	d := x.DayOne
+	top := 0.0
+	for _, p := range d.Partitions {
+		top = max(top, p.WriteShare)
+	}
+	s := fmt.Sprintf("%s physical %s of %s RU/s each", human.Count(int64(d.PhysicalPartitions)), human.Plural(int64(d.PhysicalPartitions), "partition", "partitions"), human.Count(int64(d.PerPartitionRU)))
+	if d.EmptyPartitions > 0 {
+		s += fmt.Sprintf(", %s of them empty", human.Count(int64(d.EmptyPartitions)))
+	}
+	if d.PhysicalPartitions > 1 {
+		s += fmt.Sprintf("; the busiest takes %s of the writes", human.Percent(top))
+	}
+	if x.Projection.PhysicalPartitions != d.PhysicalPartitions {
+		s += fmt.Sprintf("; %s at the target", human.Count(int64(x.Projection.PhysicalPartitions)))
+	}
+	return s + "."
+}
 
 // TabIndex makes the open snippet tab the tabs' one Tab stop; the arrow
 // keys move among them.

@@ -33,9 +33,11 @@
 //     0.0000001, not 1e-07). A hash suffix needs DuckDB 1.3 or later (lambda
 //     syntax).
 //
-// Spark and DuckDB read times as key.Time does: strings in its layouts
-// only, numbers as epoch seconds, milliseconds or microseconds by size
-// (text.go). Each query's comments say what text may still differ.
+// Spark and DuckDB read times as key.Time does: strings in key.TimeForms
+// only, by their regular expressions, numbers as epoch seconds,
+// milliseconds or microseconds by size (text.go); Cosmos DB, which cannot
+// take a regular expression's groups, cuts strings, which is right for ISO
+// 8601 in UTC alone. Each query's comments say what text may still differ.
 //
 // The package does not run queries or connect to engines, and it does not
 // merge rows: an engine may print one key value twice (1 and 1.0), so

@@ -50,9 +50,12 @@ func cosmosQuery(spec key.Spec, source string) (string, error) {
 	}
 	if hasBucket(spec) {
 		b.WriteString("-- Times: numbers are epoch seconds, milliseconds or microseconds, told apart\n")
-		b.WriteString("-- by size; strings are cut, not parsed, so they must be UTC (Z or no zone)\n")
-		b.WriteString("-- and in a layout pkcalc reads (not +0200, nor a lowercase t): others get a\n")
-		b.WriteString("-- bucket here where pkcalc finds no time.\n")
+		b.WriteString("-- by size; strings are cut, not parsed: their first characters are the bucket,\n")
+		b.WriteString("-- which is pkcalc's for ISO 8601 in UTC (Z, +00:00 or no zone; - or / in the\n")
+		b.WriteString("-- date; one T or space before the hour). Other offsets, RFC 1123, a month's\n")
+		b.WriteString("-- name first and Twitter's created_at, which pkcalc reads, get other buckets\n")
+		b.WriteString("-- here, and text that is no time to pkcalc still gets one (DuckDB and Spark\n")
+		b.WriteString("-- queries read every form: run one on an export).\n")
 	}
 	b.WriteString("SELECT ")
 	for i, k := range keys {
@@ -86,13 +89,15 @@ func cosmosSynthetic(spec key.Spec, alias string) string {
 }
 
 // cosmosBucket cuts a time to an hour, day or month. Numbers go through
-// TimestampToDateTime (milliseconds, UTC, "2006-01-02T15:04:05.0000000Z").
+// TimestampToDateTime (milliseconds, UTC, "2006-01-02T15:04:05.0000000Z");
+// strings are cut, the query language having no way to take a regular
+// expression's groups, so only ISO 8601 text in UTC gets pkcalc's bucket.
 func cosmosBucket(x string, b key.Bucket) string {
 	n := map[key.Bucket]int{key.Hour: 13, key.Day: 10, key.Month: 7}[b]
 	ms := fmt.Sprintf("FLOOR(IIF(ABS(%[1]s) < 100000000000, %[1]s * 1000, IIF(ABS(%[1]s) < 100000000000000, %[1]s, %[1]s / 1000)))", x)
-	str := fmt.Sprintf("LEFT(%s, %d)", x, n)
+	str := fmt.Sprintf(`REPLACE(LEFT(%s, %d), "/", "-")`, x, n) // 2006/01/02 is read too
 	if b == key.Hour {
-		str = fmt.Sprintf(`REPLACE(LEFT(%s, 13), " ", "T")`, x) // "2006-01-02 15:04" is read too
+		str = fmt.Sprintf(`REPLACE(%s, " ", "T")`, str) // and 2006-01-02 15:04
 	}
 	return fmt.Sprintf("IIF(IS_NUMBER(%s), LEFT(TimestampToDateTime(%s), %d), %s)", x, ms, n, str)
 }

@@ -42,9 +42,10 @@ func duckQuery(spec key.Spec, source string) string {
 		b.WriteString("-- 0.0000001, not 1e-07), except -0 without a fraction, which DuckDB reads as 0.\n")
 	}
 	if hasBucket(spec) {
-		b.WriteString("-- Times are read as pkcalc reads them: strings in its layouts (2024-03-10,\n")
-		b.WriteString("-- 2024-03-10T23:30, seconds, a fraction, Z or +hh:mm; not +0200 nor a lowercase\n")
-		b.WriteString("-- t), numbers as epoch seconds, milliseconds or microseconds by size.\n")
+		b.WriteString("-- Times are read as pkcalc reads them: strings in its forms (ISO 8601 with\n")
+		b.WriteString("-- a T or spaces, offsets Z, +01:00, +0100 or +01, slashes, RFC 1123, a month's\n")
+		b.WriteString("-- name first, Twitter's created_at), numbers as epoch seconds, milliseconds or\n")
+		b.WriteString("-- microseconds by size.\n")
 		b.WriteString("-- Times are bucketed in UTC; strings without a zone are taken as UTC.\n")
 		b.WriteString("SET TimeZone = 'UTC';\n")
 	}
@@ -71,6 +72,18 @@ func duckQuery(spec key.Spec, source string) string {
 			fmt.Fprintf(&b, ",\n        %[1]s AS t%[3]d,\n        %[2]s AS p%[3]d", digits, point, i)
 		}
 		b.WriteString("\n    FROM pk_vals\n), ")
+		from := "pk_parts"
+		if hasBucket(spec) {
+			// Each time's text rewritten as its fields (timeFields).
+			b.WriteString("pk_times AS (\n    SELECT *")
+			for i, t := range spec.Terms {
+				if t.Bucket != "" {
+					fmt.Fprintf(&b, ",\n        %s AS z%d", timeFields(fmt.Sprintf("s%d", i), duckDialect), i)
+				}
+			}
+			b.WriteString("\n    FROM pk_parts\n), ")
+			from = "pk_times"
+		}
 		b.WriteString("pk_terms AS (\n    SELECT ")
 		for i, t := range spec.Terms {
 			if t.Bucket != "" {
@@ -79,7 +92,7 @@ func duckQuery(spec key.Spec, source string) string {
 				fmt.Fprintf(&b, "%s AS x%d,\n        ", duckText(i), i)
 			}
 		}
-		b.WriteString("size\n    FROM pk_parts\n), pk_keyed AS (\n    SELECT to_json(")
+		fmt.Fprintf(&b, "size\n    FROM %s\n), pk_keyed AS (\n    SELECT to_json(", from)
 		parts := make([]string, len(spec.Terms))
 		for i, t := range spec.Terms {
 			parts[i] = duckTerm(t, i)
@@ -116,10 +129,11 @@ func duckText(i int) string {
 
 // duckTime reads term i's value as key.Time does, into a TIMESTAMP in
 // UTC: epoch seconds, milliseconds or microseconds told apart by size
-// (epochMicros), or a string in one of its layouts (strTimeParts).
+// (epochMicros), or a string in one of key.TimeForms (strTimeParts, on
+// its fields z from pk_times).
 func duckTime(i int) string {
-	d, s := fmt.Sprintf("d%d", i), fmt.Sprintf("s%d", i)
-	valid, local, offset := strTimeParts(s, duckDialect)
+	d, s, z := fmt.Sprintf("d%d", i), fmt.Sprintf("s%d", i), fmt.Sprintf("z%d", i)
+	valid, local, offset := strTimeParts(s, z, duckDialect)
 	trunc := func(x string) string { return "trunc(" + x + ")::BIGINT" }
 	return fmt.Sprintf("CASE WHEN %[1]s IS NOT NULL THEN make_timestamp(%[2]s) "+
 		"WHEN %[3]s THEN try_cast(%[4]s AS TIMESTAMP) - to_minutes(%[5]s) END",

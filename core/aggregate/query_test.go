@@ -81,9 +81,13 @@ func TestQueryParts(t *testing.T) {
 		{"/value/2nd", Spark, "", []string{"t.value.`2nd`"}, nil},
 		{"/value/2nd", DuckDB, "", []string{"json_extract(doc, '/value/2nd')"}, nil},
 		// Time buckets other than day.
-		{"/ts:hour", Cosmos, "", []string{`IIF((IS_NUMBER(c.ts) OR IS_STRING(c.ts)), IIF(IS_NUMBER(c.ts), LEFT(TimestampToDateTime(`, `), 13), REPLACE(LEFT(c.ts, 13), " ", "T")), undefined)`}, []string{"CONCAT"}},
-		{"/ts:month", Cosmos, "", []string{"LEFT(c.ts, 7)"}, nil},
-		{"/ts:hour", Spark, "", []string{"SET spark.sql.session.timeZone = UTC;", "replace(date_format(", "'yyyy-MM-dd HH'), ' ', 'T')"}, []string{"concat("}},
+		{"/ts:hour", Cosmos, "", []string{`IIF((IS_NUMBER(c.ts) OR IS_STRING(c.ts)), IIF(IS_NUMBER(c.ts), LEFT(TimestampToDateTime(`, `), 13), REPLACE(REPLACE(LEFT(c.ts, 13), "/", "-"), " ", "T")), undefined)`}, []string{"CONCAT"}},
+		{"/ts:month", Cosmos, "", []string{`REPLACE(LEFT(c.ts, 7), "/", "-")`}, nil},
+		{"/ts:hour", Spark, "", []string{"SET spark.sql.session.timeZone = UTC;", "pk_times AS (", "'#|$1|$2|$3|$4|$5|$6|$7|$8|#'", "replace(date_format(", "split(z0, '[|]')[1]", "'yyyy-MM-dd HH'), ' ', 'T')"}, []string{"concat("}},
+		{"/ts:hour", DuckDB, "", []string{"pk_times AS (", `'#|\1|\2|\3|\4|\5|\6|\7|\8|#'`, "split_part(z0, '|', 2)", "FROM pk_times"}, nil},
+		// Only keys with time buckets rewrite times.
+		{"/a+/b", Spark, "", nil, []string{"pk_times"}},
+		{"/a+/b", DuckDB, "", nil, []string{"pk_times"}},
 		{"/ts:month", DuckDB, "", []string{"SET TimeZone = 'UTC';", "strftime(ts0, '%Y-%m')"}, nil},
 		{"/ts:hour", DuckDB, "", []string{"strftime(ts0, '%Y-%m-%dT%H')"}, nil},
 		// Only keys with time buckets set the time zone.

@@ -41,10 +41,11 @@ func sparkQuery(spec key.Spec, source string) string {
 		b.WriteString("-- of 1e16 or more extra digits (1e23 as 9.999999999999999E22), which then differ.\n")
 	}
 	if hasBucket(spec) {
-		b.WriteString("-- Times are read as pkcalc reads them: strings in its layouts (2024-03-10,\n")
-		b.WriteString("-- 2024-03-10T23:30, seconds, a fraction, Z or +hh:mm; not +0200 nor a lowercase\n")
-		b.WriteString("-- t), numbers as epoch seconds, milliseconds or microseconds by size; except\n")
-		b.WriteString("-- numbers in a column Spark made a string, which are not times here.\n")
+		b.WriteString("-- Times are read as pkcalc reads them: strings in its forms (ISO 8601 with\n")
+		b.WriteString("-- a T or spaces, offsets Z, +01:00, +0100 or +01, slashes, RFC 1123, a month's\n")
+		b.WriteString("-- name first, Twitter's created_at), numbers as epoch seconds, milliseconds or\n")
+		b.WriteString("-- microseconds by size; except numbers in a column Spark made a string, which\n")
+		b.WriteString("-- are not times here.\n")
 		b.WriteString("-- Times are bucketed in UTC: in PySpark, run the SET line as\n")
 		b.WriteString("-- spark.conf.set(\"spark.sql.session.timeZone\", \"UTC\").\n")
 		b.WriteString("SET spark.sql.session.timeZone = UTC;\n")
@@ -75,6 +76,17 @@ func sparkQuery(spec key.Spec, source string) string {
 			}
 			b.WriteString("\n    FROM pk_vals\n), ")
 			vals = "pk_parts"
+		}
+		if hasBucket(spec) {
+			// Each time's text rewritten as its fields (timeFields).
+			b.WriteString("pk_times AS (\n    SELECT *")
+			for i, t := range spec.Terms {
+				if t.Bucket != "" {
+					fmt.Fprintf(&b, ",\n        %s AS z%d", timeFields(fmt.Sprintf("s%d", i), sparkDialect), i)
+				}
+			}
+			fmt.Fprintf(&b, "\n    FROM %s\n), ", vals)
+			vals = "pk_times"
 		}
 		b.WriteString("pk_terms AS (\n    SELECT ")
 		for i, t := range spec.Terms {
@@ -127,7 +139,7 @@ func sparkText(t key.Term, i int) string {
 		num := numText(n, fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i), sparkDialect)
 		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN %s ELSE %s END", n, num, s)
 	}
-	valid, local, offset := strTimeParts(s, sparkDialect)
+	valid, local, offset := strTimeParts(s, fmt.Sprintf("z%d", i), sparkDialect)
 	trunc := func(x string) string { return "try_cast(" + x + " AS BIGINT)" }
 	ts := fmt.Sprintf("timestamp_micros(CASE WHEN %s IS NOT NULL THEN %s WHEN %s THEN unix_micros(try_cast(%s AS TIMESTAMP)) - cast(%s AS BIGINT) * 60000000 END)",
 		n, epochMicros(n, trunc), valid, local, offset)

@@ -1,6 +1,11 @@
 package aggregate
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pkcalc/pkcalc/core/key"
+)
 
 // The text of a synthetic key's term, as key.Extract writes it, in the SQL
 // of Spark and DuckDB. Both engines print a double in their own way (27.0,
@@ -8,7 +13,7 @@ import "fmt"
 // stands for, writes Go's strconv.FormatFloat(f, 'f', -1, 64): the shortest
 // digits that read back as f, never an exponent (27, 0.0000001,
 // 1594598735.7727768). The expressions here rebuild that text from the
-// engine's own digits, and read times as key.Time does.
+// engine's own digits, and read times as key.Time does (key.TimeForms).
 //
 // DuckDB writes the shortest digits of every double. Spark writes Java's
 // Double.toString, the shortest digits from Java 19 on; before, some
@@ -22,8 +27,10 @@ import "fmt"
 type dialect struct {
 	str, bigint, integer func(x string) string // casts
 	match                func(s, re string) string
-	exp                  string // the engine's exponent letter: 1e-07, 1.0E-7
-	inf                  string // the engine's text of +Infinity
+	group                func(i int) string           // group i in a regexp_replace replacement
+	part                 func(s string, i int) string // field i (from 0) of s split at |
+	exp                  string                       // the engine's exponent letter: 1e-07, 1.0E-7
+	inf                  string                       // the engine's text of +Infinity
 }
 
 var duckDialect = dialect{
@@ -31,6 +38,8 @@ var duckDialect = dialect{
 	bigint:  func(x string) string { return x + "::BIGINT" },
 	integer: func(x string) string { return "try_cast(" + x + " AS INTEGER)" }, // '' (no exponent) is NULL, not an error
 	match:   func(s, re string) string { return fmt.Sprintf("regexp_matches(%s, '%s')", s, re) },
+	group:   func(i int) string { return fmt.Sprintf(`\%d`, i) }, // RE2's rewrite: DuckDB's strings keep backslashes
+	part:    func(s string, i int) string { return fmt.Sprintf("split_part(%s, '|', %d)", s, i+1) },
 	exp:     "e",
 	inf:     "inf",
 }
@@ -40,6 +49,8 @@ var sparkDialect = dialect{
 	bigint:  func(x string) string { return "cast(" + x + " AS BIGINT)" },
 	integer: func(x string) string { return "try_cast(" + x + " AS INT)" },
 	match:   func(s, re string) string { return fmt.Sprintf("%s RLIKE '%s'", s, re) },
+	group:   func(i int) string { return fmt.Sprintf("$%d", i) }, // Java's replaceAll
+	part:    func(s string, i int) string { return fmt.Sprintf("split(%s, '[|]')[%d]", s, i) },
 	exp:     "E",
 	inf:     "Infinity",
 }
@@ -84,31 +95,49 @@ func numText(d, t, p string, q dialect) string {
 		d, r, maxExact, q.str(q.bigint(d)), q.inf, q.exp, moved)
 }
 
-// goTime matches the strings key.Time reads (see its layouts): a date, or a
-// date and a time with a T, or a space when it has seconds; an hour of one
-// or two digits, minutes and seconds of two, a fraction after a point or a
-// comma, and a zone Z or ±hh:mm up to +24:60. Lowercase t and z, offsets
-// without a colon (+0200) or hours (+02), and 24:00 are not times to
-// pkcalc, so they are not to the query either.
-const goTime = "^[0-9]{4}-[0-9]{2}-[0-9]{2}" +
-	"(T([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.,][0-9]+)?)?(Z|[+-]([01][0-9]|2[0-4]):([0-5][0-9]|60))?" +
-	"| ([01]?[0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.,][0-9]+)?(Z|[+-]([01][0-9]|2[0-4]):([0-5][0-9]|60))?)?$"
+// timeFields rewrites the string s, if it is text in one of key.TimeForms,
+// as its fields, #|year|month|day|hour|minute|sign|hours|minutes|# (a
+// field the text lacks empty), with each form's pattern in turn: the text of
+// the fields matches no pattern. Any other string comes out unchanged.
+func timeFields(s string, q dialect) string {
+	z := s
+	for _, f := range key.TimeForms {
+		refs := make([]string, len(timeRoles))
+		for i, role := range timeRoles {
+			if j := strings.IndexRune(f.Groups, role); j >= 0 {
+				refs[i] = q.group(j + 1)
+			}
+		}
+		z = fmt.Sprintf("regexp_replace(%s, '^(?:%s)$', '#|%s|#')", z, f.Pattern, strings.Join(refs, "|"))
+	}
+	return z
+}
 
-// strTimeParts returns, for a string s that key.Time reads, its date and
-// time to the minute in the engine's plain form (2024-03-10 09:30:00) and
-// its zone's offset east of UTC in minutes. Seconds, their fraction and the
-// zone's own rules do not matter: a bucket is at least an hour, and an
-// offset is whole minutes, so the offset is applied by arithmetic, which
-// also takes +24:00 as Go does.
-func strTimeParts(s string, q dialect) (valid, local, offset string) {
-	valid = fmt.Sprintf("length(%s) <= 40 AND %s", s, q.match(s, goTime))
-	local = fmt.Sprintf("CASE WHEN length(%[1]s) = 10 THEN %[1]s || ' 00:00:00' "+
-		"ELSE substr(%[1]s, 1, 10) || ' ' || lpad(regexp_extract(%[1]s, '^.{10}[T ]([0-9]+):', 1), 2, '0') || ':' || "+
-		"regexp_extract(%[1]s, '^.{10}[T ][0-9]+:([0-9]{2})', 1) || ':00' END", s)
-	zone := fmt.Sprintf("right(%s, 6)", s)
-	offset = fmt.Sprintf("CASE WHEN %s THEN CASE WHEN substr(%s, 1, 1) = '-' THEN -1 ELSE 1 END * (%s * 60 + %s) ELSE 0 END",
-		q.match(s, "[+-][0-9]{2}:[0-9]{2}$"), zone,
-		q.integer(fmt.Sprintf("substr(%s, 2, 2)", zone)), q.integer(fmt.Sprintf("substr(%s, 5, 2)", zone)))
+// timeRoles are the fields timeFields writes, in order, named as
+// key.TimeForm's Groups name them.
+const timeRoles = "ymdHMshn"
+
+// months gives a month's number after its name's first three letters.
+const months = "Jan01Feb02Mar03Apr04May05Jun06Jul07Aug08Sep09Oct10Nov11Dec12"
+
+// strTimeParts returns, for a string s and its timeFields z, whether s is
+// a time key.Time reads, its date and time to the minute in the engine's
+// plain form (2024-03-10 09:30:00), and its zone's offset east of UTC in
+// minutes. The patterns bound every field but the day by its month, which
+// the cast of local to a timestamp checks (NULL for 2023-02-29). Seconds,
+// their fraction and the zone's own rules do not matter: a bucket is at
+// least an hour, and an offset is whole minutes, so the offset is applied
+// by arithmetic, which also takes +24:00 as Go does. A rewritten string
+// must end with its own # as well as start with one: Java's $ also
+// matches before a line break that ends the text.
+func strTimeParts(s, z string, q dialect) (valid, local, offset string) {
+	valid = fmt.Sprintf("length(%[1]s) BETWEEN 10 AND 40 AND %[2]s <> %[1]s AND %[2]s LIKE '#%%#'", s, z)
+	field := func(role rune) string { return q.part(z, 1+strings.IndexRune(timeRoles, role)) }
+	month := fmt.Sprintf("CASE WHEN length(%[1]s) = 2 THEN %[1]s ELSE substr('%[2]s', instr('%[2]s', substr(%[1]s, 1, 3)) + 3, 2) END", field('m'), months)
+	local = fmt.Sprintf("%s || '-' || %s || '-' || lpad(%s, 2, '0') || ' ' || lpad(coalesce(nullif(%s, ''), '0'), 2, '0') || ':' || coalesce(nullif(%s, ''), '00') || ':00'",
+		field('y'), month, field('d'), field('H'), field('M'))
+	offset = fmt.Sprintf("CASE WHEN %s = '-' THEN -1 ELSE 1 END * (coalesce(%s, 0) * 60 + coalesce(%s, 0))",
+		field('s'), q.integer(field('h')), q.integer(field('n')))
 	return valid, local, offset
 }
 

@@ -275,8 +275,27 @@ func TestMonotonicity(t *testing.T) {
 	if m := accumulate(t, "/tenant", in(), Options{TimePath: []string{"ts"}}).Monotonicity(); m.Monotonic || math.Abs(m.Order) > 0.2 {
 		t.Errorf("/tenant: %+v", m)
 	}
-	if m := accumulate(t, "/ts:day", in(), Options{}).Monotonicity(); !m.Monotonic || !math.IsNaN(m.Time) {
-		t.Errorf("/ts:day: %+v", m)
+	if m := accumulate(t, "/ts:day", in(), Options{}).Monotonicity(); !m.Monotonic || !math.IsNaN(m.Time) || m.By != ByOrder {
+		t.Errorf("/ts:day without a time field: %+v", m)
+	}
+	if m := accumulate(t, "/id", in(), Options{TimePath: []string{"ts"}}).Monotonicity(); m.By != ByTime {
+		t.Errorf("/id with a time field: judged by %q", m.By)
+	}
+	// An export sorted by id: the ids follow the file, not the writes,
+	// whose times are shuffled.
+	sorted := lines(2000, func(i int) string {
+		return fmt.Sprintf(`{"id":"ord-%06d","ts":%d}`, i, 1700000000+((i*7919)%2000)*60)
+	})
+	if m := accumulate(t, "/id", sorted, Options{TimePath: []string{"ts"}}).Monotonicity(); m.Monotonic || m.Order < 0.99 || math.Abs(m.Time) > 0.2 || m.By != ByTime {
+		t.Errorf("/id of an export sorted by id: %+v", m)
+	}
+	// Writes in a shuffled file whose sequence numbers grow with time.
+	shuffled := lines(2000, func(i int) string {
+		j := (i * 7919) % 2000
+		return fmt.Sprintf(`{"seq":%d,"ts":%d}`, j, 1700000000+j*60)
+	})
+	if m := accumulate(t, "/seq", shuffled, Options{TimePath: []string{"ts"}}).Monotonicity(); !m.Monotonic || math.Abs(m.Order) > 0.2 || m.Time < 0.99 || m.By != ByTime {
+		t.Errorf("/seq of a shuffled file: %+v", m)
 	}
 }
 

@@ -15,16 +15,26 @@ const MonotonicThreshold = 0.7
 
 // Monotonicity says whether a key grows (or shrinks) with the order of
 // writes, which sends every new write to the same end of the key space.
+// The documents' time is the order of writes; without one, the order of
+// the input is all there is, though an export sorted by id is not the
+// order in which the items were written.
 type Monotonicity struct {
 	Samples   int
 	Order     float64 // Spearman correlation of key values with input order
 	Time      float64 // with the time field; NaN when there is none
-	Monotonic bool    // |Order| or |Time| reaches MonotonicThreshold
+	By        string  // ByTime when Time is measured, else ByOrder: what Monotonic judges
+	Monotonic bool    // |Time| (by time) or |Order| (by order) reaches MonotonicThreshold
 }
+
+// What a key's monotonicity is judged by (Monotonicity.By).
+const (
+	ByTime  = "time"  // the time field, in at least 3 sampled documents
+	ByOrder = "order" // the order of the documents in the input
+)
 
 // Monotonicity measures the key on the reservoir sample.
 func (d *Distribution) Monotonicity() Monotonicity {
-	m := Monotonicity{Samples: len(d.Samples), Time: math.NaN()}
+	m := Monotonicity{Samples: len(d.Samples), Time: math.NaN(), By: ByOrder}
 	if len(d.Samples) < 3 {
 		return m
 	}
@@ -43,11 +53,13 @@ func (d *Distribution) Monotonicity() Monotonicity {
 			kr = append(kr, keyRank[i])
 		}
 	}
+	r := m.Order
 	if len(times) >= 3 {
 		tr := d.sort.ranks(len(times), func(i int, k *sortKey) { k[0] = ascending(times[i]) }, nil)
 		m.Time = pearson(kr, tr)
+		r, m.By = m.Time, ByTime
 	}
-	m.Monotonic = math.Abs(m.Order) >= MonotonicThreshold || math.Abs(m.Time) >= MonotonicThreshold
+	m.Monotonic = math.Abs(r) >= MonotonicThreshold
 	return m
 }
 

@@ -16,11 +16,10 @@ import (
 //     round-trip form without an exponent (as strconv.FormatFloat(f, 'f', -1,
 //     64)), or true, false, null;
 //   - a computed suffix is FNV-1a (32-bit) of the text's UTF-8 bytes modulo N;
-//   - a time bucket reads what key.Time reads (the layouts of time.Parse that
-//     key tries, written out as one regular expression with Go's ranges:
-//     a one- or two-digit hour, offsets up to ±24:60, a fraction after a
-//     comma or a point; or epoch seconds, milliseconds or microseconds told
-//     apart by size, truncated as time.Unix, UnixMilli and UnixMicro do) and
+//   - a time bucket reads what key.Time reads (text in one of
+//     key.TimeForms, by their regular expressions and the fields their
+//     groups hold; or epoch seconds, milliseconds or microseconds told apart
+//     by size, truncated as time.Unix, UnixMilli and UnixMicro do) and
 //     prints the UTC hour, day or month as Go's time.Format does, years
 //     before 1 and after 9999 included;
 //   - the terms are joined with "-".
@@ -35,15 +34,41 @@ import (
 // pkcalc keeps the first, and pkcalc reads unpaired UTF-16 surrogates as
 // U+FFFD.
 
-// isoPattern is the regular expression of the date-times key.Time reads,
-// without anchors. Groups: 1-3 date; 4-6 hour, minute, second after T
-// (seconds optional); 7-9 the same after spaces (seconds required); 10-12
-// the zone's sign, hours and minutes. It has no backslash, so it reads the
-// same in every language's string literal.
-const isoPattern = `([0-9]{4})-([0-9]{2})-([0-9]{2})` +
-	`(?:(?:T([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:[.,][0-9]+)?)?` +
-	`| +([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,][0-9]+)?)` +
-	`(?:Z|([+-])([0-9]{2}):([0-9]{2}))?)?`
+// timeForms writes key.TimeForms in a language, each line after indent:
+// each form's name and example as a comment (prefix starts a comment line),
+// then form(pattern, groups), where pattern is the form's regular expression
+// as pieces quoted by quote and joined by join, and groups the names of its
+// groups, quoted.
+func timeForms(indent, prefix string, quote func(string) string, join string, form func(pattern, groups string) string) string {
+	var b strings.Builder
+	for _, f := range key.TimeForms {
+		pieces := patternPieces(f.Pattern)
+		for i := range pieces {
+			pieces[i] = quote(pieces[i])
+		}
+		fmt.Fprintf(&b, "%s%s %s: %s\n%s%s\n", indent, prefix, f.Name, f.Example, indent, form(strings.Join(pieces, join), quote(f.Groups)))
+	}
+	return b.String()
+}
+
+// patternPieces cuts a regular expression into pieces of at most 60
+// characters, after a | or a ) that no quantifier follows, so that it is
+// written on several lines.
+func patternPieces(p string) []string {
+	var out []string
+	for len(p) > 60 {
+		cut := 59
+		for i := 59; i > 0; i-- {
+			if (p[i] == '|' || p[i] == ')') && !strings.ContainsRune("?*+{", rune(p[i+1])) {
+				cut = i
+				break
+			}
+		}
+		out = append(out, p[:cut+1])
+		p = p[cut+1:]
+	}
+	return append(out, p)
+}
 
 // keyProperty is the property name of SyntheticPath.
 var keyProperty = strings.TrimPrefix(SyntheticPath, "/")
@@ -68,24 +93,19 @@ func pythonKey(spec key.Spec) sdkCode {
 		fmt.Fprintf(&b, "    ([%s], %s, %d),\n", list(t.Path, jsonQuote, ", "), bucket, t.Modulus)
 	}
 	b.WriteString("]\n")
-	b.WriteString(strings.ReplaceAll(pythonKeyCode, "ISO_PATTERN", strings.Join(splitPattern(), "\"\n    r\"")))
+	b.WriteString(strings.ReplaceAll(pythonKeyCode, "@FORMS@", timeForms("    ", "#", jsonQuote, "\n        ", func(p, g string) string {
+		return fmt.Sprintf("(re.compile(\n        %s), %s),", p, g)
+	})))
 	return sdkCode{imports: []string{"import math", "import re", "from decimal import Decimal"}, code: b.String()}
 }
 
-// splitPattern cuts isoPattern where it is written on several lines.
-func splitPattern() []string {
-	return []string{
-		`([0-9]{4})-([0-9]{2})-([0-9]{2})`,
-		`(?:(?:T([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:[.,][0-9]+)?)?`,
-		`| +([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,][0-9]+)?)`,
-		`(?:Z|([+-])([0-9]{2}):([0-9]{2}))?)?`,
-	}
-}
-
 const pythonKeyCode = `
-_ISO_TIME = re.compile(
-    r"ISO_PATTERN"
-)
+# The forms of text read as a time: each a regular expression, matched
+# whole, and what its groups hold: y year, m month (digits or a name), d day,
+# H hour, M minute, s h n the zone's sign, hours and minutes.
+_TIME_FORMS = [
+@FORMS@]
+_MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec"
 
 
 def partition_key(doc):
@@ -113,7 +133,7 @@ def partition_key(doc):
             if _is_number(value):
                 minute = _epoch_minute(_float(value))
             elif isinstance(value, str):
-                minute = _iso_minute(value)
+                minute = _text_minute(value)
             else:
                 minute = None
             if minute is None:
@@ -170,26 +190,28 @@ def _epoch_minute(f):
     return seconds // 60
 
 
-def _iso_minute(s):
-    # An ISO 8601 date, or date and time with or without a zone (UTC when it
-    # has none), as whole minutes since 1970.
-    m = _ISO_TIME.fullmatch(s) if 10 <= len(s) <= 40 else None
-    if m is None:
+def _text_minute(s):
+    # A date-time in one of _TIME_FORMS (UTC when it has no zone), as whole
+    # minutes since 1970.
+    if not 10 <= len(s) <= 40:
         return None
-    year, month, day = int(m[1]), int(m[2]), int(m[3])
-    # Only one of the two forms (after T, after spaces) matched.
-    hour, minute, second = (int(m[i] or m[i + 3] or 0) for i in (4, 5, 6))
-    if not (1 <= month <= 12 and 1 <= day <= _days_in(year, month)
-            and hour < 24 and minute < 60 and second < 60):
+    for pattern, groups in _TIME_FORMS:
+        m = pattern.fullmatch(s)
+        if m is not None:
+            break
+    else:
         return None
-    offset = 0
-    if m[10]:
-        if int(m[11]) > 24 or int(m[12]) > 60:
-            return None
-        offset = int(m[11]) * 60 + int(m[12])
-        if m[10] == "-":
-            offset = -offset
-    return _days_from_civil(year, month, day) * 1440 + hour * 60 + minute - offset
+    f = dict(zip(groups, m.groups("")))
+    num = lambda g: int(f.get(g) or 0)
+    year, day = num("y"), num("d")
+    month = num("m") if len(f["m"]) == 2 else _MONTHS.index(f["m"][:3]) // 3 + 1
+    # The patterns bound every field but the day by its month.
+    if day > _days_in(year, month):
+        return None
+    offset = num("h") * 60 + num("n")
+    if f.get("s") == "-":
+        offset = -offset
+    return _days_from_civil(year, month, day) * 1440 + num("H") * 60 + num("M") - offset
 
 
 def _days_in(year, month):
@@ -236,12 +258,19 @@ func javascriptKey(spec key.Spec) sdkCode {
 		fmt.Fprintf(&b, "  { path: [%s], bucket: %s, modulus: %d },\n", list(t.Path, jsonQuote, ", "), jsonQuote(bucketName(t)), t.Modulus)
 	}
 	b.WriteString("];\n")
-	b.WriteString(strings.ReplaceAll(javascriptKeyCode, "ISO_PATTERN", isoPattern))
+	b.WriteString(strings.ReplaceAll(javascriptKeyCode, "@FORMS@", timeForms("  ", "//", jsonQuote, " +\n      ", func(p, g string) string {
+		return fmt.Sprintf("[new RegExp(\"^(?:\" +\n      %s +\n      \")$\"), %s],", p, g)
+	})))
 	return sdkCode{code: b.String()}
 }
 
 const javascriptKeyCode = `
-const ISO_TIME = /^ISO_PATTERN$/;
+// The forms of text read as a time: each a regular expression and what its
+// groups hold: y year, m month (digits or a name), d day, H hour, M minute,
+// s h n the zone's sign, hours and minutes.
+const TIME_FORMS = [
+@FORMS@];
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /**
  * Returns the value to store in /partitionKey of a document (an object from
@@ -275,7 +304,7 @@ function partitionKey(doc) {
       if (typeof value === "number") {
         minute = epochMinute(value);
       } else if (typeof value === "string") {
-        minute = isoMinute(value);
+        minute = textMinute(value);
       }
       if (minute === undefined) {
         return undefined;
@@ -366,28 +395,29 @@ function floorDiv(a, b) {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
-// An ISO 8601 date, or date and time with or without a zone (UTC when it has
-// none), as whole minutes since 1970.
-function isoMinute(s) {
-  const m = s.length >= 10 && s.length <= 40 ? ISO_TIME.exec(s) : null;
-  if (m === null) {
+// A date-time in one of TIME_FORMS (UTC when it has no zone), as whole
+// minutes since 1970.
+function textMinute(s) {
+  if (s.length < 10 || s.length > 40) {
     return undefined;
   }
-  const num = (i) => (m[i] === undefined ? 0 : Number(m[i]));
-  const [year, month, day] = [num(1), num(2), num(3)];
-  // Only one of the two forms (after T, after spaces) matched.
-  const [hour, minute, second] = [num(4) + num(7), num(5) + num(8), num(6) + num(9)];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) {
-    return undefined;
-  }
-  let offset = 0;
-  if (m[10] !== undefined) {
-    if (num(11) > 24 || num(12) > 60) {
+  for (const [pattern, groups] of TIME_FORMS) {
+    const m = pattern.exec(s);
+    if (m === null) {
+      continue;
+    }
+    const field = (g) => (groups.includes(g) ? m[groups.indexOf(g) + 1] || "" : "");
+    const num = (g) => Number(field(g) || 0);
+    const [year, day] = [num("y"), num("d")];
+    const month = field("m").length === 2 ? num("m") : MONTHS.indexOf(field("m").slice(0, 3)) / 3 + 1;
+    // The patterns bound every field but the day by its month.
+    if (day > daysIn(year, month)) {
       return undefined;
     }
-    offset = (num(11) * 60 + num(12)) * (m[10] === "-" ? -1 : 1);
+    const offset = (num("h") * 60 + num("n")) * (field("s") === "-" ? -1 : 1);
+    return daysFromCivil(year, month, day) * 1440 + num("H") * 60 + num("M") - offset;
   }
-  return daysFromCivil(year, month, day) * 1440 + hour * 60 + minute - offset;
+  return undefined;
 }
 
 function daysIn(year, month) {
@@ -450,11 +480,9 @@ func javaKey(spec key.Spec) sdkCode {
 	fmt.Fprintf(&b, "    private static final String[][] TERM_PATHS = {%s};\n", strings.Join(paths, ", "))
 	fmt.Fprintf(&b, "    private static final String[] TERM_BUCKETS = {%s};\n", strings.Join(buckets, ", "))
 	fmt.Fprintf(&b, "    private static final int[] TERM_MODULI = {%s};\n", strings.Join(moduli, ", "))
-	lines := splitPattern()
-	for i := range lines {
-		lines[i] = javaQuote(lines[i])
-	}
-	b.WriteString(strings.ReplaceAll(javaKeyCode, "ISO_PATTERN", strings.Join(lines, "\n        + ")))
+	b.WriteString(strings.ReplaceAll(javaKeyCode, "@FORMS@", timeForms("        ", "//", javaQuote, "\n            + ", func(p, g string) string {
+		return fmt.Sprintf("{Pattern.compile(\n            %s), %s},", p, g)
+	})))
 	return sdkCode{
 		imports: []string{
 			"java.math.BigDecimal", "java.math.MathContext", "java.math.RoundingMode",
@@ -465,8 +493,12 @@ func javaKey(spec key.Spec) sdkCode {
 	}
 }
 
-const javaKeyCode = `    private static final Pattern ISO_TIME = Pattern.compile(
-        ISO_PATTERN);
+const javaKeyCode = `    // The forms of text read as a time: each a regular expression, matched whole, and what its
+    // groups hold: y year, m month (digits or a name), d day, H hour, M minute, s h n the zone's
+    // sign, hours and minutes.
+    private static final Object[][] TIME_FORMS = {
+@FORMS@    };
+    private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
     /**
      * Returns the value to store in /partitionKey of a document (a Map from JSON), computed
@@ -499,7 +531,7 @@ const javaKeyCode = `    private static final Pattern ISO_TIME = Pattern.compile
                 if (value instanceof Number) {
                     minute = epochMinute(((Number) value).doubleValue());
                 } else if (value instanceof String) {
-                    minute = isoMinute((String) value);
+                    minute = textMinute((String) value);
                 }
                 if (minute == null) {
                     return null;
@@ -575,31 +607,40 @@ const javaKeyCode = `    private static final Pattern ISO_TIME = Pattern.compile
         return Math.floorDiv(seconds, 60L);
     }
 
-    // An ISO 8601 date, or date and time with or without a zone (UTC when it has none), as
-    // whole minutes since 1970.
-    private static Long isoMinute(String s) {
-        Matcher m = ISO_TIME.matcher(s);
-        if (s.length() < 10 || s.length() > 40 || !m.matches()) {
+    // A date-time in one of TIME_FORMS (UTC when it has no zone), as whole minutes since 1970.
+    private static Long textMinute(String s) {
+        if (s.length() < 10 || s.length() > 40) {
             return null;
         }
-        int year = num(m, 1), month = num(m, 2), day = num(m, 3);
-        // Only one of the two forms (after T, after spaces) matched.
-        int hour = num(m, 4) + num(m, 7), minute = num(m, 5) + num(m, 8), second = num(m, 6) + num(m, 9);
-        if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) {
-            return null;
-        }
-        long offset = 0;
-        if (m.group(10) != null) {
-            if (num(m, 11) > 24 || num(m, 12) > 60) {
+        for (Object[] form : TIME_FORMS) {
+            Matcher m = ((Pattern) form[0]).matcher(s);
+            if (!m.matches()) {
+                continue;
+            }
+            String groups = (String) form[1];
+            int year = num(m, groups, 'y'), day = num(m, groups, 'd');
+            String name = field(m, groups, 'm');
+            int month = name.length() == 2 ? num(m, groups, 'm') : MONTHS.indexOf(name.substring(0, 3)) / 3 + 1;
+            // The patterns bound every field but the day by its month.
+            if (day > daysIn(year, month)) {
                 return null;
             }
-            offset = (num(m, 11) * 60L + num(m, 12)) * (m.group(10).equals("-") ? -1 : 1);
+            long offset = (num(m, groups, 'h') * 60L + num(m, groups, 'n')) * (field(m, groups, 's').equals("-") ? -1 : 1);
+            return daysFromCivil(year, month, day) * 1440 + num(m, groups, 'H') * 60 + num(m, groups, 'M') - offset;
         }
-        return daysFromCivil(year, month, day) * 1440 + hour * 60 + minute - offset;
+        return null;
     }
 
-    private static int num(Matcher m, int group) {
-        return m.group(group) == null ? 0 : Integer.parseInt(m.group(group));
+    // The text of the group that holds field g, or "" where there is none.
+    private static String field(Matcher m, String groups, char g) {
+        int i = groups.indexOf(g);
+        String text = i < 0 ? null : m.group(i + 1);
+        return text == null ? "" : text;
+    }
+
+    private static int num(Matcher m, String groups, char g) {
+        String text = field(m, groups, g);
+        return text.isEmpty() ? 0 : Integer.parseInt(text);
     }
 
     private static int daysIn(int year, int month) {
@@ -661,12 +702,9 @@ func csharpKey(spec key.Spec) sdkCode {
 		fmt.Fprintf(&b, "        (new[] { %s }, %s, %d),\n", list(t.Path, csQuote, ", "), csQuote(bucketName(t)), t.Modulus)
 	}
 	b.WriteString("    };\n")
-	lines := splitPattern()
-	lines[0] = "^" + lines[0]
-	for i := range lines {
-		lines[i] = csQuote(lines[i])
-	}
-	b.WriteString(strings.ReplaceAll(csharpKeyCode, "ISO_PATTERN", strings.Join(lines, "\n        + ")))
+	b.WriteString(strings.ReplaceAll(csharpKeyCode, "@FORMS@", timeForms("        ", "//", csQuote, "\n            + ", func(p, g string) string {
+		return fmt.Sprintf("(new Regex(\"^(?:\"\n            + %s\n            + \")\\\\z\", RegexOptions.CultureInvariant), %s),", p, g)
+	})))
 	return sdkCode{
 		imports: []string{"System.Globalization", "System.Text", "System.Text.Json", "System.Text.RegularExpressions"},
 		code:    b.String(),
@@ -674,9 +712,13 @@ func csharpKey(spec key.Spec) sdkCode {
 }
 
 const csharpKeyCode = `
-    static readonly Regex IsoTime = new Regex(
-        ISO_PATTERN
-        + "\\z", RegexOptions.CultureInvariant);
+    // The forms of text read as a time: each a regular expression and what its groups hold:
+    // y year, m month (digits or a name), d day, H hour, M minute, s h n the zone's sign, hours
+    // and minutes.
+    static readonly (Regex Pattern, string Groups)[] TimeForms =
+    {
+@FORMS@    };
+    const string Months = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
     /// <summary>
     /// Returns the value to store in /partitionKey of a document, computed exactly as pkcalc
@@ -727,7 +769,7 @@ const csharpKeyCode = `
                 }
                 else if (value.ValueKind == JsonValueKind.String)
                 {
-                    minute = IsoMinute(text);
+                    minute = TextMinute(text);
                 }
                 if (minute == null)
                 {
@@ -783,27 +825,29 @@ const csharpKeyCode = `
 
     static long FloorDiv(long a, long b) => a / b - (a % b != 0 && (a < 0) != (b < 0) ? 1 : 0);
 
-    // An ISO 8601 date, or date and time with or without a zone (UTC when it has none), as
-    // whole minutes since 1970.
-    static long? IsoMinute(string s)
+    // A date-time in one of TimeForms (UTC when it has no zone), as whole minutes since 1970.
+    static long? TextMinute(string s)
     {
-        Match m = IsoTime.Match(s);
-        if (s.Length < 10 || s.Length > 40 || !m.Success) return null;
-        int year = Num(m, 1), month = Num(m, 2), day = Num(m, 3);
-        // Only one of the two forms (after T, after spaces) matched.
-        int hour = Num(m, 4) + Num(m, 7), minute = Num(m, 5) + Num(m, 8), second = Num(m, 6) + Num(m, 9);
-        if (month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || second > 59) return null;
-        long offset = 0;
-        if (m.Groups[10].Success)
+        if (s.Length < 10 || s.Length > 40) return null;
+        foreach (var (pattern, groups) in TimeForms)
         {
-            if (Num(m, 11) > 24 || Num(m, 12) > 60) return null;
-            offset = (Num(m, 11) * 60L + Num(m, 12)) * (m.Groups[10].Value == "-" ? -1 : 1);
+            Match m = pattern.Match(s);
+            if (!m.Success) continue;
+            string Field(char g)
+            {
+                int i = groups.IndexOf(g);
+                return i >= 0 && m.Groups[i + 1].Success ? m.Groups[i + 1].Value : "";
+            }
+            int Num(char g) => Field(g).Length == 0 ? 0 : int.Parse(Field(g), CultureInfo.InvariantCulture);
+            int year = Num('y'), day = Num('d');
+            int month = Field('m').Length == 2 ? Num('m') : Months.IndexOf(Field('m').Substring(0, 3), StringComparison.Ordinal) / 3 + 1;
+            // The patterns bound every field but the day by its month.
+            if (day > DaysIn(year, month)) return null;
+            long offset = (Num('h') * 60L + Num('n')) * (Field('s') == "-" ? -1 : 1);
+            return DaysFromCivil(year, month, day) * 1440 + Num('H') * 60 + Num('M') - offset;
         }
-        return DaysFromCivil(year, month, day) * 1440 + hour * 60 + minute - offset;
+        return null;
     }
-
-    static int Num(Match m, int group) =>
-        m.Groups[group].Success ? int.Parse(m.Groups[group].Value, CultureInfo.InvariantCulture) : 0;
 
     static int DaysIn(int year, int month) =>
         month == 2 ? (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28)
@@ -854,8 +898,10 @@ func goKey(spec key.Spec) sdkCode {
 		fmt.Fprintf(&b, "\t{[]string{%s}, %s, %d},\n", list(t.Path, goQuote, ", "), goQuote(layout), t.Modulus)
 	}
 	b.WriteString("}\n")
-	b.WriteString(goKeyCode)
-	return sdkCode{imports: []string{"encoding/json", "hash/fnv", "math", "strconv", "strings", "time"}, code: b.String()}
+	b.WriteString(strings.ReplaceAll(goKeyCode, "@FORMS@", timeForms("\t", "//", goQuote, " +\n\t\t", func(p, g string) string {
+		return fmt.Sprintf("{regexp.MustCompile(\"^(?:\" +\n\t\t%s +\n\t\t\")$\"), %s},", p, g)
+	})))
+	return sdkCode{imports: []string{"encoding/json", "hash/fnv", "math", "regexp", "strconv", "strings", "time"}, code: b.String()}
 }
 
 const goKeyCode = `
@@ -929,21 +975,49 @@ func keyNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// keyTime reads an ISO 8601 string (UTC when it has no zone) or a number of
-// seconds, milliseconds or microseconds since 1970, told apart by size.
+// timeForms are the forms of text read as a time: each a regular expression
+// and what its groups hold: y year, m month (digits or a name), d day, H hour,
+// M minute, s h n the zone's sign, hours and minutes.
+var timeForms = []struct {
+	pattern *regexp.Regexp
+	groups  string
+}{
+@FORMS@}
+
+// keyTime reads a date-time in one of timeForms (UTC when it has no zone) or a
+// number of seconds, milliseconds or microseconds since 1970, told apart by
+// size.
 func keyTime(v any) (time.Time, bool) {
 	if s, ok := v.(string); ok {
-		if len(s) < 10 || len(s) > 40 || s[4] != '-' {
+		if len(s) < 10 || len(s) > 40 {
 			return time.Time{}, false
 		}
-		for _, layout := range []string{
-			time.RFC3339Nano, "2006-01-02T15:04:05.999999999",
-			"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999",
-			"2006-01-02T15:04Z07:00", "2006-01-02T15:04", "2006-01-02",
-		} {
-			if t, err := time.Parse(layout, s); err == nil {
-				return t.UTC(), true
+		for _, f := range timeForms {
+			m := f.pattern.FindStringSubmatch(s)
+			if m == nil {
+				continue
 			}
+			field := func(g rune) string {
+				if i := strings.IndexRune(f.groups, g); i >= 0 {
+					return m[i+1]
+				}
+				return ""
+			}
+			num := func(g rune) int { n, _ := strconv.Atoi(field(g)); return n }
+			year, month, day := num('y'), num('m'), num('d')
+			if name := field('m'); len(name) > 2 {
+				month = strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", name[:3])/3 + 1
+			}
+			// The patterns bound every field but the day by its month.
+			if day > time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+				return time.Time{}, false
+			}
+			offset := num('h')*60 + num('n')
+			if field('s') == "-" {
+				offset = -offset
+			}
+			at := time.Date(year, time.Month(month), day, num('H'), num('M')-offset, 0, 0, time.UTC)
+			return at, true
 		}
 		return time.Time{}, false
 	}

@@ -21,7 +21,7 @@ import (
 // The synthetic-key functions are run for real on testdata/documents.jsonl
 // and must return, document by document, what key.Spec.Extract returns: the
 // same string, or no key (null) where Extract gives Undefined. The documents
-// cover time strings at the edges of what Go's time.Parse takes, epoch
+// cover time strings at the edges of each of key.TimeForms, epoch
 // numbers of every size and sign, numbers whose shortest form needs many
 // digits or no exponent, non-ASCII text for the hash, and missing, null,
 // object and array values. They avoid what a language's own JSON reader

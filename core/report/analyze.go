@@ -10,6 +10,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/aggregate"
@@ -377,10 +379,22 @@ func timeSpan(window []*ingest.Document, path []string) (span time.Duration, tim
 	return hi.Sub(lo), timed
 }
 
+// isTime reports whether v is a time since 1990 and before 2101: text in a
+// form key.Time reads, or, when its field's name says time (named), a
+// number of seconds, milliseconds or microseconds since 1970. Without the
+// name an id such as userId: 1600000000 would read as 2020.
+func isTime(v *ingest.Value, named bool) bool {
+	if v == nil || v.Kind == ingest.Number && !named {
+		return false
+	}
+	at, ok := key.Time(v)
+	return ok && at.Year() >= 1990 && at.Year() <= 2100
+}
+
 // looksLikeTime reports whether a path's most common values read as times
-// since 1990: a cheap test that spares the scan of the window for the many
+// (isTime): a cheap test that spares the scan of the window for the many
 // paths that are not times (a document can have thousands of properties).
-func looksLikeTime(top []paths.ValueCount) bool {
+func looksLikeTime(top []paths.ValueCount, named bool) bool {
 	for _, v := range top {
 		var val ingest.Value
 		if err := json.Unmarshal([]byte(v.Value), &val.Str); err == nil {
@@ -390,62 +404,131 @@ func looksLikeTime(top []paths.ValueCount) bool {
 		} else {
 			continue
 		}
-		if at, ok := key.Time(&val); ok && at.Year() >= 1990 && at.Year() <= 2100 {
+		if isTime(&val, named) {
 			return true
 		}
 	}
 	return false
 }
 
-// timeHints are names of fields that hold a document's time, best first.
-var timeHints = []string{"timestamp", "ts", "time", "eventtime", "createdat", "created", "orderdate", "date", "datetime", "_ts"}
+// timeWords are the words that end the name of a field holding a
+// document's time, best first: timestamp, eventTime, order_date, createdAt,
+// modified_on. The event's own time comes before its last change (updated)
+// and the epoch, at and on only after another word.
+var timeWords = []string{"timestamp", "ts", "time", "datetime", "date", "created", "at", "on", "updated", "modified", "epoch"}
+
+// timeUnits are the words that may follow them: ts_ms, time_utc.
+var timeUnits = []string{"ms", "millis", "milliseconds", "us", "micros", "microseconds", "s", "sec", "secs", "seconds", "utc", "unix"}
+
+// timeRank is how well a path's name says it holds a document's time: the
+// index in timeWords of its last word (past a unit, and past at or on when
+// the word before says more), len(timeWords) for
+// the system property _ts (the time of the item's last write, which a bulk
+// load sets to the load's), and -1 when it says nothing (uptime, update,
+// format, counts, millis, userId).
+func timeRank(path []string) int {
+	if len(path) == 1 && path[0] == "_ts" {
+		return len(timeWords)
+	}
+	words := nameWords(path[len(path)-1])
+	for len(words) > 1 && slices.Contains(timeUnits, words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return -1
+	}
+	last := words[len(words)-1]
+	if last != "at" && last != "on" {
+		return slices.Index(timeWords, last)
+	}
+	if len(words) == 1 {
+		return -1
+	}
+	// createdAt is created; expiresAt, at.
+	if r := slices.Index(timeWords, words[len(words)-2]); r >= 0 {
+		return r
+	}
+	return slices.Index(timeWords, last)
+}
+
+// nameWords splits a property name into lowercase words at anything but
+// letters and digits and where camelCase starts a word: created_at,
+// createdAt and CreatedAT are created and at; URLTime is url and time.
+func nameWords(name string) []string {
+	var words []string
+	var word []rune
+	rs := []rune(name)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if len(word) > 0 {
+				words = append(words, strings.ToLower(string(word)))
+			}
+			word = word[:0]
+			continue
+		}
+		if len(word) > 0 && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if !unicode.IsUpper(prev) || nextLower {
+				words = append(words, strings.ToLower(string(word)))
+				word = word[:0]
+			}
+		}
+		word = append(word, r)
+	}
+	if len(word) > 0 {
+		words = append(words, strings.ToLower(string(word)))
+	}
+	return words
+}
 
 // detectTime picks the field that holds each document's time: a top-level
-// or nested path, not in an array, whose values read as times in at least
-// 90 % of the window's documents; a name that says so wins, then the
-// system property _ts, then the first such path.
+// or nested path, not in an array, whose values are times (isTime) in at
+// least 90 % of the window's documents. Of several, the one whose name says
+// time best wins (timeRank), then the system property _ts, then a path
+// whose name says nothing; then the shallower path, the one with more
+// times, and the path first in Cosmos DB's order of path text, so that the
+// order of the documents and of their properties does not matter.
 func detectTime(ps []paths.Path, window []*ingest.Document) []string {
 	if len(window) == 0 {
 		return nil
 	}
-	var found [][]string
+	type found struct {
+		path        paths.Path
+		rank, timed int
+	}
+	var all []found
 	for _, p := range ps {
 		if p.InArray || p.Segments == nil || float64(p.Documents) < 0.9*float64(len(window)) {
 			continue
 		}
+		rank := timeRank(p.Segments)
+		named := rank >= 0
 		mix := p.TypeMix()
-		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) || !looksLikeTime(p.Top) {
+		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) || !looksLikeTime(p.Top, named) {
 			continue
 		}
-		ok := 0
+		timed := 0
 		for _, d := range window {
-			if at, good := key.Time(key.Lookup(&d.Root, p.Segments)); good && at.Year() >= 1990 && at.Year() <= 2100 {
-				ok++
+			if isTime(key.Lookup(&d.Root, p.Segments), named) {
+				timed++
 			}
 		}
-		if float64(ok) >= 0.9*float64(len(window)) {
-			found = append(found, p.Segments)
+		if float64(timed) >= 0.9*float64(len(window)) {
+			if !named {
+				rank = len(timeWords) + 1
+			}
+			all = append(all, found{p, rank, timed})
 		}
 	}
-	best, bestRank := []string(nil), math.MaxInt
-	for _, f := range found {
-		name := strings.ToLower(strings.ReplaceAll(f[len(f)-1], "_", ""))
-		rank := len(timeHints) + 1
-		for i, h := range timeHints {
-			if len(f) == 1 && f[0] == "_ts" {
-				rank = slices.Index(timeHints, "_ts")
-				break
-			}
-			if name == h || strings.HasSuffix(name, h) {
-				rank = i
-				break
-			}
-		}
-		if rank < bestRank {
-			best, bestRank = f, rank
-		}
+	if len(all) == 0 {
+		return nil
 	}
-	return best
+	best := slices.MinFunc(all, func(a, b found) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(len(a.path.Segments), len(b.path.Segments)),
+			cmp.Compare(b.timed, a.timed), strings.Compare(a.path.Path, b.path.Path))
+	})
+	return best.path.Segments
 }
 
 // AnalyzeAggregates reports on one key from per-key aggregates: rows of
@@ -516,7 +599,7 @@ func (a *analysis) settingWarnings() []Notice {
 	if t := a.timePath; t != nil {
 		switch {
 		case a.timed == 0:
-			out = append(out, Notice{TimeFieldNoTimes, fmt.Sprintf("The time field %s holds no time (an ISO 8601 date, or seconds or milliseconds since 1970) in any of the %s %s: nothing is measured against time, and no write spread is drawn.",
+			out = append(out, Notice{TimeFieldNoTimes, fmt.Sprintf("The time field %s holds no time (a date in a form pkcalc reads, such as ISO 8601 or RFC 1123, or seconds, milliseconds or microseconds since 1970) in any of the %s %s: nothing is measured against time, and no write spread is drawn.",
 				paths.Format(t), n, human.Plural(int64(a.docs), "document", "documents"))})
 		case 2*(a.docs-a.timed) > a.docs:
 			out = append(out, Notice{TimeFieldSparse, fmt.Sprintf("The time field %s holds a time in only %s of the %s documents: the correlation with time and the write spread cover those alone.",

@@ -277,6 +277,7 @@ type Monotonicity struct {
 	Samples        int      `json:"samples"`
 	InsertionOrder float64  `json:"insertionOrder"`
 	Time           *float64 `json:"time,omitempty"`
+	By             string   `json:"by"` // partition.ByTime or ByOrder: what Monotonic judges
 	Monotonic      bool     `json:"monotonic"`
 }
 
@@ -573,7 +574,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 		c.KeyLength.Collisions = append(c.KeyLength.Collisions, cj)
 	}
 	m := e.Monotonicity
-	c.Monotonicity = Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), Monotonic: m.Monotonic}
+	c.Monotonicity = Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), By: m.By, Monotonic: m.Monotonic}
 	if !math.IsNaN(m.Time) {
 		t := round(m.Time, 4)
 		c.Monotonicity.Time = &t

@@ -497,7 +497,7 @@ func TestSettingWarnings(t *testing.T) {
 		{"weight field in every document", docs(40, func(i int) string { return `,"w":2` }), Options{WeightPath: []string{"w"}}, nil, ""},
 		{"weight field with uniform traffic", docs(40, none), Options{WeightPath: []string{"w"}, Workload: advisor.Workload{Traffic: "uniform"}}, nil, ""},
 		{"time field of names", docs(40, none), Options{TimePath: []string{"label"}}, []string{TimeFieldNoTimes},
-			"The time field /label holds no time (an ISO 8601 date, or seconds or milliseconds since 1970) in any of the 40 documents"},
+			"The time field /label holds no time (a date in a form pkcalc reads, such as ISO 8601 or RFC 1123, or seconds, milliseconds or microseconds since 1970) in any of the 40 documents"},
 		{"time field mostly missing", docs(40, func(i int) string {
 			if i < 30 {
 				return ""

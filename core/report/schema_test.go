@@ -652,6 +652,9 @@ func TestReportConditionalFields(t *testing.T) {
 				if (has(c, "writeSpread") || has(c["monotonicity"], "time")) && !has(doc, "timeField") {
 					t.Errorf("%s: writeSpread or monotonicity/time without a timeField", at)
 				}
+				if m := c["monotonicity"].(map[string]any); (m["by"] == "time") != has(m, "time") {
+					t.Errorf("%s: monotonicity judged by %v, time measured %t", at, m["by"], has(m, "time"))
+				}
 				if has(c, "logicalPartitionsRelativeError") != (c["logicalPartitionsEstimated"] == true) {
 					t.Errorf("%s: logicalPartitionsRelativeError present %t, estimated %v", at, has(c, "logicalPartitionsRelativeError"), c["logicalPartitionsEstimated"])
 				}

@@ -14,10 +14,11 @@
 -- not 1.0E-7), except: -0 is 0; in a column Spark made a string, a number keeps
 -- Spark's text (27.0); and on Java before 19, Double.toString gives some numbers
 -- of 1e16 or more extra digits (1e23 as 9.999999999999999E22), which then differ.
--- Times are read as pkcalc reads them: strings in its layouts (2024-03-10,
--- 2024-03-10T23:30, seconds, a fraction, Z or +hh:mm; not +0200 nor a lowercase
--- t), numbers as epoch seconds, milliseconds or microseconds by size; except
--- numbers in a column Spark made a string, which are not times here.
+-- Times are read as pkcalc reads them: strings in its forms (ISO 8601 with
+-- a T or spaces, offsets Z, +01:00, +0100 or +01, slashes, RFC 1123, a month's
+-- name first, Twitter's created_at), numbers as epoch seconds, milliseconds or
+-- microseconds by size; except numbers in a column Spark made a string, which
+-- are not times here.
 -- Times are bucketed in UTC: in PySpark, run the SET line as
 -- spark.conf.set("spark.sql.session.timeZone", "UTC").
 SET spark.sql.session.timeZone = UTC;
@@ -33,11 +34,15 @@ WITH pk_vals AS (
         regexp_replace(replace(regexp_extract(cast(n0 AS STRING), '^-?([0-9.]+)', 1), '.', ''), '0+$', '') AS t0,
         1 + try_cast(regexp_extract(cast(n0 AS STRING), 'E([-+]?[0-9]+)', 1) AS INT) AS p0
     FROM pk_vals
+), pk_times AS (
+    SELECT *,
+        regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(s1, '^(?:([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:(?:T| +)([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:[.,][0-9]+)?)?(?:Z|([+-])([01][0-9]|2[0-4])(?::?([0-5][0-9]|60))?)?)?)$', '#|$1|$2|$3|$4|$5|$6|$7|$8|#'), '^(?:([0-9]{4})/(0[1-9]|1[0-2])/(0[1-9]|[12][0-9]|3[01])(?:(?:T| +)([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:[.,][0-9]+)?)?(?:Z|([+-])([01][0-9]|2[0-4])(?::?([0-5][0-9]|60))?)?)?)$', '#|$1|$2|$3|$4|$5|$6|$7|$8|#'), '^(?:(?:(?:Mon(?:day)?|Tue(?:sday)?|Wed(?:nesday)?|Thu(?:rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?), +)?(0?[1-9]|[12][0-9]|3[01]) +(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?) +([0-9]{4})(?: +([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:[.,][0-9]+)?)?(?: +(?:GMT|UTC|UT|Z|([+-])([01][0-9]|2[0-4])(?::?([0-5][0-9]|60))?))?)?)$', '#|$3|$2|$1|$4|$5|$6|$7|$8|#'), '^(?:(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?) +(0?[1-9]|[12][0-9]|3[01]),? +([0-9]{4}))$', '#|$3|$1|$2||||||#'), '^(?:(?:Mon(?:day)?|Tue(?:sday)?|Wed(?:nesday)?|Thu(?:rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?) +(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?) +(0?[1-9]|[12][0-9]|3[01]) +([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:[.,][0-9]+)?)?(?: +(?:GMT|UTC|UT|Z|([+-])([01][0-9]|2[0-4])(?::?([0-5][0-9]|60))?))? +([0-9]{4}))$', '#|$8|$1|$2|$3|$4|$5|$6|$7|#') AS z1
+    FROM pk_parts
 ), pk_terms AS (
     SELECT CASE WHEN n0 IS NOT NULL THEN CASE WHEN n0 <> 0 AND abs(n0) <= 9007199254740992 AND n0 = floor(n0) THEN cast(cast(n0 AS BIGINT) AS STRING) WHEN cast(n0 AS STRING) = 'Infinity' THEN '+Inf' WHEN cast(n0 AS STRING) = '-Infinity' THEN '-Inf' WHEN cast(n0 AS STRING) NOT LIKE '%E%' THEN CASE WHEN cast(n0 AS STRING) LIKE '%.%' THEN regexp_replace(regexp_replace(cast(n0 AS STRING), '0+$', ''), '[.]$', '') ELSE cast(n0 AS STRING) END ELSE CASE WHEN n0 < 0 THEN '-' ELSE '' END || CASE WHEN p0 <= 0 THEN '0.' || repeat('0', -p0) || t0 WHEN p0 >= length(t0) THEN t0 || repeat('0', p0 - length(t0)) ELSE substr(t0, 1, p0) || '.' || substr(t0, p0 + 1) END END ELSE s0 END AS x0,
-        date_format(timestamp_micros(CASE WHEN n1 IS NOT NULL THEN CASE WHEN abs(n1) < 1e11 THEN try_cast(n1 AS BIGINT) * 1000000 + try_cast(floor(try_cast((n1 - try_cast(n1 AS BIGINT)) * 1e9 AS BIGINT) / 1000) AS BIGINT) WHEN abs(n1) < 1e14 THEN try_cast(n1 AS BIGINT) * 1000 WHEN abs(n1) < 1e17 THEN try_cast(n1 AS BIGINT) END WHEN length(s1) <= 40 AND s1 RLIKE '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.,][0-9]+)?)?(Z|[+-]([01][0-9]|2[0-4]):([0-5][0-9]|60))?| ([01]?[0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.,][0-9]+)?(Z|[+-]([01][0-9]|2[0-4]):([0-5][0-9]|60))?)?$' THEN unix_micros(try_cast(CASE WHEN length(s1) = 10 THEN s1 || ' 00:00:00' ELSE substr(s1, 1, 10) || ' ' || lpad(regexp_extract(s1, '^.{10}[T ]([0-9]+):', 1), 2, '0') || ':' || regexp_extract(s1, '^.{10}[T ][0-9]+:([0-9]{2})', 1) || ':00' END AS TIMESTAMP)) - cast(CASE WHEN s1 RLIKE '[+-][0-9]{2}:[0-9]{2}$' THEN CASE WHEN substr(right(s1, 6), 1, 1) = '-' THEN -1 ELSE 1 END * (try_cast(substr(right(s1, 6), 2, 2) AS INT) * 60 + try_cast(substr(right(s1, 6), 5, 2) AS INT)) ELSE 0 END AS BIGINT) * 60000000 END), 'yyyy-MM-dd') AS x1,
+        date_format(timestamp_micros(CASE WHEN n1 IS NOT NULL THEN CASE WHEN abs(n1) < 1e11 THEN try_cast(n1 AS BIGINT) * 1000000 + try_cast(floor(try_cast((n1 - try_cast(n1 AS BIGINT)) * 1e9 AS BIGINT) / 1000) AS BIGINT) WHEN abs(n1) < 1e14 THEN try_cast(n1 AS BIGINT) * 1000 WHEN abs(n1) < 1e17 THEN try_cast(n1 AS BIGINT) END WHEN length(s1) BETWEEN 10 AND 40 AND z1 <> s1 AND z1 LIKE '#%#' THEN unix_micros(try_cast(split(z1, '[|]')[1] || '-' || CASE WHEN length(split(z1, '[|]')[2]) = 2 THEN split(z1, '[|]')[2] ELSE substr('Jan01Feb02Mar03Apr04May05Jun06Jul07Aug08Sep09Oct10Nov11Dec12', instr('Jan01Feb02Mar03Apr04May05Jun06Jul07Aug08Sep09Oct10Nov11Dec12', substr(split(z1, '[|]')[2], 1, 3)) + 3, 2) END || '-' || lpad(split(z1, '[|]')[3], 2, '0') || ' ' || lpad(coalesce(nullif(split(z1, '[|]')[4], ''), '0'), 2, '0') || ':' || coalesce(nullif(split(z1, '[|]')[5], ''), '00') || ':00' AS TIMESTAMP)) - cast(CASE WHEN split(z1, '[|]')[6] = '-' THEN -1 ELSE 1 END * (coalesce(try_cast(split(z1, '[|]')[7] AS INT), 0) * 60 + coalesce(try_cast(split(z1, '[|]')[8] AS INT), 0)) AS BIGINT) * 60000000 END), 'yyyy-MM-dd') AS x1,
         size
-    FROM pk_parts
+    FROM pk_times
 ), pk_keyed AS (
     SELECT to_json(array(concat(x0, '-', x1))) AS j0,
         size

@@ -71,7 +71,7 @@ func writesOverTime(e *Evaluation) verdict {
 // they were written in.
 func monotonicText(spec string, m partition.Monotonicity) string {
 	r, with := m.Order, "the order of the file (which need not be the order of writes: an export sorted by a field reads as written in that order)"
-	if !math.IsNaN(m.Time) {
+	if m.By == partition.ByTime {
 		r, with = m.Time, "time"
 	}
 	moves := "increases"

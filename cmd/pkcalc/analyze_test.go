@@ -94,6 +94,11 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze"}, "Usage: pkcalc analyze"},
 		{[]string{"analyze", "--key", "/a"}, "pkcalc analyze: name a FILE of documents, or - for standard input\nRun 'pkcalc analyze --help' for the flags.\n"},
 		{[]string{"analyze", "--key", "tenant", "x"}, `invalid value "tenant" for flag -key: path "tenant" must start with '/'`},
+		// A system property or a step into an array is no key.
+		{[]string{"analyze", "--key", "/_ts", "x"}, `invalid value "/_ts" for flag -key: /_ts is a system property (last-modified time in epoch seconds, set by Cosmos DB): the service writes it as it stores the item, so it cannot place the item`},
+		{[]string{"analyze", "--key", "/tenantId,/_etag", "x"}, `level 2 of key "/tenantId,/_etag": /_etag is a system property (entity tag for optimistic concurrency, set by Cosmos DB)`},
+		{[]string{"analyze", "--key", "/tags/[]/name", "x"}, `path "/tags/[]/name" steps into an array or a wildcard ([]): a partition key path names one value per item`},
+		{[]string{"aggregate-query", "--engine", "cosmos", "--key", "/_rid"}, "--key: /_rid is a system property (resource id, set by Cosmos DB)"},
 		{[]string{"analyze", "--bogus", "x"}, "pkcalc analyze: flag provided but not defined: -bogus\nRun 'pkcalc analyze --help' for the flags.\n"},
 		// Errors name the command line's flags, not the API's options.
 		{[]string{"analyze", "--hash-version", "3", "x"}, "--hash-version must be 1 or 2, not 3"},

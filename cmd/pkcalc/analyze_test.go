@@ -35,6 +35,19 @@ func TestAnalyzeText(t *testing.T) {
 	}
 }
 
+// TestAnalyzeKeyInArray: a named key that steps into an array of the
+// documents is measured, and the report says why no item holds it.
+func TestAnalyzeKeyInArray(t *testing.T) {
+	_, out, _ := runCmd(t, "", "analyze", "testdata/orders.jsonl", "--key", "/lines/sku", "--no-suggest")
+	want := "warning KEY_IN_ARRAY: The key /lines/sku steps into /lines, which holds an array in 1 of the 3 documents: a partition key names one value per item"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if _, out, _ := runCmd(t, "", "analyze", "testdata/orders.jsonl", "--key", "/tenantId", "--no-suggest"); strings.Contains(out, "KEY_IN_ARRAY") {
+		t.Errorf("a key outside the array is warned of:\n%s", out)
+	}
+}
+
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",

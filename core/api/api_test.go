@@ -79,6 +79,18 @@ func TestAnalyzeCSV(t *testing.T) {
 	}
 }
 
+// TestKeyInArray: a key that steps into an array of the documents is
+// reported as a warning that names the array.
+func TestKeyInArray(t *testing.T) {
+	docs := `{"id":"1","items":[{"sku":"a"}]}` + "\n" + `{"id":"2","items":[{"sku":"b"}]}` + "\n"
+	w := post(t, Handler(Config{}), "/v1/analyze?keys=/items/sku&noSuggest=true", "application/x-ndjson", "", docs)
+	var rep report.Report
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); w.Code != 200 || err != nil || len(rep.Warnings) != 1 || rep.Warnings[0].Code != report.KeyInArray ||
+		!strings.Contains(rep.Warnings[0].Message, "The key /items/sku steps into /items, which holds an array in 2 of the 2 documents") {
+		t.Errorf("%d %v %+v", w.Code, err, rep.Warnings)
+	}
+}
+
 func TestAggregates(t *testing.T) {
 	h := Handler(Config{})
 	body := "k0,documents,bytes\n\"contoso\",900,900000\n\"fabrikam\",100,100000\n"

@@ -487,9 +487,10 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 // aggregateProblem wraps a row error; its message names the line.
 func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.Error()} }
 
-// settingWarnings are the time and weight fields the documents did not
-// bear out: without them a report would show 0 % of requests everywhere,
-// or a time field in its header that nothing was measured by.
+// settingWarnings are the time and weight fields and the keys the
+// documents did not bear out: without them a report would show 0 % of
+// requests everywhere, a time field in its header that nothing was
+// measured by, or a key missing from every document with no word of why.
 func (a *analysis) settingWarnings() []Notice {
 	out := []Notice{}
 	if a.docs == 0 {
@@ -538,7 +539,52 @@ func (a *analysis) settingWarnings() []Notice {
 		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
 			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
 	}
+	return append(out, a.keysInArrays()...)
+}
+
+// keysInArrays are the named keys whose paths step into an array in the
+// documents: /items/sku where /items holds arrays. Their text parses (a
+// key's [] is refused as it is read), but no item holds a value there.
+func (a *analysis) keysInArrays() []Notice {
+	arrays := map[string]int{} // path: the documents with an array there
+	for _, p := range a.pathTable() {
+		if !p.InArray && p.Types[ingest.Array] > 0 {
+			arrays[p.Path] = p.Types[ingest.Array]
+		}
+	}
+	// The path table covers the window: the first documents.
+	of := "of the " + human.Count(int64(a.collector.Documents())) + " documents"
+	if a.collector.Documents() < a.docs {
+		of = "of the first " + human.Count(int64(a.collector.Documents())) + " documents"
+	}
+	var out []Notice
+	seen := map[string]bool{}
+	for _, k := range a.opts.Keys {
+		if seen[k.String()] {
+			continue
+		}
+		seen[k.String()] = true
+		for _, p := range k.Paths {
+			if at, docs := arrayStep(arrays, p); docs > 0 {
+				out = append(out, Notice{KeyInArray, fmt.Sprintf("The key %s steps into %s, which holds an array in %s %s: a partition key names one value per item, so Cosmos DB stores those items under the undefined value. Name a property outside the array, or copy the value the key should take into the item itself.",
+					k, at, human.Count(int64(docs)), of)})
+				break
+			}
+		}
+	}
 	return out
+}
+
+// arrayStep is the first array a path steps into, and the documents that
+// hold an array there; 0 documents for none.
+func arrayStep(arrays map[string]int, path []string) (string, int) {
+	for i := 1; i < len(path); i++ {
+		at := paths.Format(path[:i])
+		if docs := arrays[at]; docs > 0 {
+			return at, docs
+		}
+	}
+	return "", 0
 }
 
 // targetBytes is the expected size in bytes: as given, or the target's

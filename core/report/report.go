@@ -59,6 +59,7 @@ const (
 	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
 	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
 	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
+	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
 )
 
 // No-recommendation codes: why a report recommends no key.

@@ -194,36 +194,6 @@ func datasetPaths(t *testing.T, name string) *paths.Collector {
 	return c
 }
 
-func TestCandidates(t *testing.T) {
-	c := datasetPaths(t, "dp420-tenant-products.json")
-	var got []string
-	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents()}) {
-		got = append(got, s.String())
-	}
-	for _, want := range []string{"/id", "/tenantId", "/tenantId,/id", "/categoryId", "/tenantId+hash(/id)%14"} {
-		if !slices.Contains(got, want) {
-			t.Errorf("candidates %q lack %s", got, want)
-		}
-	}
-	for _, not := range []string{"/price", "/description", "/tags"} {
-		if slices.Contains(got, not) {
-			t.Errorf("candidates %q include %s", got, not)
-		}
-	}
-	// At 500 GB the suffix must cut the largest tenant into chunks of 10 GB at most.
-	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents(), TargetBytes: 500 << 30}) {
-		if s.Kind == key.Synthetic && s.Terms[1].Modulus > 0 && s.Terms[1].Modulus != 35 {
-			t.Errorf("suffix %s: want %%35 (68%% of 500 GB in 10 GB chunks)", s)
-		}
-		// key.Spec.ExtractFrom takes a synthetic key's values in Paths' order.
-		for i, term := range s.Terms {
-			if !slices.Equal(term.Path, s.Paths[i]) {
-				t.Errorf("%s: term %d reads %q, Paths holds %q", s, i, term.Path, s.Paths[i])
-			}
-		}
-	}
-}
-
 func TestRecommend(t *testing.T) {
 	var evals []*Evaluation
 	for _, spec := range []string{"/tenantId", "/tenantId,/id", "/tenantId+hash(/id)%14"} {
@@ -371,13 +341,15 @@ func TestInvalidKeyScoresLast(t *testing.T) {
 func TestHashV1NoHierarchical(t *testing.T) {
 	c := datasetPaths(t, "dp420-tenant-products.json")
 	var specs []string
-	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents(), Version: epk.V1}) {
+	// At 100 GB the largest tenant passes 20 GB: /tenantId alone is measured
+	// beside the keys that spread it.
+	for _, s := range Candidates(Sample{Paths: c.Paths(), Documents: c.Documents(), TargetBytes: 100 << 30, Version: epk.V1}) {
 		specs = append(specs, s.String())
 		if s.Kind == key.MultiHash {
 			t.Errorf("hash V1: candidate %s", s)
 		}
 	}
-	if !slices.Contains(specs, "/tenantId+hash(/id)%14") {
+	if !slices.Contains(specs, "/tenantId+hash(/id)%7") {
 		t.Errorf("hash V1 candidates %q lack the synthetic key", specs)
 	}
 	opts := partition.Options{Version: epk.V1}

@@ -73,7 +73,7 @@ func TestAnalyzeStream(t *testing.T) {
 }
 
 func TestAnalyzeCSV(t *testing.T) {
-	w := post(t, Handler(Config{}), "/v1/analyze?format=csv", "text/csv", "", "id,tenant,total\n1,a,10\n2,a,12.5\n3,b,7\n4,c,1\n5,c,2\n")
+	w := post(t, Handler(Config{}), "/v1/analyze?format=csv", "text/csv", "", "id,tenant,total\n1,a,10\n2,b,12.5\n3,c,7\n4,d,1\n5,a,2\n6,b,3\n7,c,4\n8,d,5\n9,e,6\n")
 	if w.Code != 200 || !strings.HasPrefix(w.Body.String(), "rank,key,kind") || !strings.Contains(w.Body.String(), "/tenant") {
 		t.Errorf("%d %s", w.Code, w.Body.String())
 	}

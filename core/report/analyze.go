@@ -259,8 +259,13 @@ func (a *analysis) choose(window []*ingest.Document) {
 		if timed == 0 {
 			timePath = nil
 		}
+		avg := 0.0
+		if a.docs > 0 {
+			avg = float64(a.bytes) / float64(a.docs)
+		}
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
-			TimePath: timePath, TimeSpan: span, TargetBytes: target, Operations: a.ops, Version: a.opts.HashVersion}) {
+			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: writeRU(a.opts.Workload, avg),
+			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}
@@ -281,6 +286,17 @@ func (a *analysis) choose(window []*ingest.Document) {
 	for _, d := range window {
 		a.add(d)
 	}
+}
+
+// writeRU is the workload's write RU/s, for the candidates' computed
+// suffixes: the writes per second of the settings at the RU of a write of
+// a document of avgBytes (capacity.DefaultCosts), or at the RU given.
+func writeRU(w advisor.Workload, avgBytes float64) float64 {
+	cost := capacity.DefaultCosts(avgBytes).Write
+	if w.Costs != nil {
+		cost = w.Costs.Write
+	}
+	return w.Writes * cost
 }
 
 func (a *analysis) add(d *ingest.Document) {
@@ -631,5 +647,5 @@ func (a *analysis) whyNoRecommendation() *Notice {
 	case most < advisor.MinDistinct:
 		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", advisor.MinDistinct, most)}
 	}
-	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, or hold measurements or free text. Name the keys to measure them."}
+	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, have one value in more than a third of them, or hold measurements, counters, times, values that change during an item's life or free text. Name the keys to measure them."}
 }

@@ -520,14 +520,14 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	waitStatus(t, ctx, "Read 2,000 documents")
 	do(t, ctx,
 		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /tenantId"]`)),
-		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /region"]`)),
+		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /customerId"]`)),
 	)
-	eval[chromedp.Void](t, ctx, `[...document.querySelectorAll("#candidates td.key button")].find(b => b.textContent === "/status").click()`)
+	eval[chromedp.Void](t, ctx, `[...document.querySelectorAll("#candidates td.key button")].find(b => b.textContent === "/tenantId,/customerId,/id").click()`)
 	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"), chromedp.Click(chromedp.ID("analyse")))
 	do(t, ctx, chromedp.Poll[chromedp.Void](`location.hash.includes("ru=20000") && document.getElementById("status").textContent.startsWith("Read 2,000")`))
 	got := eval[string](t, ctx, `[...document.querySelectorAll("#compare thead code")].map(c => c.textContent).join(" ") + " | " +
 		document.querySelector("#detail-title code").textContent`)
-	if got != "/tenantId /region | /status" {
+	if got != "/customerId /tenantId | /tenantId,/customerId,/id" {
 		t.Errorf("compared | shown after analysing again: %q", got)
 	}
 }

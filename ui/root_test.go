@@ -853,17 +853,17 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	c := &Root{Page: f, Loaded: true}
 	c.LoadSample("orders")
 	finish(t, c, f)
-	c.ToggleCompare("/tenantId")
-	c.ToggleCompare("/region")
-	c.Select("/status")
+	c.ToggleCompare("/customerId")
+	c.ToggleCompare("/id")
+	c.Select("/tenantId,/customerId,/id")
 	c.SetField("ru", "20000")
 	c.Analyse()
 	finish(t, c, f)
-	if got := strings.Join(c.Compared, " "); got != "/tenantId /region" || c.Selected != "/status" {
+	if got := strings.Join(c.Compared, " "); got != "/customerId /id" || c.Selected != "/tenantId,/customerId,/id" {
 		t.Errorf("after analysing again: compared %q, shown %q", got, c.Selected)
 	}
 	// Other documents: what they lack goes.
-	c.ToggleCompare("/status")
+	c.ToggleCompare("/tenantId,/id")
 	var docs strings.Builder
 	for i := range 300 {
 		fmt.Fprintf(&docs, "{\"id\":\"%d\",\"region\":\"r%d\"}\n", i, i%7)
@@ -872,7 +872,7 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	c.Pasted(int64(len(f.text)))
 	c.Analyse()
 	finish(t, c, f)
-	if got := strings.Join(c.Compared, " "); got != "/region" || c.Selected != c.Report.Recommended {
+	if got := strings.Join(c.Compared, " "); got != "/id" || c.Selected != c.Report.Recommended {
 		t.Errorf("other documents: compared %q, shown %q", got, c.Selected)
 	}
 	// Never picked: the detail follows the recommendation.

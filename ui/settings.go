@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // SetField updates a text setting as it is typed.
@@ -130,14 +130,16 @@ func (c *Root) AddBuilt() {
 	c.AddKey()
 }
 
-// PathChoices are the paths a key can use, from the last report.
+// PathChoices are the paths a key can use, from the last report: the
+// usable ones, and /_ts for a time bucket of the write (key.Parse refuses
+// it anywhere else).
 func (c *Root) PathChoices() []string {
 	if c.Report == nil {
 		return nil
 	}
 	var out []string
 	for _, p := range c.Report.Paths {
-		if _, err := key.Parse(p.Path); err == nil && !strings.Contains(p.Path, "[]") && (p.Usable || p.Path == "/_ts") {
+		if _, err := paths.Parse(p.Path); err == nil && !strings.Contains(p.Path, "[]") && (p.Usable || p.Path == "/_ts") {
 			out = append(out, p.Path)
 		}
 	}

@@ -35,6 +35,19 @@ func TestAnalyzeText(t *testing.T) {
 	}
 }
 
+// TestAnalyzeKeyInArray: a named key that steps into an array of the
+// documents is measured, and the report says why no item holds it.
+func TestAnalyzeKeyInArray(t *testing.T) {
+	_, out, _ := runCmd(t, "", "analyze", "testdata/orders.jsonl", "--key", "/lines/sku", "--no-suggest")
+	want := "warning KEY_IN_ARRAY: The key /lines/sku steps into /lines, which holds an array in 1 of the 3 documents: a partition key names one value per item"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if _, out, _ := runCmd(t, "", "analyze", "testdata/orders.jsonl", "--key", "/tenantId", "--no-suggest"); strings.Contains(out, "KEY_IN_ARRAY") {
+		t.Errorf("a key outside the array is warned of:\n%s", out)
+	}
+}
+
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",
@@ -94,6 +107,11 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze"}, "Usage: pkcalc analyze"},
 		{[]string{"analyze", "--key", "/a"}, "pkcalc analyze: name a FILE of documents, or - for standard input\nRun 'pkcalc analyze --help' for the flags.\n"},
 		{[]string{"analyze", "--key", "tenant", "x"}, `invalid value "tenant" for flag -key: path "tenant" must start with '/'`},
+		// A system property or a step into an array is no key.
+		{[]string{"analyze", "--key", "/_ts", "x"}, `invalid value "/_ts" for flag -key: /_ts is a system property (last-modified time in epoch seconds, set by Cosmos DB): the service writes it as it stores the item, so it cannot place the item`},
+		{[]string{"analyze", "--key", "/tenantId,/_etag", "x"}, `level 2 of key "/tenantId,/_etag": /_etag is a system property (entity tag for optimistic concurrency, set by Cosmos DB)`},
+		{[]string{"analyze", "--key", "/tags/[]/name", "x"}, `path "/tags/[]/name" steps into an array or a wildcard ([]): a partition key path names one value per item`},
+		{[]string{"aggregate-query", "--engine", "cosmos", "--key", "/_rid"}, "--key: /_rid is a system property (resource id, set by Cosmos DB)"},
 		{[]string{"analyze", "--bogus", "x"}, "pkcalc analyze: flag provided but not defined: -bogus\nRun 'pkcalc analyze --help' for the flags.\n"},
 		// Errors name the command line's flags, not the API's options.
 		{[]string{"analyze", "--hash-version", "3", "x"}, "--hash-version must be 1 or 2, not 3"},

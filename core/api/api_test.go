@@ -73,9 +73,21 @@ func TestAnalyzeStream(t *testing.T) {
 }
 
 func TestAnalyzeCSV(t *testing.T) {
-	w := post(t, Handler(Config{}), "/v1/analyze?format=csv", "text/csv", "", "id,tenant,total\n1,a,10\n2,a,12.5\n3,b,7\n4,c,1\n5,c,2\n")
+	w := post(t, Handler(Config{}), "/v1/analyze?format=csv", "text/csv", "", "id,tenant,total\n1,a,10\n2,b,12.5\n3,c,7\n4,d,1\n5,a,2\n6,b,3\n7,c,4\n8,d,5\n9,e,6\n")
 	if w.Code != 200 || !strings.HasPrefix(w.Body.String(), "rank,key,kind") || !strings.Contains(w.Body.String(), "/tenant") {
 		t.Errorf("%d %s", w.Code, w.Body.String())
+	}
+}
+
+// TestKeyInArray: a key that steps into an array of the documents is
+// reported as a warning that names the array.
+func TestKeyInArray(t *testing.T) {
+	docs := `{"id":"1","items":[{"sku":"a"}]}` + "\n" + `{"id":"2","items":[{"sku":"b"}]}` + "\n"
+	w := post(t, Handler(Config{}), "/v1/analyze?keys=/items/sku&noSuggest=true", "application/x-ndjson", "", docs)
+	var rep report.Report
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); w.Code != 200 || err != nil || len(rep.Warnings) != 1 || rep.Warnings[0].Code != report.KeyInArray ||
+		!strings.Contains(rep.Warnings[0].Message, "The key /items/sku steps into /items, which holds an array in 2 of the 2 documents") {
+		t.Errorf("%d %v %+v", w.Code, err, rep.Warnings)
 	}
 }
 
@@ -114,6 +126,10 @@ func TestErrors(t *testing.T) {
 		{"options listed", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `queries, format, aggregates, docBytes`},
 		{"semicolon", http.MethodPost, "/v1/analyze?keys=/tenantId;/id", "", `{"a":1}`, 400, `the query string cannot be read: invalid semicolon separator in query`},
 		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of bytes above 0, not "big"`},
+		// A system property or a step into an array is no key.
+		{"system property", http.MethodPost, "/v1/analyze?keys=/_ts", "", `{"a":1}`, 400, `keys: /_ts is a system property (last-modified time in epoch seconds, set by Cosmos DB): the service writes it as it stores the item, so it cannot place the item`},
+		{"system property level", http.MethodPost, "/v1/analyze?keys=/tenantId,/_self", "", `{"a":1}`, 400, `keys: level 2 of key "/tenantId,/_self": /_self is a system property (resource link, set by Cosmos DB)`},
+		{"array", http.MethodPost, "/v1/analyze?keys=/tags/%5B%5D/name", "", `{"a":1}`, 400, `keys: path "/tags/[]/name" steps into an array or a wildcard ([])`},
 		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
 		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the input holds no documents (it is empty or only white space)"},

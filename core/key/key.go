@@ -39,6 +39,9 @@ const (
 // MaxLevels is the most levels a hierarchical key may have.
 const MaxLevels = 3
 
+// MaxModulus is the largest N of a computed suffix hash(/path)%N.
+const MaxModulus = 1000
+
 // Bucket is the time unit of a time-bucket term.
 type Bucket string
 
@@ -92,6 +95,9 @@ func Parse(s string) (Spec, error) {
 	}
 	for i, p := range parts {
 		names, err := paths.Parse(strings.TrimSpace(p))
+		if err == nil {
+			err = notSystem(names)
+		}
 		if err != nil {
 			if len(parts) > 1 {
 				return Spec{}, fmt.Errorf("level %d of key %q: %w", i+1, s, err)
@@ -130,10 +136,13 @@ func parseTerm(t string) (Term, error) {
 		}
 		inner, mod := rest[:i], rest[i+2:]
 		n, err := strconv.Atoi(mod)
-		if err != nil || n < 2 || n > 1000 {
-			return Term{}, fmt.Errorf("the modulus %q must be a whole number from 2 to 1000", mod)
+		if err != nil || n < 2 || n > MaxModulus {
+			return Term{}, fmt.Errorf("the modulus %q must be a whole number from 2 to %d", mod, MaxModulus)
 		}
 		p, err := paths.Parse(inner)
+		if err == nil {
+			err = notSystem(p)
+		}
 		if err != nil {
 			return Term{}, err
 		}
@@ -149,6 +158,12 @@ func parseTerm(t string) (Term, error) {
 		return Term{}, fmt.Errorf("more than one ':' outside quotes")
 	}
 	p, err := paths.Parse(path)
+	if err == nil && (unit == "" || !slices.Equal(p, []string{"_ts"})) {
+		// The time of the write, which /_ts records, is the one use of a
+		// system property a key can make: the application computes the
+		// bucket of its own clock as it writes.
+		err = notSystem(p)
+	}
 	if err != nil {
 		return Term{}, err
 	}
@@ -161,6 +176,23 @@ func parseTerm(t string) (Term, error) {
 		return Term{}, fmt.Errorf("unknown time unit %q: use hour, day or month", unit)
 	}
 	return term, nil
+}
+
+// notSystem refuses a system property as a key path: Cosmos DB sets it as
+// it stores an item, once the key has placed the item, and changes /_ts,
+// /_etag and /_lsn with every write; the key must be in the item the
+// application sends.
+func notSystem(names []string) error {
+	what := paths.SystemProperty(names)
+	if what == "" {
+		return nil
+	}
+	hint := "name a property the application writes"
+	if slices.Equal(names, []string{"_ts"}) {
+		hint += ", or for the time of the write a time bucket of it (/tenantId+/_ts:day)"
+	}
+	return fmt.Errorf("%s is a system property (%s): the service writes it as it stores the item, so it cannot place the item; %s",
+		paths.Format(names), what, hint)
 }
 
 // ParseList reads keys separated by ';' (a hierarchical key has commas of

@@ -33,6 +33,10 @@ func TestParse(t *testing.T) {
 		{`/"a:b"`, Hash, []string{`/"a:b"`}, `/"a:b"`},
 		{`/"a:b":hour`, Synthetic, []string{`/"a:b"`}, `/"a:b":hour`},
 		{`/"a+b"`, Hash, []string{`/"a+b"`}, `/"a+b"`},
+		// The time of the write, bucketed, is the one use of a system
+		// property; a property of that name deeper down is the user's own.
+		{"/tenantId+/_ts:day", Synthetic, []string{"/tenantId", "/_ts"}, "/tenantId+/_ts:day"},
+		{"/meta/_ts", Hash, []string{"/meta/_ts"}, "/meta/_ts"},
 	}
 	for _, tt := range tests {
 		s, err := Parse(tt.in)
@@ -62,6 +66,18 @@ func TestParse(t *testing.T) {
 		{"/a+hash(/id)%1", "from 2 to 1000"},
 		{"/a+hash(/id)", "hash(/path)%N"},
 		{"/tags/[]", "steps into an array"},
+		{"/tags/[0]/id", "steps into an array"},
+		// System properties: the service writes them as it stores an item.
+		{"/_ts", "/_ts is a system property (last-modified time in epoch seconds, set by Cosmos DB): the service writes it as it stores the item, so it cannot place the item; name a property the application writes, or for the time of the write a time bucket of it (/tenantId+/_ts:day)"},
+		{"/_rid", "/_rid is a system property (resource id, set by Cosmos DB)"},
+		{"/_etag", "/_etag is a system property (entity tag"},
+		{"/_self", "/_self is a system property"},
+		{"/_attachments", "/_attachments is a system property"},
+		{"/_lsn", "/_lsn is a system property"},
+		{"/tenantId,/_etag", "level 2 of key \"/tenantId,/_etag\": /_etag is a system property"},
+		{"/tenantId+/_ts", "term 2 (\"/_ts\") of synthetic key \"/tenantId+/_ts\": /_ts is a system property"},
+		{"/tenantId+hash(/_rid)%4", "/_rid is a system property"},
+		{"/tenantId+/_etag:day", "/_etag is a system property"},
 	} {
 		if _, err := Parse(bad.in); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("Parse(%q): %v, want %q", bad.in, err, bad.msg)

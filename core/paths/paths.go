@@ -30,6 +30,16 @@ var systemProperties = map[string]string{
 	"_lsn":         "log sequence number, set by Cosmos DB",
 }
 
+// SystemProperty says what the property at names is when it is one of
+// Cosmos DB's system properties (/_ts: "last-modified time in epoch
+// seconds, set by Cosmos DB"), and "" when it is not.
+func SystemProperty(names []string) string {
+	if len(names) != 1 {
+		return ""
+	}
+	return systemProperties[names[0]]
+}
+
 // Path describes one property path.
 type Path struct {
 	Path      string   // Cosmos DB syntax, e.g. /customer/id; array elements as /tags/[]/name
@@ -242,9 +252,7 @@ func (c *Collector) describe(n *node) Path {
 		DistinctCapped: n.capped,
 		InArray:        n.inArray,
 	}
-	if len(segs) == 1 {
-		p.System = systemProperties[segs[0]]
-	}
+	p.System = SystemProperty(segs)
 	top := make([]ValueCount, 0, len(n.values))
 	for _, vc := range n.values {
 		top = append(top, ValueCount{Value: vc.text, Count: vc.count})

@@ -264,8 +264,10 @@ func (a *analysis) choose(window []*ingest.Document) {
 		if timed == 0 {
 			timePath = nil
 		}
+		item := itemOf(a.paths, a.collector.Documents(), a.docs, a.bytes)
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
-			TimePath: timePath, TimeSpan: span, TargetBytes: target, Operations: a.ops, Version: a.opts.HashVersion}) {
+			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: writeRU(a.opts.Workload, a.ops, item),
+			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}
@@ -290,6 +292,27 @@ func (a *analysis) choose(window []*ingest.Document) {
 	for _, d := range window {
 		a.add(d)
 	}
+}
+
+// writeRU is the workload's write RU/s, for the candidates' computed
+// suffixes: the inserts per second of the settings and the writes of the
+// workload file, at the charge of an insert of the documents' items
+// (capacity.DefaultCosts), or at the one given. Replaces, upserts and
+// patches count as inserts here: what matters is where the writes go.
+func writeRU(w advisor.Workload, ops []query.Op, it capacity.Item) float64 {
+	cost := capacity.DefaultCosts(it).Write
+	if w.Measured.Write > 0 {
+		cost = w.Measured.Write
+	}
+	writes := w.Writes
+	for _, op := range ops {
+		switch op.Kind {
+		case query.QueryOp, query.ReadOp:
+		default:
+			writes += op.Weight * float64(max(op.Items, 1))
+		}
+	}
+	return writes * cost
 }
 
 func (a *analysis) add(d *ingest.Document) {
@@ -577,9 +600,10 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 // aggregateProblem wraps a row error; its message names the line.
 func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.Error()} }
 
-// settingWarnings are the time and weight fields the documents did not
-// bear out: without them a report would show 0 % of requests everywhere,
-// or a time field in its header that nothing was measured by.
+// settingWarnings are the time and weight fields and the keys the
+// documents did not bear out: without them a report would show 0 % of
+// requests everywhere, a time field in its header that nothing was
+// measured by, or a key missing from every document with no word of why.
 func (a *analysis) settingWarnings() []Notice {
 	out := []Notice{}
 	if a.docs == 0 {
@@ -632,12 +656,57 @@ func (a *analysis) settingWarnings() []Notice {
 		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
 			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
 	}
+	return append(out, a.keysInArrays()...)
+}
+
+// keysInArrays are the named keys whose paths step into an array in the
+// documents: /items/sku where /items holds arrays. Their text parses (a
+// key's [] is refused as it is read), but no item holds a value there.
+func (a *analysis) keysInArrays() []Notice {
+	arrays := map[string]int{} // path: the documents with an array there
+	for _, p := range a.pathTable() {
+		if !p.InArray && p.Types[ingest.Array] > 0 {
+			arrays[p.Path] = p.Types[ingest.Array]
+		}
+	}
+	// The path table covers the window: the first documents.
+	of := "of the " + human.Count(int64(a.collector.Documents())) + " documents"
+	if a.collector.Documents() < a.docs {
+		of = "of the first " + human.Count(int64(a.collector.Documents())) + " documents"
+	}
+	var out []Notice
+	seen := map[string]bool{}
+	for _, k := range a.opts.Keys {
+		if seen[k.String()] {
+			continue
+		}
+		seen[k.String()] = true
+		for _, p := range k.Paths {
+			if at, docs := arrayStep(arrays, p); docs > 0 {
+				out = append(out, Notice{KeyInArray, fmt.Sprintf("The key %s steps into %s, which holds an array in %s %s: a partition key names one value per item, so Cosmos DB stores those items under the undefined value. Name a property outside the array, or copy the value the key should take into the item itself.",
+					k, at, human.Count(int64(docs)), of)})
+				break
+			}
+		}
+	}
 	return out
 }
 
 // farProjection is how many times the input a target must be for the
 // report to say that its figures rest on the input's proportions alone.
 const farProjection = 1000
+
+// arrayStep is the first array a path steps into, and the documents that
+// hold an array there; 0 documents for none.
+func arrayStep(arrays map[string]int, path []string) (string, int) {
+	for i := 1; i < len(path); i++ {
+		at := paths.Format(path[:i])
+		if docs := arrays[at]; docs > 0 {
+			return at, docs
+		}
+	}
+	return "", 0
+}
 
 // targetBytes is the expected size in bytes: as given, or the target's
 // documents at the input's average size; 0 for none.
@@ -683,5 +752,5 @@ func (a *analysis) whyNoRecommendation() *Notice {
 	case most < advisor.MinDistinct:
 		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", advisor.MinDistinct, most)}
 	}
-	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, or hold measurements or free text. Name the keys to measure them."}
+	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, have one value in more than a third of them, or hold measurements, counters, times, values that change during an item's life or free text. Name the keys to measure them."}
 }

@@ -61,6 +61,7 @@ const (
 	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
 	Underprovisioned       = "UNDERPROVISIONED"         // the workload needs more than the container has under any key
 	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
+	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
 )
 
 // No-recommendation codes: why a report recommends no key.

@@ -30,10 +30,14 @@ type Report struct {
 	Bytes         int64    `json:"bytes"`
 	Settings      Settings `json:"settings"`
 	TimeField     string   `json:"timeField,omitempty"`
-	// Warnings are about the settings as the documents bore them out: a
-	// weight or time field the documents lack.
-	Warnings    []Notice `json:"warnings"`
-	Recommended string   `json:"recommended,omitempty"`
+	// Warnings are about the settings as the documents bore them out (a
+	// weight or time field the documents lack) and about documents Cosmos
+	// DB would refuse for their id.
+	Warnings []Notice `json:"warnings"`
+	// IDs are the documents' ids against Cosmos DB's rules for them;
+	// absent for per-key aggregates, which have no documents.
+	IDs         *IDs   `json:"ids,omitempty"`
+	Recommended string `json:"recommended,omitempty"`
 	// NoRecommendation says why there is no recommended key, exactly when
 	// Recommended is empty.
 	NoRecommendation *Notice     `json:"noRecommendation,omitempty"`
@@ -51,7 +55,8 @@ type Notice struct {
 	Message string `json:"message"`
 }
 
-// Warning codes: a setting the documents did not bear out.
+// Warning codes: a setting the documents did not bear out, or documents
+// Cosmos DB would refuse.
 const (
 	WeightFieldUnused      = "WEIGHT_FIELD_UNUSED"      // no document has a weight: documents weigh the same instead
 	WeightFieldSparse      = "WEIGHT_FIELD_SPARSE"      // most documents have no weight: they take no requests
@@ -59,7 +64,28 @@ const (
 	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
 	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
 	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
+	IDRules                = "ID_RULES"                 // documents whose id breaks a rule (IDs), or repeats one in its logical partition under a candidate
 )
+
+// IDs count the documents whose id breaks a rule of Cosmos DB's.
+type IDs struct {
+	Missing                 int64 `json:"missing"`                 // no id
+	MissingWithUnderscoreID int64 `json:"missingWithUnderscoreId"` // of those, documents with a MongoDB export's _id
+	NonString               int64 `json:"nonString"`               // an id that is not a string
+	TooLong                 int64 `json:"tooLong"`                 // an id over 1,023 bytes
+	InvalidCharacters       int64 `json:"invalidCharacters"`       // an id with / or \
+	// DuplicatesChecked is the documents each candidate's DuplicateIDs
+	// covers: the first partition.HashedDocuments.
+	DuplicatesChecked int64       `json:"duplicatesChecked"`
+	Examples          []IDExample `json:"examples"` // the first documents that break a rule
+}
+
+// IDExample is a document whose id breaks a rule.
+type IDExample struct {
+	Document int    `json:"document"`
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"` // an ID rule: the first it breaks
+}
 
 // No-recommendation codes: why a report recommends no key.
 const (
@@ -162,6 +188,7 @@ type Candidate struct {
 	Bytes                      int64            `json:"bytes"`
 	Missing                    int64            `json:"missing"`
 	Invalid                    int64            `json:"invalid"`
+	DuplicateIDs               *int64           `json:"duplicateIds,omitempty"` // documents repeating an (id, key value) pair; nil for aggregates
 	PerLogicalPartition        PerLogical       `json:"perLogicalPartition"`
 	Largest                    []Largest        `json:"largest"`
 	PhysicalPartitions         []Physical       `json:"physicalPartitions"`
@@ -366,6 +393,9 @@ func (a *analysis) finish() *Report {
 	if a.ops != nil || a.opErrs != nil {
 		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
 	}
+	if a.ids != nil {
+		rep.IDs = a.ids.report()
+	}
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs, Workload: o.Workload, Operations: a.ops}
 	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
 		settings.Workload.Traffic = partition.ByDocuments
@@ -380,6 +410,10 @@ func (a *analysis) finish() *Report {
 		return rep
 	}
 	evals := make([]*advisor.Evaluation, len(a.accs))
+	dups := make([]int64, len(a.accs))
+	if a.ids != nil {
+		a.ids.repeats()
+	}
 	// Keys finish independently: on as many goroutines as there are cores,
 	// so that no more keys' working memory is held at once than can use it.
 	// With one, in order; in WebAssembly yielding between keys for the
@@ -396,7 +430,12 @@ func (a *analysis) finish() *Report {
 				if yields {
 					runtime.Gosched()
 				}
-				evals[i] = advisor.Evaluate(a.accs[i].Finish(), settings)
+				d := a.accs[i].Finish()
+				evals[i] = advisor.Evaluate(d, settings)
+				if a.ids != nil {
+					dups[i] = a.ids.duplicates(d.ValueHashes)
+				}
+				d.ValueHashes = nil // counted: let them go
 			}
 		})
 	}
@@ -443,7 +482,13 @@ func (a *analysis) finish() *Report {
 		c := candidate(evals[i], recs[i])
 		c.Named = i < a.named
 		c.Rank = rank[i]
+		if a.ids != nil {
+			c.DuplicateIDs = &dups[i]
+		}
 		rep.Candidates = append(rep.Candidates, c)
+	}
+	if n := idNotice(rep.IDs, rep.Candidates, rep.Documents); n != nil {
+		rep.Warnings = append(rep.Warnings, *n)
 	}
 	switch {
 	case len(byScore) > 0 && acceptable[byScore[0]] == 1:

@@ -532,6 +532,19 @@ func (c *Root) WarningsTitle() string {
 	return fmt.Sprintf("%d %s on how the input was read (the documents were kept)", n, human.Plural(int64(n), "note", "notes"))
 }
 
+// SettingWarningsTitle heads the report's warnings: settings the documents
+// did not bear out, and documents whose id Cosmos DB would refuse.
+func (c *Root) SettingWarningsTitle() string {
+	const settings, ids = "Settings the documents did not bear out", "Documents Cosmos DB would refuse for their id"
+	if !slices.ContainsFunc(c.Report.Warnings, func(w report.Notice) bool { return w.Code == report.IDRules }) {
+		return settings
+	}
+	if len(c.Report.Warnings) == 1 {
+		return ids
+	}
+	return ids + "; " + strings.ToLower(settings[:1]) + settings[1:]
+}
+
 // QueryErrorsTitle heads the list of the lines of the queries that could not be read.
 func (c *Root) QueryErrorsTitle() string {
 	return fmt.Sprintf("Queries not read (%d)", len(c.Report.Operations.Errors))

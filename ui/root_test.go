@@ -327,6 +327,28 @@ func TestSettingWarningsShown(t *testing.T) {
 	}
 }
 
+// TestIDWarningShown: documents whose id Cosmos DB would refuse are
+// warned of under a heading that says so, not as settings.
+func TestIDWarningShown(t *testing.T) {
+	f := &fakePage{text: `{"_id":{"$oid":"65a000000000000000000001"},"k":"a"}
+{"id":1004,"k":"b"}
+{"id":"x","k":"c"}
+`}
+	c := &Root{Page: f, Loaded: true}
+	c.Analyse()
+	finish(t, c, f)
+	if len(c.Report.Warnings) != 1 || c.Report.Warnings[0].Code != report.IDRules {
+		t.Fatalf("warnings %+v", c.Report.Warnings)
+	}
+	html := render(t, c)
+	if !strings.Contains(html, "Documents Cosmos DB would refuse for their id") || strings.Contains(html, "Settings the documents did not bear out") {
+		t.Errorf("the id warning is not headed as one:\n%s", html)
+	}
+	if want := template.HTMLEscapeString(c.Report.Warnings[0].Message); !strings.Contains(html, want) {
+		t.Errorf("page lacks %q", want)
+	}
+}
+
 // TestQueryErrorsShown: every line of the queries that could not be read
 // is listed, not only the first, and the status line stays short.
 func TestQueryErrorsShown(t *testing.T) {

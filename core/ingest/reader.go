@@ -37,6 +37,8 @@ import (
 const (
 	MaxDocumentBytes = 2 << 20 // 2 MB, measured as the UTF-8 length of the compact JSON
 	MaxDepth         = 128     // nesting of objects and arrays
+	MaxIDBytes       = 1023    // the id, a string, in UTF-8 bytes
+	IDRefused        = `/\`    // the characters the service refuses in an id: it takes every other Unicode character
 	maxErrors        = 100     // after this many errors in a row, no document between, the Reader stops
 )
 

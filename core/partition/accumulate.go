@@ -37,6 +37,12 @@ const (
 	v1Chars       = 100  // V1 hashes only the first 100 characters of a string
 )
 
+// HashedDocuments is how many documents, the first counted, have their key
+// value's hash kept in order (Distribution.ValueHashes), so that a caller
+// can tell which share a logical partition, as two items with one id must
+// not: 8 bytes a document, 800 KB a key at most.
+const HashedDocuments = 100_000
+
 // Options configure an Accumulator.
 type Options struct {
 	Version     epk.Version // hash version of a hash or synthetic key; MultiHash is always V2
@@ -95,6 +101,7 @@ type Accumulator struct {
 	spare        chan batch                    // from it, counted batches to fill again
 	done         chan struct{}                 // closed when it has counted its last batch
 	pending      []epk.Value                   // the value being added, for copy
+	hashes       []uint64                      // the first HashedDocuments documents' value hashes
 	kept         []epk.Value                   // the current chunk of the groups' values (keep)
 	text         []byte                        // the current chunk of their strings' text (keepText)
 	copy         func([]epk.Value) []epk.Value // copyPending, made once
@@ -348,13 +355,28 @@ func (a *Accumulator) count(b batch) {
 		case key.Invalid:
 			// Cosmos DB rejects such an item: it has no partition.
 			a.invalid++
+			a.keepHash(0)
 			continue
 		case key.Missing:
 			a.missing++
 		}
-		a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, true)
+		a.keepHash(a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, true))
 	}
 	a.countBuckets()
+}
+
+// keepHash keeps a document's value hash, 0 for none, while fewer than
+// HashedDocuments are kept. The slice doubles: append's smaller steps
+// past a few hundred entries left five times its size to collect.
+func (a *Accumulator) keepHash(h uint64) {
+	n := len(a.hashes)
+	if n == HashedDocuments {
+		return
+	}
+	if n == cap(a.hashes) {
+		a.hashes = slices.Grow(a.hashes, min(max(2*n, 1024), HashedDocuments)-n)
+	}
+	a.hashes = append(a.hashes, h)
 }
 
 // AddAggregate counts documents given as a per-key aggregate: values (one
@@ -379,9 +401,10 @@ func (a *Accumulator) AddAggregate(values []epk.Value, docs, bytes int64, reques
 	a.countBuckets()
 }
 
-// add counts docs documents of one key value. Aggregates are not sampled:
-// their rows have no order or time to measure.
-func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float64, sampled bool) {
+// add counts docs documents of one key value and returns its hash
+// (hashValues). Aggregates are not sampled: their rows have no order or
+// time to measure.
+func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float64, sampled bool) uint64 {
 	order := a.seen
 	a.seen += docs
 	a.checkLength(vals, docs)
@@ -390,8 +413,9 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 	if a.same != nil && len(vals) == 1 && vals[0].Kind == epk.String && len(vals[0].Str) > 0 {
 		same = a.same.entry(vals[0].Str)
 		if unsafe.StringData(same.s) == unsafe.StringData(vals[0].Str) && len(same.s) == len(vals[0].Str) {
-			a.addTo(a.groups.at(same.g), order, docs, bytes, requests, t, sampled)
-			return
+			g := a.groups.at(same.g)
+			a.addTo(g, order, docs, bytes, requests, t, sampled)
+			return g.hash
 		}
 	}
 	h := hashValues(vals)
@@ -402,7 +426,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		if sampled {
 			a.sample(order, h, vals, t, true)
 		}
-		return
+		return h
 	}
 	head := a.index.find(&a.groups, h)
 	for i := head; i >= 0; i = a.groups.at(i).next {
@@ -411,7 +435,7 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 			if same != nil {
 				same.s, same.g = vals[0].Str, i
 			}
-			return
+			return h
 		}
 	}
 	if a.groups.n < a.opts.MaxDistinct {
@@ -425,12 +449,13 @@ func (a *Accumulator) add(vals []epk.Value, docs, bytes int64, requests, t float
 		if sampled {
 			a.sample(order, h, own, t, false)
 		}
-		return
+		return h
 	}
 	a.addOverflow(h, vals, docs, bytes, requests)
 	if sampled {
 		a.sample(order, h, vals, t, true)
 	}
+	return h
 }
 
 // addTo counts docs documents of group g's value, the latest at order.

@@ -60,6 +60,13 @@ type Distribution struct {
 	ImpreciseNumbers int64
 	Collisions       []Collision
 
+	// ValueHashes are the first HashedDocuments documents' key value
+	// hashes, in the order they were counted: equal for documents in one
+	// logical partition, and as different as 64-bit hashes are for
+	// others; 0 for a document in none (an invalid value). Aggregate rows
+	// are not documents and have none.
+	ValueHashes []uint64
+
 	Samples []Sample // in input order
 
 	bySize []int32 // Logical and Heavy, largest first (sizeOrder); sorted on first use
@@ -99,7 +106,9 @@ func (a *Accumulator) Finish() *Distribution {
 		OverLimit:        a.over,
 		OverLimitV1:      a.overV1,
 		ImpreciseNumbers: a.imprecise,
+		ValueHashes:      a.hashes,
 	}
+	a.hashes = nil
 	// The groups are put in EPK order as they are copied out.
 	n := a.groups.n
 	epks := make([]string, n)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1204,5 +1205,81 @@ func TestMatches(t *testing.T) {
 	many := accumulate(t, "/id", lines(5000, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) }), Options{MaxDistinct: 100})
 	if got := many.Matches(1, ByDocuments, nil); math.Abs(got-1) > 0.05 {
 		t.Errorf("ids past the limit: Matches = %v, want about 1", got)
+	}
+}
+
+// TestValueHashes: the first documents' value hashes, in input order, are
+// equal exactly for documents in one logical partition (a caller tells by
+// them which items would share one, as two with one id must not), and 0
+// for a document in none; the same whether the values are kept exactly or
+// past the limit, and whether the key counts in the background.
+func TestValueHashes(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec, in string
+		opts           Options
+		want           string // a letter per document: equal letters, equal hashes; "." for 0
+	}{
+		{"plain", "/t", `{"t":"a"}
+{"t":"b"}
+{"t":"a"}
+{"t":"A"}`, Options{}, "abac"},
+		{"one undefined partition, none for an invalid value", "/t", `{"x":1}
+{"t":{"o":1}}
+{"y":2}
+{"t":[1]}
+{"t":null}`, Options{}, "a.a.b"},
+		{"numbers as doubles", "/t", `{"t":1}
+{"t":1.0}
+{"t":"1"}`, Options{}, "aab"},
+		{"hierarchical: every level", "/t,/u", `{"t":"a","u":"1"}
+{"t":"a","u":"2"}
+{"t":"a","u":"1"}`, Options{}, "aba"},
+		{"synthetic: the computed value", "/t+/u", `{"t":"a","u":"1"}
+{"t":"a","u":"2"}
+{"t":"a","u":"1"}`, Options{}, "aba"},
+		{"past the exact limit", "/t", `{"t":"a"}
+{"t":"b"}
+{"t":"c"}
+{"t":"a"}
+{"t":"c"}
+{"t":"d"}`, Options{MaxDistinct: 2}, "abcacd"},
+		{"in the background", "/t", `{"t":"a"}
+{"t":"b"}
+{"t":"a"}`, Options{Background: true}, "aba"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := accumulate(t, tc.spec, strings.NewReader(tc.in), tc.opts)
+			letters := map[uint64]byte{0: '.'}
+			var got []byte
+			for _, h := range d.ValueHashes {
+				if _, ok := letters[h]; !ok {
+					letters[h] = byte('a' + len(letters) - 1)
+				}
+				got = append(got, letters[h])
+			}
+			if string(got) != tc.want {
+				t.Errorf("hashes as letters %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestValueHashesBounded: the hashes of the first HashedDocuments
+// documents are kept, however many are counted, so the memory they take
+// is bounded; aggregate rows have none.
+func TestValueHashesBounded(t *testing.T) {
+	s, _ := key.Parse("/k")
+	a := New(s, Options{})
+	for i := range HashedDocuments + 10 {
+		addString(a, strconv.Itoa(i%7))
+	}
+	d := a.Finish()
+	if d.Documents != HashedDocuments+10 || len(d.ValueHashes) != HashedDocuments || d.ValueHashes[0] != d.ValueHashes[7] || d.ValueHashes[0] == d.ValueHashes[1] {
+		t.Errorf("%d documents, %d hashes (first %x, second %x, eighth %x)", d.Documents, len(d.ValueHashes), d.ValueHashes[0], d.ValueHashes[1], d.ValueHashes[7])
+	}
+	agg := New(s, Options{})
+	agg.AddAggregate([]epk.Value{epk.Str("a")}, 10, 100, 0)
+	if d := agg.Finish(); d.ValueHashes != nil {
+		t.Errorf("aggregates have hashes %v", d.ValueHashes)
 	}
 }

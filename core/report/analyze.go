@@ -77,7 +77,7 @@ func Analyze(src io.Reader, opts Options) (*Report, error) {
 
 // AnalyzeSource is Analyze over any Source.
 func AnalyzeSource(r Source, opts Options) (*Report, error) {
-	a := &analysis{opts: opts, collector: paths.New(paths.Options{})}
+	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), ids: &idCheck{}}
 	a.readWorkload()
 	return a.run(r)
 }
@@ -179,7 +179,7 @@ type projector interface {
 }
 
 // project makes r read, from now on, only the paths the candidates, the
-// time field and the weight field read.
+// time field, the weight field and the id check read.
 func (a *analysis) project(r Source) {
 	p, ok := r.(projector)
 	if !ok {
@@ -189,7 +189,7 @@ func (a *analysis) project(r Source) {
 	for _, acc := range a.accs {
 		need = append(need, acc.Spec().Paths...)
 	}
-	for _, f := range [][]string{a.timePath, a.opts.WeightPath} {
+	for _, f := range [][]string{a.timePath, a.opts.WeightPath, idPath, mongoIDPath} {
 		if f != nil {
 			need = append(need, f)
 		}
@@ -217,8 +217,9 @@ type analysis struct {
 	candidates int
 	ops        []query.Op
 	opErrs     []string
-	timed      int // documents with a time at the time field
-	weighed    int // documents with a weight above 0 at the weight field
+	timed      int      // documents with a time at the time field
+	weighed    int      // documents with a weight above 0 at the weight field
+	ids        *idCheck // nil for aggregates
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -323,6 +324,7 @@ func (a *analysis) add(d *ingest.Document) {
 		r.values[i] = key.Lookup(&d.Root, p)
 	}
 	f := partition.FactsOf(r.at(r.time), r.at(r.weight), a.opts.WeightPath != nil)
+	a.ids.check(r.at(r.id), d)
 	if !math.IsNaN(f.Time) {
 		a.timed++
 	}
@@ -345,6 +347,7 @@ type reads struct {
 	uses         [][]int           // by key: its paths (key.Spec.Paths)
 	byKey        [][]*ingest.Value // by key: their values
 	time, weight int               // the time and weight fields' paths; -1 for none
+	id           int               // idPath's
 }
 
 func newReads(specs []key.Spec, timePath, weightPath []string) reads {
@@ -369,6 +372,7 @@ func newReads(specs []key.Spec, timePath, weightPath []string) reads {
 		r.byKey = append(r.byKey, make([]*ingest.Value, len(use)))
 	}
 	r.time, r.weight = index(timePath), index(weightPath)
+	r.id = index(idPath)
 	r.values = make([]*ingest.Value, len(r.paths))
 	return r
 }

@@ -326,6 +326,38 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
+	// counts name the report's fields by the casebook's names: the ids that
+	// break Cosmos DB's rules (ids), and the (id, key value) pairs that
+	// repeat under the case's one key (duplicateIds).
+	"counts": func(rep *Report, _ string, raw json.RawMessage) string {
+		var want map[string]int64
+		if err := json.Unmarshal(raw, &want); err != nil {
+			return err.Error()
+		}
+		if rep.IDs == nil {
+			return "the report has no ids"
+		}
+		for name, n := range want {
+			var got int64
+			switch name {
+			case "missingId":
+				got = rep.IDs.Missing
+			case "nonStringId":
+				got = rep.IDs.NonString
+			case "duplicateIdWithinKey":
+				if len(rep.Candidates) == 0 || rep.Candidates[0].DuplicateIDs == nil {
+					return "the first candidate has no duplicateIds"
+				}
+				got = *rep.Candidates[0].DuplicateIDs
+			default:
+				return fmt.Sprintf("count %q is not one this test knows", name)
+			}
+			if got != n {
+				return fmt.Sprintf("%s is %d, want %d", name, got, n)
+			}
+		}
+		return ""
+	},
 	"reportMentions": func(_ *Report, text string, raw json.RawMessage) string {
 		var words []string
 		if err := json.Unmarshal(raw, &words); err != nil {

@@ -192,7 +192,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 // report's notes (see Notes): a row is a key, every row alike.
 func WriteCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid",
+	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid", "duplicate_ids",
 		"largest_documents", "largest_bytes", "largest_share", "max_to_mean", "gini", "physical_partitions", "hottest_request_share",
 		"projected_physical_partitions", "projected_largest_bytes", "over_20gb", "monotonic", "total_ru", "least_ru", "findings"})
 	for _, c := range r.Candidates {
@@ -211,9 +211,13 @@ func WriteCSV(w io.Writer, r *Report) error {
 				least = strconv.Itoa(*w.LeastRU)
 			}
 		}
+		dups := "" // not checked: aggregates
+		if c.DuplicateIDs != nil {
+			dups = i64(*c.DuplicateIDs)
+		}
 		cw.Write([]string{
 			strconv.Itoa(c.Rank), c.Key.Spec, c.Key.Kind, strconv.FormatBool(c.Named), strconv.Itoa(c.Score), c.Grade,
-			i64(c.LogicalPartitions), strconv.FormatBool(c.LogicalPartitionsEstimated), i64(c.Documents), i64(c.Bytes), i64(c.Missing), i64(c.Invalid),
+			i64(c.LogicalPartitions), strconv.FormatBool(c.LogicalPartitionsEstimated), i64(c.Documents), i64(c.Bytes), i64(c.Missing), i64(c.Invalid), dups,
 			i64(ld), i64(lb), f64(ls), f64(c.PerLogicalPartition.Documents.MaxToMean), f64(c.PerLogicalPartition.Documents.Gini),
 			strconv.Itoa(len(c.PhysicalPartitions)), f64(hot), strconv.Itoa(c.Projection.PhysicalPartitions), i64(c.Projection.LargestLogicalBytes),
 			strconv.Itoa(c.Projection.OverLimit), strconv.FormatBool(c.Monotonicity.Monotonic), total, least, findingCodes(c.Findings),

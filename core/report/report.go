@@ -30,10 +30,14 @@ type Report struct {
 	Bytes         int64    `json:"bytes"`
 	Settings      Settings `json:"settings"`
 	TimeField     string   `json:"timeField,omitempty"`
-	// Warnings are about the settings as the documents bore them out: a
-	// weight or time field the documents lack.
-	Warnings    []Notice `json:"warnings"`
-	Recommended string   `json:"recommended,omitempty"`
+	// Warnings are about the settings as the documents bore them out (a
+	// weight or time field the documents lack) and about documents Cosmos
+	// DB would refuse for their id.
+	Warnings []Notice `json:"warnings"`
+	// IDs are the documents' ids against Cosmos DB's rules for them;
+	// absent for per-key aggregates, which have no documents.
+	IDs         *IDs   `json:"ids,omitempty"`
+	Recommended string `json:"recommended,omitempty"`
 	// NoRecommendation says why there is no recommended key, exactly when
 	// Recommended is empty.
 	NoRecommendation *Notice     `json:"noRecommendation,omitempty"`
@@ -51,7 +55,8 @@ type Notice struct {
 	Message string `json:"message"`
 }
 
-// Warning codes: a setting the documents did not bear out.
+// Warning codes: a setting the documents did not bear out, or documents
+// Cosmos DB would refuse.
 const (
 	WeightFieldUnused      = "WEIGHT_FIELD_UNUSED"      // no document has a weight: documents weigh the same instead
 	WeightFieldSparse      = "WEIGHT_FIELD_SPARSE"      // most documents have no weight: they take no requests
@@ -62,7 +67,28 @@ const (
 	Underprovisioned       = "UNDERPROVISIONED"         // the workload needs more than the container has under any key
 	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
 	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
+	IDRules                = "ID_RULES"                 // documents whose id breaks a rule (IDs), or repeats one in its logical partition under a candidate
 )
+
+// IDs count the documents whose id breaks a rule of Cosmos DB's.
+type IDs struct {
+	Missing                 int64 `json:"missing"`                 // no id
+	MissingWithUnderscoreID int64 `json:"missingWithUnderscoreId"` // of those, documents with a MongoDB export's _id
+	NonString               int64 `json:"nonString"`               // an id that is not a string
+	TooLong                 int64 `json:"tooLong"`                 // an id over 1,023 bytes
+	InvalidCharacters       int64 `json:"invalidCharacters"`       // an id with / or \
+	// DuplicatesChecked is the documents each candidate's DuplicateIDs
+	// covers: the first partition.HashedDocuments.
+	DuplicatesChecked int64       `json:"duplicatesChecked"`
+	Examples          []IDExample `json:"examples"` // the first documents that break a rule
+}
+
+// IDExample is a document whose id breaks a rule.
+type IDExample struct {
+	Document int    `json:"document"`
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"` // an ID rule: the first it breaks
+}
 
 // No-recommendation codes: why a report recommends no key.
 const (
@@ -171,6 +197,7 @@ type Candidate struct {
 	Bytes                      int64            `json:"bytes"`
 	Missing                    int64            `json:"missing"`
 	Invalid                    int64            `json:"invalid"`
+	DuplicateIDs               *int64           `json:"duplicateIds,omitempty"` // documents repeating an (id, key value) pair; nil for aggregates
 	PerLogicalPartition        PerLogical       `json:"perLogicalPartition"`
 	Largest                    []Largest        `json:"largest"`
 	PhysicalPartitions         []Physical       `json:"physicalPartitions"`
@@ -411,6 +438,9 @@ func (a *analysis) finish() *Report {
 	if a.ops != nil || a.opErrs != nil {
 		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
 	}
+	if a.ids != nil {
+		rep.IDs = a.ids.report()
+	}
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs,
 		Workload: o.Workload, Item: itemOf(a.pathTable(), a.collector.Documents(), a.docs, a.bytes)}
 	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
@@ -425,11 +455,21 @@ func (a *analysis) finish() *Report {
 		rep.NoRecommendation = a.whyNoRecommendation()
 		return rep
 	}
+	if a.ids != nil {
+		a.ids.repeats()
+	}
 	dists := make([]*partition.Distribution, len(a.accs))
 	parallel(len(a.accs), func(i int) { dists[i] = a.accs[i].Finish() })
 	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
 	evals := make([]*advisor.Evaluation, a.candidates)
-	parallel(len(evals), func(i int) { evals[i] = advisor.Evaluate(dists[i], settings) })
+	dups := make([]int64, a.candidates)
+	parallel(len(evals), func(i int) {
+		evals[i] = advisor.Evaluate(dists[i], settings)
+		if a.ids != nil {
+			dups[i] = a.ids.duplicates(dists[i].ValueHashes)
+		}
+		dists[i].ValueHashes = nil // counted: let them go
+	})
 	rank := advisor.Rank(evals)
 	recs := advisor.Recommend(evals)
 	// Named keys keep their place at the top of the list.
@@ -443,10 +483,16 @@ func (a *analysis) finish() *Report {
 		c := candidate(evals[i], recs[i])
 		c.Named = i < a.named
 		c.Rank = rank[i]
+		if a.ids != nil {
+			c.DuplicateIDs = &dups[i]
+		}
 		rep.Candidates = append(rep.Candidates, c)
 		if rank[i] == 1 {
 			best = i
 		}
+	}
+	if n := idNotice(rep.IDs, rep.Candidates, rep.Documents); n != nil {
+		rep.Warnings = append(rep.Warnings, *n)
 	}
 	switch {
 	case best >= 0 && advisor.Acceptable(evals[best]):

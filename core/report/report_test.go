@@ -272,8 +272,8 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 	}
 }
 
-// TestReads: every path the keys, the time field and the weight field read
-// is looked up once, and each key gets its paths' values in its order.
+// TestReads: every path the keys, the time field, the weight field and the
+// id check read is looked up once, and each key gets its paths' values in its order.
 func TestReads(t *testing.T) {
 	var specs []key.Spec
 	for _, s := range []string{"/a", "/a,/b/c", "/b/c+/a:day", "/d+hash(/a)%4", `/"b/c"`} {
@@ -284,13 +284,18 @@ func TestReads(t *testing.T) {
 		specs = append(specs, k)
 	}
 	r := newReads(specs, []string{"d"}, []string{"w"})
-	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}, {"w"}}
+	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}, {"w"}, {"id"}}
 	wantUses := [][]int{{0}, {0, 1}, {1, 0}, {2, 0}, {3}}
 	if !slices.EqualFunc(r.paths, wantPaths, slices.Equal) || !slices.EqualFunc(r.uses, wantUses, slices.Equal) {
 		t.Errorf("paths %q uses %v, want %q and %v", r.paths, r.uses, wantPaths, wantUses)
 	}
-	if r.time != 2 || r.weight != 4 {
-		t.Errorf("time field at %d, weight at %d, want 2 and 4", r.time, r.weight)
+	if r.time != 2 || r.weight != 4 || r.id != 5 {
+		t.Errorf("time field at %d, weight at %d, id at %d, want 2, 4 and 5", r.time, r.weight, r.id)
+	}
+	// A key on /id shares its path with the id check.
+	idKey, _ := key.Parse("/tenantId,/id")
+	if r := newReads([]key.Spec{idKey}, nil, nil); len(r.paths) != 2 || r.id != 1 {
+		t.Errorf("key /tenantId,/id: paths %q, id at %d, want 2 paths and 1", r.paths, r.id)
 	}
 	if r := newReads(specs, nil, nil); r.time != -1 || r.weight != -1 || r.at(r.time) != nil {
 		t.Errorf("no time or weight field: at %d and %d", r.time, r.weight)

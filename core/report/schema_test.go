@@ -360,6 +360,16 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/input/errors/0/line", "/input/errors/0/document", "/candidates/0"},
 		},
 		{
+			// Ids Cosmos DB refuses: missing (one with a MongoDB _id), a
+			// number, too long, with a slash, and one repeated in a tenant.
+			name: "item ids",
+			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenantId":"t%d"}`, i%16, i%4) }) +
+				"{\"_id\":{\"$oid\":\"65a000000000000000000001\"},\"tenantId\":\"t1\"}\n{\"tenantId\":\"t2\"}\n{\"id\":7,\"tenantId\":\"t1\"}\n" +
+				`{"id":"` + strings.Repeat("x", 1024) + `","tenantId":"t1"}` + "\n" + `{"id":"a/b","tenantId":"t3"}` + "\n",
+			opts: Options{Keys: schemaKeys(t, "/tenantId")},
+			want: []string{"/ids/examples/0/rule", "/candidates/0/duplicateIds", "/warnings/0/code"},
+		},
+		{
 			// Every JSON type, a system property, paths that cannot be keys.
 			name: "types and system properties",
 			input: schemaLines(40, func(i int) string {
@@ -682,6 +692,30 @@ func TestReportConditionalFields(t *testing.T) {
 					t.Errorf("%s/monotonicity: %v measured on per-key aggregate rows", at, schemaCompact(m))
 				}
 			}
+			// Ids are checked in documents, not in aggregate rows; the
+			// warning says so exactly when a rule is broken.
+			ids, idsGiven := doc["ids"].(map[string]any)
+			if idsGiven == aggregates {
+				t.Errorf("ids present %t for %v input", idsGiven, doc["input"].(map[string]any)["format"])
+			}
+			broken := false
+			for _, rule := range []string{"missing", "nonString", "tooLong", "invalidCharacters"} {
+				broken = broken || ids[rule] != 0.0 && idsGiven
+			}
+			for i, cv := range schemaList(doc["candidates"]) {
+				n, ok := cv.(map[string]any)["duplicateIds"]
+				if ok != idsGiven {
+					t.Errorf("/candidates/%d: duplicateIds present %t, ids present %t", i, ok, idsGiven)
+				}
+				if ok && n.(float64) > ids["duplicatesChecked"].(float64) {
+					t.Errorf("/candidates/%d: %v duplicateIds of %v documents checked", i, n, ids["duplicatesChecked"])
+				}
+				broken = broken || ok && n != 0.0
+			}
+			warned := slices.ContainsFunc(schemaList(doc["warnings"]), func(w any) bool { return w.(map[string]any)["code"] == IDRules })
+			if warned != broken {
+				t.Errorf("%s warning %t, but an id rule broken %t", IDRules, warned, broken)
+			}
 			if has(doc, "noRecommendation") == has(doc, "recommended") {
 				t.Errorf("noRecommendation present %t, recommended present %t: exactly one must be", has(doc, "noRecommendation"), has(doc, "recommended"))
 			}
@@ -888,6 +922,7 @@ func TestSchemaEnumerations(t *testing.T) {
 		{"#/$defs/Settings/properties/traffic", schemaConstStrings(t, "../partition", typed("Traffic"))},
 		{"#/$defs/Warning/properties/code", schemaConstStrings(t, ".", doc("Warning codes"))},
 		{"#/$defs/NoRecommendation/properties/code", schemaConstStrings(t, ".", doc("No-recommendation codes"))},
+		{"#/$defs/IDExample/properties/rule", schemaConstStrings(t, ".", doc("ID rules"))},
 	} {
 		var got []string
 		for _, v := range schemaList(c.at(e.loc)["enum"]) {

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/partition"
+)
+
+// Every Cosmos DB item needs an id: a string (a property named id, case
+// and all: _id or Id is another property; docs: how-to-dotnet-create-item)
+// of at most 1,023 bytes without / or \ (docs: concepts-limits, per-item
+// limits), unique within its logical partition: the key value and the id
+// identify an item (docs: partitioning-overview), and a second item with
+// both is refused with 409 Conflict (docs: troubleshoot-conflict). Every
+// document's id is checked against the first rules; against the last,
+// under each candidate key, the first partition.HashedDocuments documents:
+// of those whose id another shares (repeats), the documents whose key
+// value hash is also another's (duplicates).
+
+// ID rules: what is wrong with a document's id (IDExample.Rule).
+const (
+	IDMissing           = "missing"           // no property named id
+	IDNonString         = "nonString"         // a number, boolean, null, object or array
+	IDTooLong           = "tooLong"           // over ingest.MaxIDBytes
+	IDInvalidCharacters = "invalidCharacters" // holds a character of ingest.IDRefused
+)
+
+// idPath and mongoIDPath are the paths of an item's id, read in every
+// document, and of a MongoDB export's _id, read in those without an id.
+var idPath, mongoIDPath = []string{"id"}, []string{"_id"}
+
+// maxIDExamples is how many documents that break a rule IDs.Examples names.
+const maxIDExamples = 10
+
+// idCheck counts the documents whose id breaks a rule.
+type idCheck struct {
+	documents                int64 // checked so far
+	missing, mongo           int64 // no id; of those, with an _id
+	nonString, long, refused int64
+	examples                 []IDExample
+	// hashes are the first partition.HashedDocuments documents' id hashes
+	// (xxhash; 0 for no string id), as the keys keep their value hashes
+	// (partition.Distribution.ValueHashes); repeated are those of them
+	// whose id hash another shares, once read (repeats).
+	hashes   []uint64
+	repeated []int32
+}
+
+// check checks one document's id, given its value at idPath (nil for none).
+func (c *idCheck) check(id *ingest.Value, d *ingest.Document) {
+	c.documents++
+	rule := ""
+	switch {
+	case id == nil:
+		c.missing++
+		if key.Lookup(&d.Root, mongoIDPath) != nil {
+			c.mongo++
+		}
+		rule = IDMissing
+	case id.Kind != ingest.String:
+		c.nonString++
+		rule = IDNonString
+	default:
+		if len(id.Str) > ingest.MaxIDBytes {
+			c.long++
+			rule = IDTooLong
+		}
+		if refused(id.Str) {
+			c.refused++
+			rule = cmp.Or(rule, IDInvalidCharacters)
+		}
+	}
+	if rule != "" && len(c.examples) < maxIDExamples {
+		c.examples = append(c.examples, IDExample{Document: d.Index, Line: d.Line, Rule: rule})
+	}
+	if c.documents > partition.HashedDocuments {
+		return
+	}
+	var h uint64
+	if id != nil && id.Kind == ingest.String {
+		h = max(xxhash.Sum64String(id.Str), 1)
+	}
+	if n := len(c.hashes); n == cap(c.hashes) { // doubling, as the keys' hashes do
+		c.hashes = slices.Grow(c.hashes, min(max(2*n, 1024), partition.HashedDocuments)-n)
+	}
+	c.hashes = append(c.hashes, h)
+}
+
+// refused reports whether an id holds a character the service refuses;
+// each is ASCII, so a search for its byte finds it.
+func refused(id string) bool {
+	for i := range len(ingest.IDRefused) {
+		if strings.IndexByte(id, ingest.IDRefused[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// repeats finds the documents whose id hash another shares, in a table of
+// open addressing at most half full, each slot the hash and its first
+// document.
+func (c *idCheck) repeats() {
+	size := tableSize(len(c.hashes))
+	slots, first := make([]uint64, size), make([]int32, size)
+	mask := uint64(size - 1)
+	for i, h := range c.hashes {
+		if h == 0 {
+			continue
+		}
+		j := h & mask
+		for slots[j] != 0 && slots[j] != h {
+			j = (j + 1) & mask
+		}
+		switch {
+		case slots[j] == 0:
+			slots[j], first[j] = h, int32(i)
+		case first[j] >= 0:
+			c.repeated = append(c.repeated, first[j])
+			first[j] = -1
+			fallthrough
+		default:
+			c.repeated = append(c.repeated, int32(i))
+		}
+	}
+}
+
+// duplicates counts the documents whose id and key value are those of
+// another before them, given the key's value hashes: only those whose id
+// another shares can be, so data whose ids are unique costs nothing here.
+func (c *idCheck) duplicates(values []uint64) int64 {
+	size := tableSize(len(c.repeated))
+	slots := make([][2]uint64, size) // id hash, value hash; the id's is never 0
+	mask, shift := uint64(size-1), 64-bits.TrailingZeros(uint(size))
+	var n int64
+	for _, i := range c.repeated {
+		if int(i) >= len(values) || values[i] == 0 {
+			continue // in no logical partition
+		}
+		pair := [2]uint64{c.hashes[i], values[i]}
+		// The slot from the product's high bits, where every bit of both
+		// hashes counts.
+		j := (pair[0] ^ bits.RotateLeft64(pair[1], 32)) * 0x9E3779B97F4A7C15 >> shift
+		for slots[j] != pair && slots[j][0] != 0 {
+			j = (j + 1) & mask
+		}
+		if slots[j] == pair {
+			n++
+		}
+		slots[j] = pair
+	}
+	return n
+}
+
+// tableSize is the slots of a table of open addressing for n entries: a
+// power of two at least 2n.
+func tableSize(n int) int { return 1 << bits.Len(uint(max(2*n-1, 1))) }
+
+// report is the check as the report has it.
+func (c *idCheck) report() *IDs {
+	return &IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
+		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]IDExample{}, c.examples...)}
+}
+
+// idNotice says how many documents break each rule for an item's id, and
+// what to do, or returns nil when none does. cands are the candidates as
+// the report lists them.
+func idNotice(ids *IDs, cands []Candidate, documents int64) *Notice {
+	if ids == nil {
+		return nil
+	}
+	docs := func(n int64, one, many string) string {
+		return human.Count(n) + " " + human.Plural(n, "document "+one, "documents "+many)
+	}
+	var says []string
+	if n := ids.Missing; n > 0 {
+		switch m := ids.MissingWithUnderscoreID; {
+		case m == n:
+			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits).")
+		case m > 0:
+			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m)))
+		default:
+			says = append(says, docs(n, "has", "have")+" no id: give each one, a GUID if nothing in it names it.")
+		}
+	}
+	if n := ids.NonString; n > 0 {
+		says = append(says, docs(n, "holds", "hold")+` an id that is not a string (a number, null, a boolean, an object or an array): write it as a string, "1004" rather than 1004.`)
+	}
+	if n := ids.TooLong; n > 0 {
+		says = append(says, fmt.Sprintf("%s an id over %s bytes: shorten it.", docs(n, "holds", "hold"), human.Count(ingest.MaxIDBytes)))
+	}
+	if n := ids.InvalidCharacters; n > 0 {
+		says = append(says, docs(n, "holds", "hold")+` an id with / or \ in it: replace them, or encode the id (Base64 with - and _ for + and /).`)
+	}
+	if d := duplicates(cands); d != "" {
+		if documents > ids.DuplicatesChecked {
+			d += fmt.Sprintf(" (Only the first %s documents are checked for this.)", human.Count(ids.DuplicatesChecked))
+		}
+		says = append(says, d)
+	}
+	if len(says) == 0 {
+		return nil
+	}
+	return &Notice{IDRules, fmt.Sprintf(`Cosmos DB needs every item to have an id, a string of at most %s bytes without / or \, unique within its logical partition. %s`,
+		human.Count(ingest.MaxIDBytes), strings.Join(says, " "))}
+}
+
+// duplicates says under which keys documents repeat an id within a
+// logical partition, naming the first three in the report's order; "" for
+// none.
+func duplicates(cands []Candidate) string {
+	var under []string
+	var first int64 // the first key's duplicates, and the key
+	var firstKey string
+	others := 0
+	for _, c := range cands {
+		switch {
+		case c.DuplicateIDs == nil || *c.DuplicateIDs == 0:
+		case len(under) == 3:
+			others++
+		default:
+			if len(under) == 0 {
+				first, firstKey = *c.DuplicateIDs, c.Key.Spec
+			}
+			under = append(under, fmt.Sprintf("%s under %s", human.Count(*c.DuplicateIDs), c.Key.Spec))
+		}
+	}
+	const refused = "the id of an earlier one with the same key value, which the service refuses with 409 Conflict"
+	const remedy = "Make each id unique within its key value (drop a second copy of one item), or choose a key that tells them apart."
+	switch {
+	case len(under) == 0:
+		return ""
+	case len(under) == 1:
+		return fmt.Sprintf("Under %s, %s %s %s. %s", firstKey, human.Count(first), human.Plural(first, "document repeats", "documents repeat"), refused, remedy)
+	case others > 0:
+		return fmt.Sprintf("Documents repeat %s: %s and more under %d other %s. %s", refused, strings.Join(under, ", "), others, human.Plural(int64(others), "key", "keys"), remedy)
+	}
+	return fmt.Sprintf("Documents repeat %s: %s and %s. %s", refused, strings.Join(under[:len(under)-1], ", "), under[len(under)-1], remedy)
+}

@@ -1,0 +1,371 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/partition"
+)
+
+// idWarning is the report's ID_RULES warning, or "".
+func idWarning(r *Report) string {
+	for _, w := range r.Warnings {
+		if w.Code == IDRules {
+			return w.Message
+		}
+	}
+	return ""
+}
+
+// TestIDRules: every item needs an id, a string of at most 1,023 bytes
+// (UTF-8) without / or \ (docs: concepts-limits, per-item limits), under
+// that very name (docs: how-to-dotnet-create-item: _id and Id are other
+// properties), unique within its logical partition. Each rule broken is
+// counted, positioned and said in the warning, with what to do.
+func TestIDRules(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		in       string
+		want     IDs // Examples: the rules only
+		rules    []string
+		dups     int64
+		says     []string // in the warning; none for no warning
+		notSaid  []string
+		position *IDExample // the first example, when it is checked
+	}{
+		{name: "good ids", in: `{"id":"a","tenantId":"t"}
+{"id":"b","tenantId":"t"}
+{"id":"a","tenantId":"u"}`, want: IDs{DuplicatesChecked: 3}},
+		{name: "no id", in: `{"id":"a","tenantId":"t"}
+{"tenantId":"t"}
+{"Id":"c","tenantId":"t"}`, want: IDs{Missing: 2, DuplicatesChecked: 3}, rules: []string{IDMissing, IDMissing},
+			says: []string{"2 documents have no id: give each one, a GUID if nothing in it names it."}, notSaid: []string{"_id"},
+			position: &IDExample{Document: 2, Line: 2, Rule: IDMissing}},
+		{name: "a MongoDB export", in: `{"_id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}
+{"_id":"65a000000000000000000002","tenantId":"t"}`, want: IDs{Missing: 2, MissingWithUnderscoreID: 2, DuplicatesChecked: 2}, rules: []string{IDMissing, IDMissing},
+			says: []string{"2 documents have no id but a MongoDB _id: map _id to id before the import"}},
+		{name: "some with _id", in: `{"_id":"x","tenantId":"t"}
+{"tenantId":"t"}
+{"tenantId":"t"}`, want: IDs{Missing: 3, MissingWithUnderscoreID: 1, DuplicatesChecked: 3}, rules: []string{IDMissing, IDMissing, IDMissing},
+			says: []string{"3 documents have no id, 1 of them a MongoDB _id: map _id to id before the import, and give the rest an id."}},
+		{name: "not strings", in: `{"id":1004,"tenantId":"t"}
+{"id":null,"tenantId":"t"}
+{"id":true,"tenantId":"t"}
+{"id":{"n":1},"tenantId":"t"}
+{"id":["a"],"tenantId":"t"}
+{"id":{"$numberLong":"7"},"tenantId":"t"}`, want: IDs{NonString: 6, DuplicatesChecked: 6},
+			rules: []string{IDNonString, IDNonString, IDNonString, IDNonString, IDNonString, IDNonString},
+			says:  []string{`6 documents hold an id that is not a string`, `write it as a string, "1004" rather than 1004.`}},
+		{name: "an ObjectId id is its hex string", in: `{"id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}`, want: IDs{DuplicatesChecked: 1}},
+		{name: "1,023 bytes, not characters", in: `{"id":"` + strings.Repeat("x", 1023) + `","tenantId":"t"}
+{"id":"` + strings.Repeat("x", 1024) + `","tenantId":"t"}
+{"id":"` + strings.Repeat("é", 511) + `","tenantId":"t"}
+{"id":"` + strings.Repeat("é", 512) + `","tenantId":"t"}`, want: IDs{TooLong: 2, DuplicatesChecked: 4}, rules: []string{IDTooLong, IDTooLong},
+			says: []string{"2 documents hold an id over 1,023 bytes: shorten it."}, position: &IDExample{Document: 2, Line: 2, Rule: IDTooLong}},
+		{name: "slash and backslash", in: `{"id":"a/b","tenantId":"t"}
+{"id":"a\\b","tenantId":"t"}
+{"id":"a?b#c%d","tenantId":"t"}
+{"id":"ünïcødé 😀","tenantId":"t"}`, want: IDs{InvalidCharacters: 2, DuplicatesChecked: 4}, rules: []string{IDInvalidCharacters, IDInvalidCharacters},
+			says: []string{`2 documents hold an id with / or \ in it: replace them, or encode the id`}},
+		{name: "too long and a slash: counted twice, shown once", in: `{"id":"` + strings.Repeat("/", 1024) + `","tenantId":"t"}`,
+			want: IDs{TooLong: 1, InvalidCharacters: 1, DuplicatesChecked: 1}, rules: []string{IDTooLong}},
+		{name: "a repeated id in one tenant", in: `{"id":"o-7","tenantId":"fabrikam"}
+{"id":"o-7","tenantId":"fabrikam"}
+{"id":"o-7","tenantId":"contoso"}`, want: IDs{DuplicatesChecked: 3}, dups: 1,
+			says:    []string{"Under /tenantId, 1 document repeats the id of an earlier one with the same key value, which the service refuses with 409 Conflict."},
+			notSaid: []string{"Only the first"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Analyze(strings.NewReader(tc.in), Options{Keys: schemaKeys(t, "/tenantId"), NoSuggest: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.IDs == nil {
+				t.Fatal("no ids in the report")
+			}
+			got := *rep.IDs
+			var rules []string
+			for _, e := range got.Examples {
+				rules = append(rules, e.Rule)
+			}
+			got.Examples = nil
+			if !reflect.DeepEqual(got, tc.want) || fmt.Sprint(rules) != fmt.Sprint(tc.rules) {
+				t.Errorf("ids %+v, rules %q; want %+v, %q", got, rules, tc.want, tc.rules)
+			}
+			if tc.position != nil && rep.IDs.Examples[0] != *tc.position {
+				t.Errorf("first example %+v, want %+v", rep.IDs.Examples[0], *tc.position)
+			}
+			if d := rep.Candidates[0].DuplicateIDs; d == nil || *d != tc.dups {
+				t.Errorf("duplicateIds %v, want %d", d, tc.dups)
+			}
+			msg := idWarning(rep)
+			if (msg != "") != (tc.says != nil || tc.want.TooLong > 0) {
+				t.Errorf("warning %q", msg)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(msg, s) {
+					t.Errorf("the warning does not say %q:\n%s", s, msg)
+				}
+			}
+			for _, s := range tc.notSaid {
+				if strings.Contains(msg, s) {
+					t.Errorf("the warning says %q:\n%s", s, msg)
+				}
+			}
+		})
+	}
+}
+
+// TestIDsEveryDocument: past the window documents are read only for the
+// paths the analysis needs; the id and _id are among them, so every
+// document is checked, not only the window's.
+func TestIDsEveryDocument(t *testing.T) {
+	var in strings.Builder
+	for i := range 40 {
+		switch {
+		case i >= 30:
+			fmt.Fprintf(&in, `{"_id":{"$oid":"65a0000000000000000000%02d"},"tenantId":"t%d","x":{"id":5}}`+"\n", i, i%3)
+		case i >= 20:
+			fmt.Fprintf(&in, `{"id":%d,"tenantId":"t%d"}`+"\n", i, i%3)
+		default:
+			fmt.Fprintf(&in, `{"id":"%d","tenantId":"t%d"}`+"\n", i%10, i%2)
+		}
+	}
+	rep, err := Analyze(strings.NewReader(in.String()), Options{Keys: schemaKeys(t, "/tenantId"), NoSuggest: true, Window: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := IDs{Missing: 10, MissingWithUnderscoreID: 10, NonString: 10, DuplicatesChecked: 40}
+	got := *rep.IDs
+	got.Examples = nil
+	// Ids 0-9 under tenants t0 and t1: the second ten repeat the first.
+	if !reflect.DeepEqual(got, want) || *rep.Candidates[0].DuplicateIDs != 10 || len(rep.IDs.Examples) != maxIDExamples || rep.IDs.Examples[0].Document != 21 {
+		t.Errorf("ids %+v, duplicates %d, examples %+v; want %+v, 10, 10 from document 21", got, *rep.Candidates[0].DuplicateIDs, rep.IDs.Examples, want)
+	}
+}
+
+// TestIDsDuplicatesBounded: past partition.HashedDocuments documents the
+// duplicates are not looked for, and the warning says which were.
+func TestIDsDuplicatesBounded(t *testing.T) {
+	var in bytes.Buffer
+	for i := range partition.HashedDocuments + 10 {
+		id := i
+		if i == 1 || i >= partition.HashedDocuments {
+			id = 0 // the second document, and those past the bound, repeat the first's
+		}
+		fmt.Fprintf(&in, `{"id":"%d","k":"v"}`+"\n", id)
+	}
+	rep, err := Analyze(&in, Options{Keys: schemaKeys(t, "/k"), NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.IDs.DuplicatesChecked != partition.HashedDocuments || *rep.Candidates[0].DuplicateIDs != 1 {
+		t.Errorf("checked %d, duplicates %d; want %d and 1", rep.IDs.DuplicatesChecked, *rep.Candidates[0].DuplicateIDs, partition.HashedDocuments)
+	}
+	if msg := idWarning(rep); !strings.Contains(msg, "(Only the first 100,000 documents are checked for this.)") {
+		t.Errorf("the warning does not say which documents were checked: %q", msg)
+	}
+}
+
+// TestIDsNotInAggregates: per-key aggregates have no documents, so no ids:
+// the JSON has neither ids nor a candidate's duplicateIds, and the CSV
+// leaves the cell empty.
+func TestIDsNotInAggregates(t *testing.T) {
+	k := schemaKeys(t, "/tenantId")[0]
+	rows, problems := aggregate.Read(strings.NewReader("k0,documents,bytes\n\"contoso\",10,1000\n"), 1)
+	rep := AnalyzeAggregates(rows, problems, k, Options{})
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.IDs != nil || bytes.Contains(buf.Bytes(), []byte(`"ids"`)) || bytes.Contains(buf.Bytes(), []byte(`"duplicateIds"`)) {
+		t.Errorf("aggregates report ids:\n%s", buf.Bytes())
+	}
+	_, _, c := renderAll(t, rep)
+	rec, err := csv.NewReader(strings.NewReader(c)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := csvColumn(t, rec[0], "duplicate_ids")
+	if rec[1][col] != "" {
+		t.Errorf("duplicate_ids %q for aggregates, want an empty cell", rec[1][col])
+	}
+}
+
+func csvColumn(t *testing.T, header []string, name string) int {
+	t.Helper()
+	for i, h := range header {
+		if h == name {
+			return i
+		}
+	}
+	t.Fatalf("no column %q in %q", name, header)
+	return -1
+}
+
+// TestIDNotice: the warning names the keys with duplicates in the
+// report's order, three at most, and says nothing when no rule is broken.
+func TestIDNotice(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	cand := func(spec string, dups *int64) Candidate { return Candidate{Key: Key{Spec: spec}, DuplicateIDs: dups} }
+	for _, tc := range []struct {
+		name  string
+		cands []Candidate
+		want  string // the warning's last sentences; "" for none
+	}{
+		{"none", []Candidate{cand("/a", n(0))}, ""},
+		{"one key", []Candidate{cand("/a", n(0)), cand("/b", n(2))},
+			"Under /b, 2 documents repeat the id of an earlier one with the same key value, which the service refuses with 409 Conflict. Make each id unique"},
+		{"two keys", []Candidate{cand("/a", n(1)), cand("/b", n(0)), cand("/c", n(3))},
+			"Documents repeat the id of an earlier one with the same key value, which the service refuses with 409 Conflict: 1 under /a and 3 under /c. Make"},
+		{"five keys", []Candidate{cand("/a", n(1)), cand("/b", n(2)), cand("/c", n(3)), cand("/d", n(4)), cand("/e", n(5))},
+			"409 Conflict: 1 under /a, 2 under /b, 3 under /c and more under 2 other keys. Make"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := idNotice(&IDs{DuplicatesChecked: 10}, tc.cands, 10)
+			switch {
+			case tc.want == "" && got != nil:
+				t.Errorf("a warning with no rule broken: %q", got.Message)
+			case tc.want != "" && (got == nil || got.Code != IDRules || !strings.Contains(got.Message, tc.want)):
+				t.Errorf("warning %+v, want one saying %q", got, tc.want)
+			}
+		})
+	}
+	if got := idNotice(nil, nil, 0); got != nil {
+		t.Errorf("a warning without ids: %+v", got)
+	}
+}
+
+// casebookFile is a file of the casebook, shared/casebook beside the
+// repository, found from the module root whatever the package directory.
+func casebookFile(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+	return filepath.Join(dir, "..", "shared", "casebook", name)
+}
+
+// TestCasebookItemIDs is the casebook's case "cosmos-item-ids": documents
+// 1-3 lack id (they carry a MongoDB _id), 4-5 hold a number there, 7 and
+// 8 repeat an id and a tenant. Its counts are read as a runner reads
+// cases.json's: missingId is ids.missing, nonStringId ids.nonString,
+// duplicateIdWithinKey the named key's duplicateIds.
+func TestCasebookItemIDs(t *testing.T) {
+	f, err := os.Open(casebookFile(t, "ids.jsonl"))
+	if err != nil {
+		t.Fatal(err) // the casebook is part of what the project is tested on: its absence fails
+	}
+	defer f.Close()
+	rep, err := Analyze(f, Options{Keys: schemaKeys(t, "/tenantId")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, rep); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Warnings []Notice `json:"warnings"`
+		IDs      struct {
+			Missing   int `json:"missing"`
+			NonString int `json:"nonString"`
+		} `json:"ids"`
+		Candidates []struct {
+			Key          struct{ Spec string } `json:"key"`
+			DuplicateIDs *int                  `json:"duplicateIds"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.IDs.Missing != 3 || doc.IDs.NonString != 2 {
+		t.Errorf("ids.missing %d, ids.nonString %d; the casebook has 3 and 2", doc.IDs.Missing, doc.IDs.NonString)
+	}
+	if c := doc.Candidates[0]; c.Key.Spec != "/tenantId" || c.DuplicateIDs == nil || *c.DuplicateIDs != 1 {
+		t.Errorf("first candidate %s, duplicateIds %v; the casebook has /tenantId with 1", c.Key.Spec, c.DuplicateIDs)
+	}
+	// The expert's words: every item needs a string id unique within its
+	// logical partition, and a MongoDB export's _id is mapped to it.
+	msg := idWarning(rep)
+	for _, s := range []string{"every item to have an id, a string", "unique within its logical partition", "map _id to id", "1 under /tenantId"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("the warning does not say %q: %q", s, msg)
+		}
+	}
+	if !regexp.MustCompile(`\bid\b`).MatchString(msg) {
+		t.Errorf("the report does not mention id: %q", msg)
+	}
+	text, md, _ := renderAll(t, rep)
+	if !strings.Contains(text, "warning "+IDRules+": "+msg) || !strings.Contains(md, "**Warning, "+IDRules+"**: "+mdText(msg)) {
+		t.Errorf("the text or Markdown does not show the warning:\n%s\n%s", text, md)
+	}
+}
+
+// TestIDsCSV: the CSV has each candidate's duplicates.
+func TestIDsCSV(t *testing.T) {
+	rep, err := Analyze(strings.NewReader("{\"id\":\"a\",\"k\":\"x\"}\n{\"id\":\"a\",\"k\":\"x\"}\n{\"id\":\"a\",\"k\":\"y\"}\n"),
+		Options{Keys: schemaKeys(t, "/k", "/id"), NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, c := renderAll(t, rep)
+	rec, err := csv.NewReader(strings.NewReader(c)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := csvColumn(t, rec[0], "duplicate_ids")
+	if got := [2]string{rec[1][col], rec[2][col]}; got != [2]string{"1", "2"} {
+		t.Errorf("duplicate_ids %q for /k and /id, want 1 and 2", got)
+	}
+}
+
+// TestIDDuplicates: of the documents whose id hash another shares, those
+// whose key value hash is also another's count, once for each copy past the
+// first; a document without a string id (0) or in no logical partition
+// (value 0) counts for nothing. Hashes that share slots are told apart.
+func TestIDDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		ids, values    []uint64
+		repeated, dups int
+	}{
+		{"unique ids", []uint64{1, 2, 3}, []uint64{9, 9, 9}, 0, 0},
+		{"one id, two values", []uint64{1, 2, 1, 3, 1}, []uint64{7, 7, 7, 7, 8}, 3, 1},
+		{"three copies", []uint64{5, 5, 5}, []uint64{7, 7, 7}, 3, 2},
+		{"no id", []uint64{0, 0}, []uint64{7, 7}, 0, 0},
+		{"no partition", []uint64{5, 5, 5}, []uint64{0, 0, 7}, 3, 0},
+		// 4, 8 and 12 share a slot of the ids' table; 1<<60 and 1<<61 a
+		// slot of the pairs' table.
+		{"shared slots", []uint64{4, 8, 12, 8, 4, 4, 16}, []uint64{1 << 60, 1 << 61, 1, 1 << 61, 1 << 60, 1 << 61, 1}, 5, 2},
+		{"fewer values than ids", []uint64{5, 5, 5}, []uint64{7}, 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &idCheck{hashes: tc.ids}
+			c.repeats()
+			if got := c.duplicates(tc.values); len(c.repeated) != tc.repeated || got != int64(tc.dups) {
+				t.Errorf("%d repeated ids, %d duplicates; want %d and %d", len(c.repeated), got, tc.repeated, tc.dups)
+			}
+		})
+	}
+}

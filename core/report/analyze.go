@@ -243,6 +243,10 @@ func (a *analysis) pathTable() []paths.Path {
 func (a *analysis) choose(window []*ingest.Document) {
 	// The path table describes the window, which is complete now.
 	a.paths = a.collector.Paths()
+	if a.ids != nil && mongoExport(a.paths, a.collector.Documents()) {
+		a.ids.mongoExport = true
+		a.paths = asID(a.paths)
+	}
 	a.timePath = a.opts.TimePath
 	if a.timePath == nil {
 		a.timePath = detectTime(a.paths, window)
@@ -325,6 +329,10 @@ func (a *analysis) add(d *ingest.Document) {
 	}
 	f := partition.FactsOf(r.at(r.time), r.at(r.weight), a.opts.WeightPath != nil)
 	a.ids.check(r.at(r.id), d)
+	if a.ids.mongoExport && r.id >= 0 && r.values[r.id] == nil {
+		// A MongoDB export: its _id is the id (mongoExport).
+		r.values[r.id] = key.Lookup(&d.Root, mongoIDPath)
+	}
 	if !math.IsNaN(f.Time) {
 		a.timed++
 	}

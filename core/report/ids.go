@@ -13,6 +13,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // Every Cosmos DB item needs an id: a string (a property named id, case
@@ -43,6 +44,9 @@ const maxIDExamples = 10
 
 // idCheck counts the documents whose id breaks a rule.
 type idCheck struct {
+	// mongo says the documents are a MongoDB export: no id, an _id in
+	// most (mongoExport). The keys then read each _id as the id.
+	mongoExport              bool
 	documents                int64 // checked so far
 	missing, mongo           int64 // no id; of those, with an _id
 	nonString, long, refused int64
@@ -167,8 +171,37 @@ func tableSize(n int) int { return 1 << bits.Len(uint(max(2*n-1, 1))) }
 
 // report is the check as the report has it.
 func (c *idCheck) report() *IDs {
-	return &IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
+	return &IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
 		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]IDExample{}, c.examples...)}
+}
+
+// mongoExport reports whether the path table is a MongoDB export's: no
+// document has an id, and most have an _id that could be one. Such data
+// is imported with _id mapped to id, so pkcalc reads it so: the path
+// table's /_id becomes /id, and each key reads a document's _id where its
+// id would be.
+func mongoExport(ps []paths.Path, docs int) bool {
+	id, underscore := false, false
+	for _, p := range ps {
+		switch p.Path {
+		case "/id":
+			id = true
+		case "/_id":
+			underscore = p.Usable && 2*p.Documents > docs
+		}
+	}
+	return !id && underscore
+}
+
+// asID renames a MongoDB export's /_id as /id in a path table.
+func asID(ps []paths.Path) []paths.Path {
+	out := slices.Clone(ps)
+	for i, p := range out {
+		if p.Path == "/_id" {
+			out[i].Path, out[i].Segments = "/id", idPath
+		}
+	}
+	return out
 }
 
 // idNotice says how many documents break each rule for an item's id, and
@@ -184,6 +217,8 @@ func idNotice(ids *IDs, cands []Candidate, documents int64) *Notice {
 	var says []string
 	if n := ids.Missing; n > 0 {
 		switch m := ids.MissingWithUnderscoreID; {
+		case m == n && ids.UnderscoreIDAsID:
+			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits). Every figure here reads each _id as the id, as such an import does: /id is the _id.")
 		case m == n:
 			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits).")
 		case m > 0:

@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 )
 
@@ -51,8 +54,8 @@ func TestIDRules(t *testing.T) {
 			says: []string{"2 documents have no id: give each one, a GUID if nothing in it names it."}, notSaid: []string{"_id"},
 			position: &IDExample{Document: 2, Line: 2, Rule: IDMissing}},
 		{name: "a MongoDB export", in: `{"_id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}
-{"_id":"65a000000000000000000002","tenantId":"t"}`, want: IDs{Missing: 2, MissingWithUnderscoreID: 2, DuplicatesChecked: 2}, rules: []string{IDMissing, IDMissing},
-			says: []string{"2 documents have no id but a MongoDB _id: map _id to id before the import"}},
+{"_id":"65a000000000000000000002","tenantId":"t"}`, want: IDs{Missing: 2, MissingWithUnderscoreID: 2, UnderscoreIDAsID: true, DuplicatesChecked: 2}, rules: []string{IDMissing, IDMissing},
+			says: []string{"2 documents have no id but a MongoDB _id: map _id to id before the import", "Every figure here reads each _id as the id"}},
 		{name: "some with _id", in: `{"_id":"x","tenantId":"t"}
 {"tenantId":"t"}
 {"tenantId":"t"}`, want: IDs{Missing: 3, MissingWithUnderscoreID: 1, DuplicatesChecked: 3}, rules: []string{IDMissing, IDMissing, IDMissing},
@@ -367,5 +370,46 @@ func TestIDDuplicates(t *testing.T) {
 				t.Errorf("%d repeated ids, %d duplicates; want %d and %d", len(c.repeated), got, tc.repeated, tc.dups)
 			}
 		})
+	}
+}
+
+// TestMongoExportIDs: documents with no id and a MongoDB _id are an export
+// whose import maps _id to id, so pkcalc reads them so: the path table has
+// /id, keys on /id read the _id, and the workload's point reads by /id are
+// point reads. The counts still say that no document has an id. Where some
+// documents have an id, nothing is read in its place.
+func TestMongoExportIDs(t *testing.T) {
+	var export, mixed strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&export, `{"_id":{"$oid":"65a0000000000000000%05d"},"state":"s%d","pop":%d}`+"\n", i, i%7, i*13)
+		if i%2 == 0 {
+			fmt.Fprintf(&mixed, `{"id":"x%d","_id":"m%d","state":"s%d"}`+"\n", i, i, i%7)
+		} else {
+			fmt.Fprintf(&mixed, `{"_id":"m%d","state":"s%d"}`+"\n", i, i%7)
+		}
+	}
+	r, err := Analyze(strings.NewReader(export.String()), Options{Workload: advisor.Workload{Operations: "1500 read /id\n100 SELECT * FROM c WHERE c.state = @s\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.IDs == nil || r.IDs.Missing != 200 || r.IDs.MissingWithUnderscoreID != 200 || !r.IDs.UnderscoreIDAsID {
+		t.Fatalf("ids %+v", r.IDs)
+	}
+	if !slices.ContainsFunc(r.Paths, func(p Path) bool { return p.Path == "/id" }) || slices.ContainsFunc(r.Paths, func(p Path) bool { return p.Path == "/_id" }) {
+		t.Errorf("path table %+v", r.Paths)
+	}
+	c := candidateOf(r, "/id")
+	if r.Recommended != "/id" || c == nil || c.LogicalPartitions != 200 || c.Missing != 0 || c.Queries == nil || c.Queries.Verdicts[0].Routing != "single" {
+		t.Errorf("recommended %q; /id %+v", r.Recommended, c)
+	}
+	if n := idNotice(r.IDs, r.Candidates, r.Documents); n == nil || !strings.Contains(n.Message, "Every figure here reads each _id as the id") {
+		t.Errorf("notice %+v", n)
+	}
+	m, err := Analyze(strings.NewReader(mixed.String()), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.IDs.UnderscoreIDAsID || m.Candidates[0].Missing != 100 {
+		t.Errorf("some documents have an id: ids %+v, /id missing in %d", m.IDs, m.Candidates[0].Missing)
 	}
 }

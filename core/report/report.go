@@ -74,9 +74,13 @@ const (
 type IDs struct {
 	Missing                 int64 `json:"missing"`                 // no id
 	MissingWithUnderscoreID int64 `json:"missingWithUnderscoreId"` // of those, documents with a MongoDB export's _id
-	NonString               int64 `json:"nonString"`               // an id that is not a string
-	TooLong                 int64 `json:"tooLong"`                 // an id over 1,023 bytes
-	InvalidCharacters       int64 `json:"invalidCharacters"`       // an id with / or \
+	// UnderscoreIDAsID: no document has an id and most have an _id (a
+	// MongoDB export): the paths and keys read each _id as the id, as an
+	// import that maps it makes it.
+	UnderscoreIDAsID  bool  `json:"underscoreIdAsId,omitempty"`
+	NonString         int64 `json:"nonString"`         // an id that is not a string
+	TooLong           int64 `json:"tooLong"`           // an id over 1,023 bytes
+	InvalidCharacters int64 `json:"invalidCharacters"` // an id with / or \
 	// DuplicatesChecked is the documents each candidate's DuplicateIDs
 	// covers: the first partition.HashedDocuments.
 	DuplicatesChecked int64       `json:"duplicatesChecked"`

@@ -360,6 +360,13 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/input/errors/0/line", "/input/errors/0/document", "/candidates/0"},
 		},
 		{
+			// A MongoDB export: no id, an _id in every document, read as
+			// the id.
+			name:  "a MongoDB export",
+			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"_id":"m%d","tenantId":"t%d"}`, i, i%4) }),
+			want:  []string{"/ids/underscoreIdAsId", "/recommended"},
+		},
+		{
 			// Ids Cosmos DB refuses: missing (one with a MongoDB _id), a
 			// number, too long, with a slash, and one repeated in a tenant.
 			name: "item ids",

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 )
 
@@ -18,6 +20,12 @@ type Provision struct {
 	// physical partitions the container has then.
 	LeastRU    int
 	Partitions int
+	// ByData: the least needs the partitions split where the data is (a
+	// container created with less, loaded, then scaled up: Microsoft's
+	// advice for a hierarchical key whose first level has few values),
+	// not the evenly split partitions a container created with it starts
+	// with.
+	ByData bool
 }
 
 // provisionTries is how many layouts past the first that needs no more
@@ -35,8 +43,10 @@ const provisionTries = 3
 // each, the busiest partition's demand times the partitions is the RU/s
 // it needs, valid when the busiest needs no more than one partition can
 // have (10,000 RU/s: past it, more RU/s split the container into the next
-// layout). The least over the layouts wins, at the storage floor
-// (capacity.MinRU) at least. Given partitions are the one layout tried.
+// layout). Each layout split where the data is is tried too, as a
+// container loaded before it is scaled up has (see below). The least over
+// the layouts wins, at the storage floor (capacity.MinRU) at least. Given
+// partitions are the one layout tried.
 func (e *Evaluation) provision() Provision {
 	var p Provision
 	if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
@@ -45,7 +55,7 @@ func (e *Evaluation) provision() Provision {
 	t := e.Throughput
 	floor := float64(capacity.MinRU(t.Autoscale, e.storage(), 0))
 	step := float64(capacity.RUStep(t.Autoscale))
-	try := func(proj partition.Projection) bool {
+	try := func(proj partition.Projection, byData bool) bool {
 		l := e.load(e.layout(proj.Ranges(), proj))
 		busiest := 0.0
 		for _, d := range l.DemandRU {
@@ -56,12 +66,12 @@ func (e *Evaluation) provision() Provision {
 		}
 		ru := int(math.Ceil(max(float64(len(l.DemandRU))*busiest, floor)/step) * step)
 		if p.LeastRU == 0 || ru < p.LeastRU {
-			p.LeastRU, p.Partitions = ru, len(l.DemandRU)
+			p.LeastRU, p.Partitions, p.ByData = ru, len(l.DemandRU), byData
 		}
 		return true
 	}
 	if e.settings.Partitions > 0 {
-		try(e.Projection)
+		try(e.Projection, false)
 		return p
 	}
 	tries, last := 0, -1
@@ -71,9 +81,41 @@ func (e *Evaluation) provision() Provision {
 			continue // storage splits a smaller start into the same layout
 		}
 		last = len(proj.Physical)
-		if try(proj) || tries > 0 {
+		if try(proj, false) || tries > 0 {
+			tries++
+		}
+	}
+	// A container created with less and loaded first splits where its data
+	// is when its RU/s are raised: "create with less than 10,000 RU/s,
+	// ingest, then scale up so the partitions split uniformly", for a
+	// hierarchical key whose first level has too few values
+	// (hierarchical-partition-keys-faq), whose documents sit in a few
+	// narrow ranges of the key space that even splits never cut. Its
+	// layouts are the storage splits' at ever smaller partitions, halving
+	// the fullest by its data. (A hash key's values are spread over the
+	// key space: the even splits serve it, and splits by the sample's few
+	// documents would only fit their chance.)
+	tries, last = 0, -1
+	for k := 0; k <= maxDataSplits && tries < provisionTries && e.Dist.Spec.Kind == key.MultiHash; k++ {
+		// A tenth over the even share, so that halves a little off even do
+		// not split again.
+		limit := int64(1.1 * float64(e.storage()) / float64(int64(1)<<k))
+		if limit <= 0 {
+			break
+		}
+		proj := e.Dist.Project(e.factor(), epk.Ranges(e.version(), 1), capacity.LogicalPartitionMaxBytes,
+			int64(capacity.AlertFraction*float64(capacity.LogicalPartitionMaxBytes)), min(capacity.PhysicalPartitionMaxBytes, limit))
+		if len(proj.Physical) == last || len(proj.Physical) > capacity.MaxPartitions {
+			continue
+		}
+		last = len(proj.Physical)
+		if try(proj, true) || tries > 0 {
 			tries++
 		}
 	}
 	return p
 }
+
+// maxDataSplits bounds the layouts split by the data that provision tries:
+// partitions of a 1,024th of the data, at the most.
+const maxDataSplits = 10

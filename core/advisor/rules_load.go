@@ -93,12 +93,21 @@ func requestSpread(e *Evaluation) verdict {
 		case l.HottestLogiRU > capacity.PartitionMaxRU:
 			msg += fmt.Sprintf(" One logical partition alone needs %s, past the %s any single key value can get: more throughput cannot fix that, a finer key can.", ru(l.HottestLogiRU), partitionRU)
 		case e.Provision.LeastRU > 0:
-			msg += fmt.Sprintf(" Under this key no partition throttles from %s (on %s physical %s).", ru(float64(e.Provision.LeastRU)),
-				human.Count(int64(e.Provision.Partitions)), human.Plural(int64(e.Provision.Partitions), "partition", "partitions"))
+			msg += fmt.Sprintf(" Under this key no partition throttles from %s (on %s physical %s%s).", ru(float64(e.Provision.LeastRU)),
+				human.Count(int64(e.Provision.Partitions)), human.Plural(int64(e.Provision.Partitions), "partition", "partitions"), byDataText(e.Provision))
 		}
 		add(Finding{Throttled, sev, msg})
 	}
 	return v
+}
+
+// byDataText says, when the least throughput needs it, that the container
+// must split where its data is.
+func byDataText(p Provision) string {
+	if !p.ByData {
+		return ""
+	}
+	return ", split where the data is: create the container with less, load it, then raise its RU/s"
 }
 
 // healthyThrottling is the share of requests answered 429 the docs call a
@@ -117,7 +126,7 @@ func throughputScore(e *Evaluation) (int, string) {
 	}
 	base := max(l.BaseRU, 1)
 	r := math.Min(1, base/float64(p.LeastRU))
-	note := fmt.Sprintf("no partition throttles from %s; the workload needs %s served from one partition each time", ru(float64(p.LeastRU)), ru(base))
+	note := fmt.Sprintf("no partition throttles from %s%s; the workload needs %s served from one partition each time", ru(float64(p.LeastRU)), byDataText(p), ru(base))
 	switch t := l.Throttle; {
 	case e.settings.Throughput.RU == 0:
 		// No throughput given: nothing to be throttled at.

@@ -237,8 +237,12 @@ func provisionText(c Candidate) string {
 	case w.LeastRU == nil:
 		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU+0.5)))
 	}
-	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s): from there no partition throttles. The workload needs %s RU/s under this key.",
-		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), human.Count(int64(w.TotalRU+0.5)))
+	split := ""
+	if w.LeastRUByData {
+		split = ", split where the data is: create the container with less, load it, then raise its RU/s"
+	}
+	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. The workload needs %s RU/s under this key.",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split, human.Count(int64(w.TotalRU+0.5)))
 }
 
 func findingCodes(fs []Finding) string {

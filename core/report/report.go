@@ -377,8 +377,12 @@ type Workload struct {
 	// LeastRU is the least throughput at which no physical partition
 	// throttles under the key, on LeastRUPartitions partitions; null when
 	// none is enough (one logical partition needs more than 10,000 RU/s).
-	LeastRU            *int    `json:"leastRu"`
-	LeastRUPartitions  int     `json:"leastRuPartitions,omitempty"`
+	LeastRU           *int `json:"leastRu"`
+	LeastRUPartitions int  `json:"leastRuPartitions,omitempty"`
+	// LeastRUByData: the least needs the partitions split where the data
+	// is (created with less, loaded, then scaled up), not the even split a
+	// container created with it starts with.
+	LeastRUByData      bool    `json:"leastRuByData,omitempty"`
 	PointReadRU        float64 `json:"pointReadRu"`
 	WriteRU            float64 `json:"writeRu"`
 	QueryRU            float64 `json:"queryRu"`
@@ -651,7 +655,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
 			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
 		if p := e.Provision; p.LeastRU > 0 {
-			c.Workload.LeastRU, c.Workload.LeastRUPartitions = &p.LeastRU, p.Partitions
+			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData = &p.LeastRU, p.Partitions, p.ByData
 		}
 	}
 	if q := e.Queries; q.Active {

@@ -504,6 +504,17 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/candidates/0/queries/verdicts/0/prefix"},
 		},
 		{
+			// One tenant writes far past what one partition serves: under a
+			// hierarchical key it spreads only over partitions split where
+			// its data is.
+			name: "hierarchical key split by its data",
+			input: schemaLines(60, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","tenantId":"%s"}`, i, tenants[i%len(tenants)])
+			}),
+			opts: Options{Keys: schemaKeys(t, "/tenantId,/id"), NoSuggest: true, Workload: advisor.Workload{Writes: 5000}},
+			want: []string{"/candidates/0/workload/leastRuByData"},
+		},
+		{
 			// A number JSON cannot write (1e400 reads as +Inf) as the largest
 			// key value and among a path's top values.
 			name: "number beyond a double",

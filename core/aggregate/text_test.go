@@ -1,17 +1,14 @@
 package aggregate
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -114,27 +111,6 @@ func numTextSteps(d float64, r string, q dialect) string {
 	return sign + digits[:p] + "." + digits[p:]
 }
 
-// duckdb runs sql with the duckdb command, as `duckdb -csv` does, and
-// returns its output; the test is skipped where there is no duckdb.
-func duckdb(t *testing.T, sql string) string {
-	t.Helper()
-	bin, err := exec.LookPath("duckdb")
-	if err != nil {
-		t.Skip("no duckdb command on PATH")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-csv")
-	cmd.Stdin = strings.NewReader(sql)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s\n%s", err, stderr.String(), sql)
-	}
-	return string(out)
-}
-
 // TestNumberTextDuckDB runs numText in DuckDB on numberCases: on DuckDB's
 // own text of each number, and on Java's, which the Spark query reads.
 func TestNumberTextDuckDB(t *testing.T) {
@@ -174,9 +150,7 @@ func TestNumberTextDuckDB(t *testing.T) {
 // documents whose numbers and times DuckDB writes or reads otherwise than
 // Go, and checks that it groups them as key.Extract does.
 func TestDuckDBMatchesExtract(t *testing.T) {
-	if _, err := exec.LookPath("duckdb"); err != nil {
-		t.Skip("no duckdb command on PATH")
-	}
+	duckdbCommand(t) // before the documents are written
 	var docs []string
 	add := func(field, value string) {
 		docs = append(docs, fmt.Sprintf(`{"id":%d,"s":"x","%s":%s}`, len(docs), field, value))

@@ -188,12 +188,24 @@ func TestDuckDBMatchesExtract(t *testing.T) {
 		"1709373600000123", "99999999999999999", "1e17", "true", "null"} {
 		add("ts", ts)
 	}
+	// The nested and the quoted path of testdata/query's keys.
+	for _, v := range []string{`"Zürich"`, `"a,\"b\""`, `""`, "5", "5.0", "-0.0", "true", "null"} {
+		add("customer", `{"address":{"city":`+v+`}}`)
+		add("order id", "{\"it's \\\"q\\\" a/b~c`d\":"+v+"}")
+	}
+	add("customer", `{"address":{}}`)
 	file := filepath.Join(t.TempDir(), "docs.json")
 	if err := os.WriteFile(file, []byte(strings.Join(docs, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	for _, s := range []string{"/s+/n", "/s+hash(/n)%16", "hash(/n)%1000+/s", "/ts:hour", "/ts:day", "/ts:month", "/s+/ts:hour"} {
+	specs := []string{"/s+/n", "/s+hash(/n)%16", "hash(/n)%1000+/s", "/ts:hour", "/ts:day", "/ts:month", "/s+/ts:hour"}
+	for _, g := range goldenSpecs {
+		if g.name == "nested" || g.name == "quoted" {
+			specs = append(specs, g.spec)
+		}
+	}
+	for _, s := range specs {
 		t.Run(s, func(t *testing.T) {
 			spec, err := key.Parse(s)
 			if err != nil {

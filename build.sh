@@ -59,6 +59,37 @@ need_node() {
   apt_install nodejs || die "Node.js is needed to run the WebAssembly tests: install the nodejs package"
 }
 
+need_npm() {
+  command -v npm >/dev/null 2>&1 && return 0
+  apt_install npm || die "npm is needed to install DuckDB for the tests: install the npm package"
+}
+
+# The DuckDB that the tests run pkcalc's DuckDB queries on
+# (core/aggregate): DuckDB's Node API, pinned, installed with npm in
+# build/duckdb (never globally) when it is not there, and beside it
+# core/aggregate/testdata/duckdb-csv.mjs, which prints a result as
+# duckdb -csv does; Node looks for the package from the directory of the
+# file that imports it, hence the copy. PKCALC_DUCKDB, when set, is used
+# instead: a command that reads SQL on standard input, such as duckdb.
+DUCKDB=${PKCALC_DUCKDB:-}
+duckdb_node_api=1.5.6-r.1
+need_duckdb() {
+  local d=build/duckdb npmlog
+  if [ -z "$DUCKDB" ]; then
+    need_node
+    if ! grep -qs "\"version\": \"$duckdb_node_api\"" "$d/node_modules/@duckdb/node-api/package.json"; then
+      need_npm
+      log "installing DuckDB ($duckdb_node_api of @duckdb/node-api) in $d/"
+      mkdir -p "$d"
+      npmlog=$(npm install --no-audit --no-fund --save-exact --prefix "$d" "@duckdb/node-api@$duckdb_node_api" 2>&1) ||
+        { printf '%s\n' "$npmlog" >&2; die "npm could not install @duckdb/node-api $duckdb_node_api in $d/"; }
+    fi
+    install -m 755 core/aggregate/testdata/duckdb-csv.mjs "$d/duckdb-csv.mjs"
+    DUCKDB=$PWD/$d/duckdb-csv.mjs
+  fi
+  export PKCALC_DUCKDB=$DUCKDB
+}
+
 CHROMIUM=${PKCALC_CHROMIUM:-}
 need_chromium() {
   if [ -z "$CHROMIUM" ]; then
@@ -225,7 +256,10 @@ GO
 }
 
 run_tests() {
+  # The tests that need a tool fail without it, rather than skip.
+  export PKCALC_REQUIRE_TOOLS=1
   need_node
+  need_duckdb
   generate
   log "go vet"
   go vet ./...

@@ -1,17 +1,14 @@
 package aggregate
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -114,27 +111,6 @@ func numTextSteps(d float64, r string, q dialect) string {
 	return sign + digits[:p] + "." + digits[p:]
 }
 
-// duckdb runs sql with the duckdb command, as `duckdb -csv` does, and
-// returns its output; the test is skipped where there is no duckdb.
-func duckdb(t *testing.T, sql string) string {
-	t.Helper()
-	bin, err := exec.LookPath("duckdb")
-	if err != nil {
-		t.Skip("no duckdb command on PATH")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-csv")
-	cmd.Stdin = strings.NewReader(sql)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s\n%s", err, stderr.String(), sql)
-	}
-	return string(out)
-}
-
 // TestNumberTextDuckDB runs numText in DuckDB on numberCases: on DuckDB's
 // own text of each number, and on Java's, which the Spark query reads.
 func TestNumberTextDuckDB(t *testing.T) {
@@ -174,9 +150,7 @@ func TestNumberTextDuckDB(t *testing.T) {
 // documents whose numbers and times DuckDB writes or reads otherwise than
 // Go, and checks that it groups them as key.Extract does.
 func TestDuckDBMatchesExtract(t *testing.T) {
-	if _, err := exec.LookPath("duckdb"); err != nil {
-		t.Skip("no duckdb command on PATH")
-	}
+	duckdbCommand(t) // before the documents are written
 	var docs []string
 	add := func(field, value string) {
 		docs = append(docs, fmt.Sprintf(`{"id":%d,"s":"x","%s":%s}`, len(docs), field, value))
@@ -214,12 +188,24 @@ func TestDuckDBMatchesExtract(t *testing.T) {
 		"1709373600000123", "99999999999999999", "1e17", "true", "null"} {
 		add("ts", ts)
 	}
+	// The nested and the quoted path of testdata/query's keys.
+	for _, v := range []string{`"Zürich"`, `"a,\"b\""`, `""`, "5", "5.0", "-0.0", "true", "null"} {
+		add("customer", `{"address":{"city":`+v+`}}`)
+		add("order id", "{\"it's \\\"q\\\" a/b~c`d\":"+v+"}")
+	}
+	add("customer", `{"address":{}}`)
 	file := filepath.Join(t.TempDir(), "docs.json")
 	if err := os.WriteFile(file, []byte(strings.Join(docs, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	for _, s := range []string{"/s+/n", "/s+hash(/n)%16", "hash(/n)%1000+/s", "/ts:hour", "/ts:day", "/ts:month", "/s+/ts:hour"} {
+	specs := []string{"/s+/n", "/s+hash(/n)%16", "hash(/n)%1000+/s", "/ts:hour", "/ts:day", "/ts:month", "/s+/ts:hour"}
+	for _, g := range goldenSpecs {
+		if g.name == "nested" || g.name == "quoted" {
+			specs = append(specs, g.spec)
+		}
+	}
+	for _, s := range specs {
 		t.Run(s, func(t *testing.T) {
 			spec, err := key.Parse(s)
 			if err != nil {

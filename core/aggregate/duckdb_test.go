@@ -1,0 +1,109 @@
+package aggregate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pkcalc/pkcalc/core/key"
+)
+
+// duckdbCommand is the DuckDB that the tests run pkcalc's DuckDB queries
+// on: PKCALC_DUCKDB, which ./build.sh test sets to the DuckDB it installs
+// from npm (testdata/duckdb-csv.mjs), else a duckdb command on PATH. Without
+// either the test skips, or fails where tools are required.
+func duckdbCommand(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("WebAssembly starts no processes: the native run of this test runs DuckDB")
+	}
+	if bin := os.Getenv("PKCALC_DUCKDB"); bin != "" {
+		return bin
+	}
+	if bin, err := exec.LookPath("duckdb"); err == nil {
+		return bin
+	}
+	const how = "no DuckDB: ./build.sh test installs it from npm in build/duckdb and sets PKCALC_DUCKDB; " +
+		"or set PKCALC_DUCKDB to a command that runs SQL from standard input as duckdb -csv does, or put duckdb on PATH"
+	if toolsRequired() {
+		t.Fatal(how + " (PKCALC_REQUIRE_TOOLS or CI is set: a missing tool fails the test)")
+	}
+	t.Skip(how)
+	return ""
+}
+
+// toolsRequired reports whether a test that needs a tool must fail without
+// it rather than skip: under ./build.sh test, which sets
+// PKCALC_REQUIRE_TOOLS=1, and under CI, where CI is true.
+func toolsRequired() bool {
+	ci, _ := strconv.ParseBool(os.Getenv("CI"))
+	return os.Getenv("PKCALC_REQUIRE_TOOLS") == "1" || ci
+}
+
+// duckdb runs sql as `duckdb -csv` does and returns what it prints.
+func duckdb(t *testing.T, sql string) string {
+	t.Helper()
+	bin := duckdbCommand(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-csv")
+	cmd.Stdin = strings.NewReader(sql)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s -csv: %v\n%s\n%s", bin, err, stderr.String(), sql)
+	}
+	return string(out)
+}
+
+// TestDuckDBOutputFixtures runs the DuckDB queries of testdata/query on
+// testdata/documents.jsonl and checks that DuckDB prints the CSV fixtures
+// of testdata/output that TestReadEngineOutput reads, header and rows
+// (these in any order: the queries group without ordering).
+func TestDuckDBOutputFixtures(t *testing.T) {
+	duckdbCommand(t)
+	docs, err := filepath.Abs(filepath.Join("testdata", "documents.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := map[string]string{}
+	for _, g := range goldenSpecs {
+		specs[g.name] = g.spec
+	}
+	for _, name := range []string{"hash", "hierarchical", "bucket", "suffix"} {
+		t.Run(name, func(t *testing.T) {
+			spec, err := key.Parse(specs[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := Query(spec, DuckDB, docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join("testdata", "output", "duckdb-"+name+".csv")
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := csvLines(duckdb(t, q))
+			if w := csvLines(string(want)); !slices.Equal(got, w) {
+				t.Errorf("DuckDB prints, sorted:\n%s\n%s has, sorted:\n%s", strings.Join(got, "\n"), file, strings.Join(w, "\n"))
+			}
+		})
+	}
+}
+
+// csvLines is CSV text's header line and then its other lines, sorted.
+func csvLines(s string) []string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	slices.Sort(lines[1:])
+	return lines
+}

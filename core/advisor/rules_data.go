@@ -66,9 +66,12 @@ func distinctValues(e *Evaluation) verdict {
 			// A computed suffix bounds the values by design: it was chosen
 			// so that each stays small at the target (LOGICAL_PARTITION_LIMIT
 			// says if one does not). The count is worth knowing, not a fault.
-			v.findings = append(v.findings, Finding{LowCardinality, Info, fmt.Sprintf(
-				"%s has %s by design: each value of the rest of the key is cut into %d suffixes, so its data and requests spread over %d logical partitions; the count grows only with new values of the rest.",
-				spec, values, m, m)})
+			msg := fmt.Sprintf("%s has %s by design: each value of the rest of the key is cut into %d suffixes, so its data and requests spread over %d logical partitions; the count grows only with new values of the rest.",
+				spec, values, m, m)
+			if room, ok := SuffixHolds(d.Spec, d.SuffixGroupShare(), 0); ok {
+				msg += " " + room.Message
+			}
+			v.findings = append(v.findings, Finding{LowCardinality, Info, msg})
 		}
 		return v
 	}

@@ -834,3 +834,18 @@ func (p Projection) Ranges() []epk.Range {
 	}
 	return out
 }
+
+// SuffixGroupShare is, for a key whose last term is a computed suffix, the
+// largest share of the documents one value of the rest of the key holds
+// over all its suffixes; 0 for any other key, or past the exact limit.
+func (d *Distribution) SuffixGroupShare() float64 {
+	if lastSuffix(d.Spec) == 0 || d.Estimated || d.Documents == 0 {
+		return 0
+	}
+	g := d.suffixGrowth(lastSuffix(d.Spec), 1)
+	var most int64
+	for _, s := range g.group {
+		most = max(most, s.docs)
+	}
+	return float64(most) / float64(d.Documents)
+}

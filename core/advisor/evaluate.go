@@ -123,8 +123,14 @@ func (e *Evaluation) factor() float64 {
 	return max(f, 1)
 }
 
-// storage is the bytes the container holds at the target.
-func (e *Evaluation) storage() int64 { return int64(float64(e.Dist.Bytes) * e.factor()) }
+// storage is the bytes the container holds at the target: the target
+// given, or the sample grown to its documents.
+func (e *Evaluation) storage() int64 {
+	if t := e.settings.TargetBytes; t > e.Dist.Bytes {
+		return t
+	}
+	return int64(float64(e.Dist.Bytes) * e.factor())
+}
 
 // throughput is the throughput the figures use. The service requires
 // throughput for the storage it holds (MinRU): a setting below that at the

@@ -98,6 +98,9 @@ func queryRouting(e *Evaluation) verdict {
 	c.Score = q.score()
 	c.Note = fmt.Sprintf("%s of the operations read one partition, %s a few, %s all of them",
 		human.Percent(q.Single), human.Percent(q.Targeted), human.Percent(q.FanOut))
+	if q.Single+q.Targeted+q.FanOut == 0 {
+		unmeasured(c, "the workload has no query, point read or delete to route")
+	}
 	v := verdict{component: c}
 	add := func(f Finding) { v.findings = append(v.findings, f) }
 	p := len(e.Physical)

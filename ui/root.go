@@ -532,6 +532,26 @@ func (c *Root) WarningsTitle() string {
 	return fmt.Sprintf("%d %s on how the input was read (the documents were kept)", n, human.Plural(int64(n), "note", "notes"))
 }
 
+// NoticesTitle heads the report's warnings: settings the documents did not
+// bear out, and whether the candidates come from the first documents only.
+func (c *Root) NoticesTitle() string {
+	settings, window := false, false
+	for _, w := range c.Report.Warnings {
+		if w.Code == report.WindowPartial || w.Code == report.WindowSorted {
+			window = true
+		} else {
+			settings = true
+		}
+	}
+	switch {
+	case settings && window:
+		return "Settings the documents did not bear out, and the documents the candidates come from"
+	case window:
+		return "The documents the candidates come from"
+	}
+	return "Settings the documents did not bear out"
+}
+
 // QueryErrorsTitle heads the list of the lines of the queries that could not be read.
 func (c *Root) QueryErrorsTitle() string {
 	return fmt.Sprintf("Queries not read (%d)", len(c.Report.Operations.Errors))

@@ -261,6 +261,9 @@ func TestPathTableScope(t *testing.T) {
 	html := render(t, c)
 	for _, want := range []string{
 		`From the first 100 of 300 documents, which candidates are chosen from; the figures of every candidate cover all 300.`,
+		// The sample's orders come in the order of their ids and dates.
+		`<h3>The documents the candidates come from</h3>`,
+		template.HTMLEscapeString(rep.Warnings[0].Message),
 		`<td class="num">100 (100%)</td>`, // /id, present in every document described
 	} {
 		if !strings.Contains(html, want) {

@@ -30,8 +30,9 @@ type Report struct {
 	Bytes         int64    `json:"bytes"`
 	Settings      Settings `json:"settings"`
 	TimeField     string   `json:"timeField,omitempty"`
-	// Warnings are about the settings as the documents bore them out: a
-	// weight or time field the documents lack.
+	// Warnings are about the settings as the documents bore them out (a
+	// weight or time field the documents lack), and about the documents the
+	// candidates were chosen from (the first only, perhaps in order).
 	Warnings    []Notice `json:"warnings"`
 	Recommended string   `json:"recommended,omitempty"`
 	// NoRecommendation says why there is no recommended key, exactly when
@@ -40,7 +41,8 @@ type Report struct {
 	Operations       *Operations `json:"operations,omitempty"`
 	Candidates       []Candidate `json:"candidates"`
 	// Paths describe the first PathsDocuments documents: all of them, or
-	// the window candidates are chosen from when the input is longer.
+	// the window candidates are chosen from when the input is longer (a
+	// warning then says so).
 	Paths          []Path `json:"paths"`
 	PathsDocuments int64  `json:"pathsDocuments"`
 }
@@ -59,6 +61,8 @@ const (
 	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
 	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
 	ThroughputBelowStorage = "THROUGHPUT_BELOW_STORAGE" // less throughput than the service allows for the data: its minimum is used
+	WindowPartial          = "WINDOW_PARTIAL"           // the path table and the candidates come from the first documents only
+	WindowSorted           = "WINDOW_SORTED"            // and those are in order of a path: the candidates may miss values past them
 )
 
 // No-recommendation codes: why a report recommends no key.
@@ -346,10 +350,10 @@ func (a *analysis) finish() *Report {
 			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
-		Warnings:       a.settingWarnings(),
+		Warnings:       append(a.settingWarnings(), a.windowWarnings()...),
 		Candidates:     []Candidate{},
-		Paths:          PathsOf(a.pathTable()),
-		PathsDocuments: int64(a.collector.Documents()),
+		Paths:          PathsOf(a.paths),
+		PathsDocuments: int64(a.described),
 	}
 	if a.format == "" {
 		rep.Input.Format = "empty"

@@ -188,7 +188,11 @@ func TestNoSuggestAndWindow(t *testing.T) {
 	if a.PathsDocuments != 3000 || b.PathsDocuments != 7 {
 		t.Errorf("the path tables describe %d and %d documents, want 3000 and 7", a.PathsDocuments, b.PathsDocuments)
 	}
-	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments = nil, nil, 0, 0
+	// The sample's orders are in the order of their ids and dates.
+	if len(a.Warnings) != 0 || len(b.Warnings) != 1 || b.Warnings[0].Code != WindowSorted {
+		t.Errorf("warnings %+v and %+v, want none and %s", a.Warnings, b.Warnings, WindowSorted)
+	}
+	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments, b.Warnings = nil, nil, 0, 0, a.Warnings
 	var ja, jb bytes.Buffer
 	WriteJSON(&ja, a)
 	WriteJSON(&jb, b)
@@ -867,7 +871,7 @@ func TestImpreciseNumbers(t *testing.T) {
 // by their score before the cap, so the key the workload strains least
 // comes first, not the first key of its kind.
 func TestCappedTiesByUncapped(t *testing.T) {
-	f, err := os.Open(filepath.Join(schemaDatasets, "cosmicworks-v4-product.json"))
+	f, err := os.Open(filepath.Join(datasetsDir(), "cosmicworks-v4-product.json"))
 	if err != nil {
 		t.Skip("no shared dataset:", err)
 	}

@@ -343,10 +343,15 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 		})
 	}
 	// Each document is let go once counted, so that the window and the
-	// keys' counts of it are not both held whole.
+	// keys' counts of it are not both held whole. In WebAssembly this
+	// yields as reading does (see run), so that a cancel or another
+	// request does not wait for the whole window.
 	for i, d := range window {
 		a.add(d)
 		window[i] = nil
+		if yields && i%256 == 255 {
+			runtime.Gosched()
+		}
 	}
 }
 

@@ -77,12 +77,15 @@ func (c *PathTable) Distinct(p report.Path) string {
 	return human.Count(int64(p.Distinct))
 }
 
-// Verdict says whether the path can be a partition key, and why not.
+// Verdict says whether the path can be a partition key, and why not. It
+// counts the documents lacking the path among those the table describes
+// (Report.PathsDocuments), as Presence does: a path in all of the window
+// is missing in none.
 func (c *PathTable) Verdict(p report.Path) string {
 	if !p.Usable {
 		return "No: " + p.Reason
 	}
-	if missing := c.Report.Documents - int64(p.Documents); missing > 0 {
+	if missing := c.Report.PathsDocuments - int64(p.Documents); missing > 0 {
 		return fmt.Sprintf("Possible; missing in %s %s, which would share one partition", human.Count(missing), human.Plural(missing, "document", "documents"))
 	}
 	return "Possible"

@@ -532,17 +532,33 @@ func (c *Root) WarningsTitle() string {
 	return fmt.Sprintf("%d %s on how the input was read (the documents were kept)", n, human.Plural(int64(n), "note", "notes"))
 }
 
-// SettingWarningsTitle heads the report's warnings: settings the documents
-// did not bear out, and documents whose id Cosmos DB would refuse.
-func (c *Root) SettingWarningsTitle() string {
-	const settings, ids = "Settings the documents did not bear out", "Documents Cosmos DB would refuse for their id"
-	if !slices.ContainsFunc(c.Report.Warnings, func(w report.Notice) bool { return w.Code == report.IDRules }) {
-		return settings
+// NoticesTitle heads the report's warnings by what they are about, in the
+// order they come: settings the documents did not bear out, documents whose
+// id Cosmos DB would refuse, the documents the candidates come from, the
+// throughput and the target.
+func (c *Root) NoticesTitle() string {
+	var parts []string
+	for _, w := range c.Report.Warnings {
+		about := "settings the documents did not bear out"
+		switch w.Code {
+		case report.IDRules:
+			about = "documents Cosmos DB would refuse for their id"
+		case report.WindowPartial, report.WindowSorted:
+			about = "the documents the candidates come from"
+		case report.Underprovisioned, report.FarProjection:
+			about = "the throughput and the target"
+		case report.KeyInArray:
+			about = "the keys named"
+		}
+		if !slices.Contains(parts, about) {
+			parts = append(parts, about)
+		}
 	}
-	if len(c.Report.Warnings) == 1 {
-		return ids
+	if len(parts) == 0 {
+		return ""
 	}
-	return ids + "; " + strings.ToLower(settings[:1]) + settings[1:]
+	title := strings.Join(parts, "; ")
+	return strings.ToUpper(title[:1]) + title[1:]
 }
 
 // QueryErrorsTitle heads the list of the lines of the queries that could not be read.

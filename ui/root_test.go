@@ -261,11 +261,43 @@ func TestPathTableScope(t *testing.T) {
 	html := render(t, c)
 	for _, want := range []string{
 		`From the first 100 of 300 documents, which candidates are chosen from; the figures of every candidate cover all 300.`,
+		// The sample's orders come in the order of their ids and dates.
+		`<h3>The documents the candidates come from</h3>`,
+		template.HTMLEscapeString(rep.Warnings[0].Message),
 		`<td class="num">100 (100%)</td>`, // /id, present in every document described
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+	// The verdict counts the documents lacking a path among those described
+	// too: /b is in 90 of the 100, not missing in the 200 past them.
+	var in strings.Builder
+	for i := range 300 {
+		if i%10 == 0 {
+			fmt.Fprintf(&in, "{\"id\":\"%d\"}\n", i)
+		} else {
+			fmt.Fprintf(&in, "{\"id\":\"%d\",\"b\":\"v%d\"}\n", i, i%7)
+		}
+	}
+	rep, err = report.Analyze(strings.NewReader(in.String()), report.Options{Window: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	report.WriteJSON(&b, rep)
+	c.Finished(c.job, b.String(), "")
+	html = render(t, c)
+	for _, want := range []string{
+		`<td class="num">90 (90%)</td>`,
+		`>Possible; missing in 10 documents, which would share one partition<`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "missing in 200") || strings.Contains(html, "missing in 210") {
+		t.Error("a verdict counts the documents past the window")
 	}
 	rep, _ = report.Analyze(strings.NewReader(sample.OrdersText(300)), report.Options{})
 	b.Reset()

@@ -11,10 +11,13 @@ package paths
 
 import (
 	"cmp"
+	"container/heap"
 	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
@@ -49,7 +52,8 @@ type Path struct {
 	Distinct  int      // distinct scalar values, exact unless DistinctCapped
 	// DistinctCapped is set when the path had more distinct values than the
 	// collector keeps; Distinct is then a lower bound and Top is taken from
-	// the values seen first.
+	// the values kept: those of the smallest hashes, the same in any order
+	// of the documents (a common value outside them is not in Top).
 	DistinctCapped bool
 	Top            []ValueCount // most common scalar values, most frequent first
 	InArray        bool         // the path is inside an array
@@ -72,12 +76,15 @@ type Options struct {
 
 // Collector accumulates paths over documents. The zero value is not usable;
 // call New.
+//
+// What it describes does not depend on the order of the documents: the
+// paths are listed by where documents put them (see Paths), and past
+// MaxDistinct values a path keeps those of the smallest hashes.
 type Collector struct {
-	opts  Options
-	root  *node
-	order []*node // nodes in the order first seen
-	docs  int
-	key   []byte // scratch for value keys
+	opts Options
+	root *node
+	docs int
+	key  []byte // scratch for value keys
 }
 
 type node struct {
@@ -89,11 +96,18 @@ type node struct {
 	lastDoc  int
 	docs     int
 	types    [6]int
-	values   map[string]*valueCount
-	capped   bool
+	// place sums the property's place in its object over every time it
+	// occurs, from 0 for the first to placeScale for the last, for Paths.
+	place  int64
+	values map[string]*valueCount
+	// kept is values as a heap, largest hash on top, once values is full.
+	kept   keptHeap
+	capped bool
 }
 
 type valueCount struct {
+	key   string // the key in node.values
+	hash  uint64 // of key
 	text  string
 	count int
 }
@@ -118,12 +132,19 @@ func (c *Collector) Add(doc *ingest.Value) {
 	c.walk(c.root, doc)
 }
 
+// placeScale is the place of an object's last property (see node.place):
+// integer places sum the same in any order, where fractions would not.
+const placeScale = 1 << 20
+
 func (c *Collector) walk(parent *node, v *ingest.Value) {
 	switch v.Kind {
 	case ingest.Object:
+		last := int64(max(1, len(v.Members)-1))
 		for i := range v.Members {
 			m := &v.Members[i]
-			c.visit(c.child(parent, m.Key), &m.Value)
+			n := c.child(parent, m.Key)
+			n.place += int64(i) * placeScale / last
+			c.visit(n, &m.Value)
 		}
 	case ingest.Array:
 		if len(v.Elems) == 0 {
@@ -133,7 +154,6 @@ func (c *Collector) walk(parent *node, v *ingest.Value) {
 		if n == nil {
 			n = &node{parent: parent, inArray: true}
 			parent.elems = n
-			c.order = append(c.order, n)
 		}
 		for i := range v.Elems {
 			c.visit(n, &v.Elems[i])
@@ -163,7 +183,6 @@ func (c *Collector) child(parent *node, name string) *node {
 	}
 	n := &node{name: name, parent: parent, inArray: parent.inArray}
 	parent.children[name] = n
-	c.order = append(c.order, n)
 	return n
 }
 
@@ -196,13 +215,39 @@ func (c *Collector) count(n *node, v *ingest.Value) {
 		vc.count++
 		return
 	}
+	h := xxhash.Sum64(key)
 	if len(n.values) >= c.opts.MaxDistinct {
+		// Full: keep the values of the smallest hashes. Whatever the order,
+		// the values kept at the end are the same, each counted from its
+		// first occurrence (a value that ends up kept was never put out).
 		n.capped = true
+		if n.kept == nil {
+			n.kept = make(keptHeap, 0, len(n.values))
+			for _, vc := range n.values {
+				n.kept = append(n.kept, vc)
+			}
+			heap.Init(&n.kept)
+		}
+		top := n.kept[0]
+		if !less(h, string(key), top.hash, top.key) {
+			return
+		}
+		delete(n.values, top.key)
+		vc := newValueCount(v, string(key), h)
+		n.values[vc.key] = vc
+		n.kept[0] = vc
+		heap.Fix(&n.kept, 0)
 		return
 	}
 	if n.values == nil {
 		n.values = make(map[string]*valueCount)
 	}
+	vc := newValueCount(v, string(key), h)
+	n.values[vc.key] = vc
+}
+
+// newValueCount is a value seen once, under key.
+func newValueCount(v *ingest.Value, key string, hash uint64) *valueCount {
 	text := v.JSON()
 	if v.Kind == ingest.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
 		// JSON has no infinities: show them as Extended JSON does.
@@ -215,16 +260,73 @@ func (c *Collector) count(n *node, v *ingest.Value) {
 		}
 		text = `{"$numberDouble":"` + word + `"}`
 	}
-	n.values[string(key)] = &valueCount{text: text, count: 1}
+	return &valueCount{key: key, hash: hash, text: text, count: 1}
 }
 
-// Paths returns every path seen, in the order first seen.
+// less orders values by hash, then by key for the rare equal hashes, so
+// that the values kept never depend on the order they came in.
+func less(h1 uint64, k1 string, h2 uint64, k2 string) bool {
+	return h1 < h2 || h1 == h2 && k1 < k2
+}
+
+// keptHeap is a node's values with the largest hash on top.
+type keptHeap []*valueCount
+
+func (h keptHeap) Len() int           { return len(h) }
+func (h keptHeap) Less(i, j int) bool { return less(h[j].hash, h[j].key, h[i].hash, h[i].key) }
+func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keptHeap) Push(x any)        { *h = append(*h, x.(*valueCount)) }
+func (h *keptHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Paths returns every path seen, each followed by the paths inside it: an
+// array's elements first, then the properties in the order documents put
+// them, by their average place in their object (first 0, last 1), ties by
+// name. Documents that list their properties alike give that order; no
+// order of the documents changes it.
 func (c *Collector) Paths() []Path {
-	out := make([]Path, 0, len(c.order))
-	for _, n := range c.order {
-		out = append(out, c.describe(n))
+	var out []Path
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n != c.root {
+			out = append(out, c.describe(n))
+		}
+		if n.elems != nil {
+			walk(n.elems)
+		}
+		kids := make([]*node, 0, len(n.children))
+		for _, k := range n.children {
+			kids = append(kids, k)
+		}
+		slices.SortFunc(kids, func(a, b *node) int {
+			if c := cmp.Compare(a.meanPlace(), b.meanPlace()); c != 0 {
+				return c
+			}
+			return strings.Compare(a.name, b.name)
+		})
+		for _, k := range kids {
+			walk(k)
+		}
+	}
+	walk(c.root)
+	if out == nil {
+		out = []Path{}
 	}
 	return out
+}
+
+// meanPlace is a property's average place in its object, from 0 to
+// placeScale.
+func (n *node) meanPlace() float64 {
+	seen := 0
+	for _, t := range n.types {
+		seen += t
+	}
+	return float64(n.place) / float64(max(1, seen))
 }
 
 func (c *Collector) describe(n *node) Path {

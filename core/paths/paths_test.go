@@ -3,8 +3,10 @@ package paths
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +50,10 @@ func TestPaths(t *testing.T) {
 	for _, p := range ps {
 		order = append(order, p.Path)
 	}
-	wantOrder := []string{"/id", "/tenant", "/n", "/addr", "/addr/city", "/addr/zip", "/tags", "/tags/[]", "/lines", "/lines/[]", "/lines/[]/sku", `/"order date"`, "/_ts", "/mixed", "/mixed/a"}
+	// By average place in their objects: /mixed, fifth of six and fourth
+	// of five, comes before /"order date", seventh of eight; /_ts, last in
+	// every document, last.
+	wantOrder := []string{"/id", "/tenant", "/n", "/addr", "/addr/city", "/addr/zip", "/tags", "/tags/[]", "/lines", "/lines/[]", "/lines/[]/sku", "/mixed", "/mixed/a", `/"order date"`, "/_ts"}
 	if !reflect.DeepEqual(order, wantOrder) {
 		t.Errorf("order\n%q\nwant\n%q", order, wantOrder)
 	}
@@ -108,6 +113,45 @@ func TestDistinctCap(t *testing.T) {
 	}
 	if c := m["/c"]; c.Distinct != 1 || c.DistinctCapped || c.Top[0].Count != 50 {
 		t.Errorf("/c: %+v", c)
+	}
+}
+
+// The table is the same for any order of the same documents: the paths'
+// order, their counts, and past the cap the values kept and their counts.
+func TestOrderIndependent(t *testing.T) {
+	var docs []string
+	for i := range 300 {
+		// Every tenth document lacks /b and puts /c first; /id and /v
+		// (150 values, each twice) pass the cap, and /tags/[] inside an
+		// array.
+		d := fmt.Sprintf(`{"id":"%d","a":%d,"b":"x%d","v":%d,"tags":[%d,%d]}`, i, i%7, i%3, i%150, i, i+1000)
+		if i%10 == 0 {
+			d = fmt.Sprintf(`{"c":true,"id":"%d","a":%d,"v":%d,"tags":[%d]}`, i, i%7, i%150, i)
+		}
+		docs = append(docs, d)
+	}
+	table := func(docs []string) []Path {
+		return collect(t, strings.NewReader(strings.Join(docs, "\n")), Options{MaxDistinct: 100, Top: 3}).Paths()
+	}
+	want := table(docs)
+	if m := byPath(want); !m["/v"].DistinctCapped || !m["/tags/[]"].DistinctCapped || m["/id"].Distinct != 100 {
+		t.Fatalf("the test needs capped paths: %+v", want)
+	}
+	reversed := slices.Clone(docs)
+	slices.Reverse(reversed)
+	shuffled := slices.Clone(docs)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for name, order := range map[string][]string{"reversed": reversed, "shuffled": shuffled} {
+		if got := table(order); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: table differs\n%+v\nwant\n%+v", name, got, want)
+		}
+	}
+	var order []string
+	for _, p := range want {
+		order = append(order, p.Path)
+	}
+	if want := []string{"/c", "/id", "/a", "/b", "/v", "/tags", "/tags/[]"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("order %q, want %q", order, want)
 	}
 }
 

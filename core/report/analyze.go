@@ -5,8 +5,9 @@
 // WebAssembly.
 //
 // Memory grows with the distinct key values kept, not with the input: the
-// first documents (the window) are held to choose candidate keys, then every
-// document streams through the candidates' accumulators.
+// first documents (the window, which covers the samples people paste or
+// drop) are held to choose candidate keys, then every document streams
+// through the candidates' accumulators.
 package report
 
 import (
@@ -21,6 +22,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unsafe"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/aggregate"
@@ -49,7 +51,7 @@ type Options struct {
 	TimePath       []string // the time field; nil: detected
 	WeightPath     []string // a numeric field weighting requests per document
 	MaxDistinct    int      // distinct values kept exactly per key; 0: 50,000
-	Window         int      // documents read before candidates are chosen; 0: 10,000
+	Window         int      // most documents read before candidates are chosen; 0: windowDocs
 	Progress       func(Progress)
 }
 
@@ -59,7 +61,31 @@ type Progress struct {
 	Documents int
 }
 
-const windowBytes = 64 << 20
+// The window is the documents held, from the start of the input, to make
+// the path table, detect the time field and choose the candidates; past it
+// documents are read only for the candidates' paths. It ends at windowDocs
+// documents or once the documents held take windowHeap bytes (hold's
+// estimate, 9 to 15 % above the heap measured), whichever comes first.
+//
+// The limits come from memory, measured (BenchmarkWindow, TestHoldEstimate;
+// docs/PERFORMANCE.md): held without their arrays' elements (hold), orders
+// of the built-in sample take 1,224 bytes each (3.9 times their JSON; whole,
+// 2,150), its small sensor readings 872 (7.1 times), documents like
+// MongoDB's US zip codes 639. So 48 MB holds 37,000 orders, 53,000 readings
+// or 69,000 zip codes: the samples people paste or drop, 30,000 orders
+// (9 MB) or the 29,467 zip codes, are read whole, and no order of their
+// documents changes the report. The window is held beside the candidates'
+// counts of it, so the Cloudflare Worker's 128 MB bound it: the Go heap's
+// peak for 30,000 orders is 81 to 83 MB (70 to 97 with a window of 10,000),
+// for 100,000 readings 115 to 118 MB (86 to 121). The browser tab and the
+// command line have room to spare. A larger window costs time on a longer
+// input: its documents are read whole, and the garbage collector marks
+// them while they are held; on the 100 MB set a window of 37,000 instead
+// of 10,000 documents is an eighth more instructions, 50,000 a sixth.
+const (
+	windowDocs = 100_000
+	windowHeap = 48 << 20
+)
 
 // Source is a stream of documents: ingest's JSON Reader or its CSVReader.
 type Source interface {
@@ -101,12 +127,12 @@ func (a *analysis) run(r Source) (*Report, error) {
 		opts.HashVersion = epk.V2
 	}
 	if opts.Window <= 0 {
-		opts.Window = 10000
+		opts.Window = windowDocs
 	}
 	a.opts = opts
 	var readErr error
 	var window []*ingest.Document
-	var windowSize int
+	var held int
 	lastProgress := int64(0)
 	for {
 		d, err := r.Next()
@@ -142,10 +168,10 @@ func (a *analysis) run(r Source) (*Report, error) {
 			// window; past it, documents are read only for the paths the
 			// candidates need (see project), which is most of the speed.
 			a.collector.Add(&d.Root)
+			held += hold(d)
 			window = append(window, d)
-			windowSize += d.Bytes
-			if len(window) >= opts.Window || windowSize >= windowBytes {
-				a.choose(window)
+			if len(window) >= opts.Window || held >= windowHeap {
+				a.choose(window, true)
 				a.project(r)
 				window = nil
 			}
@@ -158,13 +184,51 @@ func (a *analysis) run(r Source) (*Report, error) {
 		}
 	}
 	if a.accs == nil {
-		a.choose(window)
+		a.choose(window, false)
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Bytes: r.Offset(), Documents: a.docs})
 	}
 	a.format = r.Format()
 	return a.finish(), readErr
+}
+
+// hold readies a window document to be held, and returns the bytes of
+// memory it takes then. Past the path table, which has seen the document
+// whole, nothing reads inside an array (a key, the time and the weight
+// field take one value per document: key.Lookup stops at an array), so
+// the arrays' elements are let go: a fifth of the memory of documents
+// with a pair of numbers in an array, half of those with arrays of objects.
+// So are the notes, counted already.
+func hold(d *ingest.Document) int {
+	d.Notes = nil
+	return allocSize(int(unsafe.Sizeof(*d))) + heldBytes(&d.Root)
+}
+
+// heldBytes drops v's arrays' elements and returns the memory the rest
+// takes: members and string values (the reader shares property names, and
+// some short strings, between documents), each as allocated (allocSize).
+func heldBytes(v *ingest.Value) int {
+	n := allocSize(len(v.Str))
+	switch v.Kind {
+	case ingest.Array:
+		v.Elems = nil
+	case ingest.Object:
+		n += allocSize(cap(v.Members) * int(unsafe.Sizeof(ingest.Member{})))
+		for i := range v.Members {
+			n += heldBytes(&v.Members[i].Value)
+		}
+	}
+	return n
+}
+
+// allocSize is about what an allocation of n bytes takes: Go rounds small
+// ones up to a multiple of 16 and larger ones by up to an eighth.
+func allocSize(n int) int {
+	if n <= 256 {
+		return (n + 15) &^ 15
+	}
+	return n + n/8
 }
 
 // yields is whether the analysis yields as it reads (see run): natively
@@ -199,9 +263,10 @@ func (a *analysis) project(r Source) {
 
 type analysis struct {
 	opts      Options
-	reads     reads // the paths the keys read, for add
-	collector *paths.Collector
-	paths     []paths.Path // the collector's table, once the window is read
+	reads     reads            // the paths the keys read, for add
+	collector *paths.Collector // until the window is read
+	paths     []paths.Path     // the collector's table, once the window is read
+	described int              // documents in the window, which the table describes
 	docs      int
 	bytes     int64
 	notes     int
@@ -220,6 +285,7 @@ type analysis struct {
 	timed      int      // documents with a time at the time field
 	weighed    int      // documents with a weight above 0 at the weight field
 	ids        *idCheck // nil for aggregates
+	sorted     []order  // what the window's documents are in order of, when it filled up
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -229,21 +295,18 @@ func (a *analysis) problem(e *ingest.Error) {
 	}
 }
 
-// pathTable is the path table: the window's, or for aggregates (no
-// window) the empty collector's.
-func (a *analysis) pathTable() []paths.Path {
-	if a.paths == nil {
-		return a.collector.Paths()
-	}
-	return a.paths
-}
-
 // choose picks the time field and candidate keys from the window and feeds
-// the window to them.
-func (a *analysis) choose(window []*ingest.Document) {
-	// The path table describes the window, which is complete now.
-	a.paths = a.collector.Paths()
-	if a.ids != nil && mongoExport(a.paths, a.collector.Documents()) {
+// the window to them; filled is whether the window ended before the input
+// may have.
+func (a *analysis) choose(window []*ingest.Document, filled bool) {
+	// The path table describes the window, which is complete now; the
+	// collector's counts, all in the table, can go.
+	a.paths, a.described = a.collector.Paths(), a.collector.Documents()
+	a.collector = nil
+	if filled {
+		a.sorted = sortedBy(a.paths, window)
+	}
+	if a.ids != nil && mongoExport(a.paths, a.described) {
 		a.ids.mongoExport = true
 		a.paths = asID(a.paths)
 	}
@@ -269,8 +332,8 @@ func (a *analysis) choose(window []*ingest.Document) {
 		if timed == 0 {
 			timePath = nil
 		}
-		item := itemOf(a.paths, a.collector.Documents(), a.docs, a.bytes)
-		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.collector.Documents(),
+		item := itemOf(a.paths, a.described, a.docs, a.bytes)
+		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described,
 			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: writeRU(a.opts.Workload, a.ops, item),
 			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
@@ -294,8 +357,16 @@ func (a *analysis) choose(window []*ingest.Document) {
 			Background: runtime.GOMAXPROCS(0) > 1,
 		})
 	}
-	for _, d := range window {
+	// Each document is let go once counted, so that the window and the
+	// keys' counts of it are not both held whole. In WebAssembly this
+	// yields as reading does (see run), so that a cancel or another
+	// request does not wait for the whole window.
+	for i, d := range window {
 		a.add(d)
+		window[i] = nil
+		if yields && i%256 == 255 {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -424,6 +495,129 @@ func isTime(v *ingest.Value, named bool) bool {
 	}
 	at, ok := key.Time(v)
 	return ok && at.Year() >= 1990 && at.Year() <= 2100
+}
+
+// order is a path the window's documents are in order of.
+type order struct {
+	path        string
+	rising      bool
+	first, last *ingest.Value
+}
+
+// sortedBy finds the usable paths whose values never fall (or never rise)
+// from one of the window's documents to the next, at least three distinct
+// values of them in at least half the documents: by chance that is all but
+// impossible past a few dozen documents, so the input is likely sorted by
+// them (or written in their order, as times and counters are), and the
+// documents past the window may hold values the window has not. One pass,
+// and a path leaves it at its first turn.
+func sortedBy(ps []paths.Path, window []*ingest.Document) []order {
+	type run struct {
+		p           paths.Path
+		up, down    bool
+		first, last *ingest.Value
+	}
+	var live []*run
+	for _, p := range ps {
+		if p.Usable && p.Distinct >= advisor.MinDistinct && 2*p.Documents >= len(window) {
+			live = append(live, &run{p: p, up: true, down: true})
+		}
+	}
+	for _, d := range window {
+		live = slices.DeleteFunc(live, func(r *run) bool {
+			v := key.Lookup(&d.Root, r.p.Segments)
+			if v == nil || !v.Kind.Scalar() {
+				return false
+			}
+			if r.last != nil {
+				c := compareScalars(r.last, v)
+				r.up = r.up && c <= 0
+				r.down = r.down && c >= 0
+			} else {
+				r.first = v
+			}
+			r.last = v
+			return !r.up && !r.down
+		})
+		if len(live) == 0 {
+			return nil
+		}
+	}
+	var out []order
+	for _, r := range live {
+		out = append(out, order{path: r.p.Path, rising: r.up, first: r.first, last: r.last})
+	}
+	return out
+}
+
+// compareScalars orders scalars as Cosmos DB's ORDER BY orders types (null,
+// booleans, numbers, strings), numbers by value and strings by their bytes.
+func compareScalars(a, b *ingest.Value) int {
+	rank := func(v *ingest.Value) int {
+		switch v.Kind {
+		case ingest.Null:
+			return 0
+		case ingest.Bool:
+			if v.Bool {
+				return 2
+			}
+			return 1
+		case ingest.Number:
+			return 3
+		}
+		return 4
+	}
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 || a.Kind == ingest.Null || a.Kind == ingest.Bool {
+		return c
+	}
+	if a.Kind == ingest.Number {
+		return cmp.Compare(a.Num, b.Num)
+	}
+	return strings.Compare(a.Str, b.Str)
+}
+
+// windowWarnings say when the path table and the candidates come from the
+// first documents only, and more strongly when those look sorted.
+func (a *analysis) windowWarnings() []Notice {
+	held, all := a.described, a.docs
+	if a.paths == nil || held >= all { // aggregates have no window
+		return nil
+	}
+	first := fmt.Sprintf("the first %s of %s documents", human.Count(int64(held)), human.Count(int64(all)))
+	limit := fmt.Sprintf("the most pkcalc holds at once: %s documents", human.Count(int64(a.opts.Window)))
+	if held < a.opts.Window {
+		limit = fmt.Sprintf("as many as pkcalc holds at once: %s of memory", human.Bytes(windowHeap))
+	}
+	if len(a.sorted) == 0 {
+		return []Notice{{WindowPartial, fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s); each candidate's figures cover all %s. If the file is in some order (by time, by tenant), shuffle it or give a sample drawn from across the data, so that its first documents stand for all.",
+			first, limit, human.Count(int64(all)))}}
+	}
+	var by []string
+	for _, o := range a.sorted[:min(3, len(a.sorted))] {
+		way := "falling"
+		if o.rising {
+			way = "rising"
+		}
+		by = append(by, fmt.Sprintf("%s (%s, from %s to %s)", o.path, way, shortValue(o.first), shortValue(o.last)))
+	}
+	paths, it := by[0], "it"
+	if len(by) > 1 {
+		paths, it = strings.Join(by[:len(by)-1], ", ")+" and "+by[len(by)-1], "them"
+	}
+	if len(a.sorted) > len(by) {
+		paths += fmt.Sprintf(" (and %d more)", len(a.sorted)-len(by))
+	}
+	return []Notice{{WindowSorted, fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s), and those are in order of %s: the file looks sorted by %s, so the later documents may hold values the first do not, and the candidates may miss a key that fits them all. Shuffle the documents, or give a sample drawn from across the data; each candidate's figures cover all %s.",
+		first, limit, paths, it, human.Count(int64(all)))}}
+}
+
+// shortValue is a value's JSON, cut to 40 characters for a message.
+func shortValue(v *ingest.Value) string {
+	text := []rune(v.JSON())
+	if len(text) > 40 {
+		return string(text[:39]) + "…"
+	}
+	return string(text)
 }
 
 // looksLikeTime reports whether a path's most common values read as times
@@ -579,7 +773,7 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	// Rows carry their requests; there are no documents to read a weight
 	// field in, nor to warn that they lack one.
 	opts.WeightPath = nil
-	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), format: "per-key aggregates", named: 1}
+	a := &analysis{opts: opts, format: "per-key aggregates", named: 1}
 	a.readWorkload()
 	acc := partition.New(spec, partition.Options{Version: opts.HashVersion, MaxDistinct: opts.MaxDistinct})
 	var over []*aggregate.LineError
@@ -676,15 +870,15 @@ func (a *analysis) settingWarnings() []Notice {
 // key's [] is refused as it is read), but no item holds a value there.
 func (a *analysis) keysInArrays() []Notice {
 	arrays := map[string]int{} // path: the documents with an array there
-	for _, p := range a.pathTable() {
+	for _, p := range a.paths {
 		if !p.InArray && p.Types[ingest.Array] > 0 {
 			arrays[p.Path] = p.Types[ingest.Array]
 		}
 	}
 	// The path table covers the window: the first documents.
-	of := "of the " + human.Count(int64(a.collector.Documents())) + " documents"
-	if a.collector.Documents() < a.docs {
-		of = "of the first " + human.Count(int64(a.collector.Documents())) + " documents"
+	of := "of the " + human.Count(int64(a.described)) + " documents"
+	if a.described < a.docs {
+		of = "of the first " + human.Count(int64(a.described)) + " documents"
 	}
 	var out []Notice
 	seen := map[string]bool{}
@@ -748,13 +942,13 @@ func (a *analysis) whyNoRecommendation() *Notice {
 		return &Notice{NoDocuments, "The input holds no documents: there is nothing to measure."}
 	}
 	usable, most := 0, 0
-	for _, p := range a.pathTable() {
+	for _, p := range a.paths {
 		if p.Usable {
 			usable++
 			most = max(most, p.Distinct)
 		}
 	}
-	docs := a.collector.Documents()
+	docs := a.described
 	switch {
 	case usable == 0:
 		return &Notice{NoUsablePath, "No path of the documents can be a partition key: each is in an array, a system property, or holds objects or arrays."}

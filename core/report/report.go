@@ -31,8 +31,9 @@ type Report struct {
 	Settings      Settings `json:"settings"`
 	TimeField     string   `json:"timeField,omitempty"`
 	// Warnings are about the settings as the documents bore them out (a
-	// weight or time field the documents lack) and about documents Cosmos
-	// DB would refuse for their id.
+	// weight or time field the documents lack), about the documents the
+	// candidates were chosen from (the first only, perhaps in order), and
+	// about documents Cosmos DB would refuse for their id.
 	Warnings []Notice `json:"warnings"`
 	// IDs are the documents' ids against Cosmos DB's rules for them;
 	// absent for per-key aggregates, which have no documents.
@@ -44,7 +45,8 @@ type Report struct {
 	Operations       *Operations `json:"operations,omitempty"`
 	Candidates       []Candidate `json:"candidates"`
 	// Paths describe the first PathsDocuments documents: all of them, or
-	// the window candidates are chosen from when the input is longer.
+	// the window candidates are chosen from when the input is longer (a
+	// warning then says so).
 	Paths          []Path `json:"paths"`
 	PathsDocuments int64  `json:"pathsDocuments"`
 }
@@ -68,6 +70,8 @@ const (
 	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
 	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
 	IDRules                = "ID_RULES"                 // documents whose id breaks a rule (IDs), or repeats one in its logical partition under a candidate
+	WindowPartial          = "WINDOW_PARTIAL"           // the path table and the candidates come from the first documents only
+	WindowSorted           = "WINDOW_SORTED"            // and those are in order of a path: the candidates may miss values past them
 )
 
 // IDs count the documents whose id breaks a rule of Cosmos DB's.
@@ -426,10 +430,10 @@ func (a *analysis) finish() *Report {
 			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
-		Warnings:       a.settingWarnings(),
+		Warnings:       append(a.settingWarnings(), a.windowWarnings()...),
 		Candidates:     []Candidate{},
-		Paths:          PathsOf(a.pathTable()),
-		PathsDocuments: int64(a.collector.Documents()),
+		Paths:          PathsOf(a.paths),
+		PathsDocuments: int64(a.described),
 	}
 	if a.format == "" {
 		rep.Input.Format = "empty"
@@ -450,7 +454,7 @@ func (a *analysis) finish() *Report {
 		rep.IDs = a.ids.report()
 	}
 	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs,
-		Workload: o.Workload, Item: itemOf(a.pathTable(), a.collector.Documents(), a.docs, a.bytes)}
+		Workload: o.Workload, Item: itemOf(a.paths, a.described, a.docs, a.bytes)}
 	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
 		settings.Workload.Traffic = partition.ByDocuments
 	}

@@ -197,7 +197,11 @@ func TestNoSuggestAndWindow(t *testing.T) {
 	if a.PathsDocuments != 3000 || b.PathsDocuments != 7 {
 		t.Errorf("the path tables describe %d and %d documents, want 3000 and 7", a.PathsDocuments, b.PathsDocuments)
 	}
-	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments = nil, nil, 0, 0
+	// The sample's orders are in the order of their ids and dates.
+	if len(a.Warnings) != 0 || len(b.Warnings) != 1 || b.Warnings[0].Code != WindowSorted {
+		t.Errorf("warnings %+v and %+v, want none and %s", a.Warnings, b.Warnings, WindowSorted)
+	}
+	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments, b.Warnings = nil, nil, 0, 0, a.Warnings
 	var ja, jb bytes.Buffer
 	WriteJSON(&ja, a)
 	WriteJSON(&jb, b)

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -169,7 +170,7 @@ func TestDetectTimeOnDatasets(t *testing.T) {
 		"cosmicworks-v4-product.json":   "",
 		"dp420-tenant-products.json":    "",
 	} {
-		f, err := os.Open(schemaDatasets + "/" + file)
+		f, err := os.Open(filepath.Join(datasetsDir(), file))
 		if err != nil {
 			t.Skipf("dataset not available: %v", err)
 		}

@@ -255,9 +255,32 @@ GO
   [ -s "$1" ] || die "could not extract Vugu's renderer script from $dir"
 }
 
+# need_shared finds the real datasets and expert verdicts the tests read in
+# place (shared/datasets, shared/casebook): PKCALC_SHARED as given, the
+# shared folder beside this checkout, or, in a clone of a local checkout,
+# the one beside that. The tests fail without it (PKCALC_REQUIRE_TOOLS).
+need_shared() {
+  local origin
+  if [ -n "${PKCALC_SHARED:-}" ]; then return 0; fi
+  if [ -d ../shared/casebook ]; then
+    PKCALC_SHARED=$(cd ../shared && pwd)
+  else
+    origin=$(git config --get remote.origin.url 2>/dev/null || true)
+    if [ -n "$origin" ] && [ -d "$origin/../shared/casebook" ]; then
+      PKCALC_SHARED=$(cd "$origin/../shared" && pwd)
+    fi
+  fi
+  if [ -z "${PKCALC_SHARED:-}" ]; then
+    log "no shared/ folder of datasets beside this checkout: the tests that read them will fail (set PKCALC_SHARED)"
+    return 0
+  fi
+  export PKCALC_SHARED
+}
+
 run_tests() {
   # The tests that need a tool fail without it, rather than skip.
   export PKCALC_REQUIRE_TOOLS=1
+  need_shared
   need_node
   need_duckdb
   generate

@@ -30,6 +30,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 var (
@@ -216,12 +218,9 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 
 func dataset(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs("../../shared/datasets/" + name)
-	if err == nil {
-		_, err = os.Stat(p)
-	}
+	p, err := filepath.Abs(shared.File(t, "datasets", name))
 	if err != nil {
-		t.Skipf("dataset: %v", err)
+		t.Fatal(err)
 	}
 	return p
 }

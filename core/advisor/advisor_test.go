@@ -20,6 +20,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"
 	"github.com/pkcalc/pkcalc/core/sample"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 // evaluate measures spec over src and judges it.
@@ -46,9 +47,9 @@ func evaluate(t *testing.T, spec string, src io.Reader, opts partition.Options, 
 
 func dataset(t *testing.T, name string) io.Reader {
 	t.Helper()
-	b, err := os.ReadFile("../../../shared/datasets/" + name)
+	b, err := os.ReadFile(shared.File(t, "datasets", name))
 	if err != nil {
-		t.Fatalf("the shared datasets must be beside the project: %v", err)
+		t.Fatal(err)
 	}
 	return strings.NewReader(string(b))
 }

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/sample"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 // BenchmarkReader reads the IoT telemetry dataset (2.4 MB, 9,995 documents).
 func BenchmarkReader(b *testing.B) {
-	data, err := os.ReadFile("../../../shared/datasets/iot-env-sensor-telemetry.json")
+	data, err := os.ReadFile(shared.File(b, "datasets", "iot-env-sensor-telemetry.json"))
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

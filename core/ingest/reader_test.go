@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 type result struct {
@@ -383,9 +385,9 @@ func TestDatasets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			f, err := os.Open("../../../shared/datasets/" + tt.file)
+			f, err := os.Open(shared.File(t, "datasets", tt.file))
 			if err != nil {
-				t.Skipf("dataset not available: %v", err)
+				t.Fatal(err)
 			}
 			defer f.Close()
 			res := readAll(t, f)

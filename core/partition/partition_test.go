@@ -22,6 +22,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sketch"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 func accumulate(t testing.TB, spec string, src io.Reader, opts Options) *Distribution {
@@ -712,9 +713,9 @@ func TestBackground(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/datasets/iot-env-sensor-telemetry.json")
+	data, err := os.ReadFile(shared.File(t, "datasets", "iot-env-sensor-telemetry.json"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	run := func() *Distribution {
 		return accumulate(t, "/device+/ts:hour", strings.NewReader(string(data)), Options{TimePath: []string{"ts"}, MaxDistinct: 20, Samples: 500})
@@ -726,9 +727,9 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestDatasets(t *testing.T) {
-	f, err := os.Open("../../../shared/datasets/iot-env-sensor-telemetry.json")
+	f, err := os.Open(shared.File(t, "datasets", "iot-env-sensor-telemetry.json"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	d := accumulate(t, "/device", f, Options{TimePath: []string{"ts"}})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 func collect(t testing.TB, src io.Reader, opts Options) *Collector {
@@ -156,9 +157,9 @@ func TestOrderIndependent(t *testing.T) {
 }
 
 func TestDatasets(t *testing.T) {
-	f, err := os.Open("../../../shared/datasets/dp420-tenant-products.json")
+	f, err := os.Open(shared.File(t, "datasets", "dp420-tenant-products.json"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	m := byPath(collect(t, f, Options{}).Paths())

@@ -13,11 +13,8 @@ import (
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/sample"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
-
-// casebook is the folder of expert verdicts on real data, beside the
-// project: ../shared/casebook from the module's root.
-const casebook = "../../../shared/casebook"
 
 // A case of the casebook: a dataset, the analysis options by their API
 // names, and what an expert says must hold (see its README.md).
@@ -37,6 +34,7 @@ type bookCase struct {
 // not the figures. A case with an expectation this test does not know
 // fails, so that no verdict is skipped unread.
 func TestCasebook(t *testing.T) {
+	casebook := shared.Dir(t, "casebook")
 	data, err := os.ReadFile(filepath.Join(casebook, "cases.json"))
 	if err != nil {
 		t.Fatalf("the casebook must be beside the project: %v", err)
@@ -51,11 +49,11 @@ func TestCasebook(t *testing.T) {
 		t.Fatal("cases.json holds no case")
 	}
 	for _, c := range book.Cases {
-		t.Run(c.Name, func(t *testing.T) { runCase(t, c) })
+		t.Run(c.Name, func(t *testing.T) { runCase(t, casebook, c) })
 	}
 }
 
-func runCase(t *testing.T, c bookCase) {
+func runCase(t *testing.T, casebook string, c bookCase) {
 	var input []byte
 	switch {
 	case c.Input.Sample == "orders":

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 // idWarning is the report's ID_RULES warning, or "".
@@ -249,24 +249,10 @@ func TestIDNotice(t *testing.T) {
 }
 
 // casebookFile is a file of the casebook, shared/casebook beside the
-// repository, found from the module root whatever the package directory.
+// checkout.
 func casebookFile(t *testing.T, name string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-	return filepath.Join(dir, "..", "shared", "casebook", name)
+	return shared.File(t, "casebook", name)
 }
 
 // TestCasebookItemIDs is the casebook's case "cosmos-item-ids": documents

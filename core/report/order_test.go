@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,42 +12,15 @@ import (
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
-
-// datasetsDir is the directory of the real datasets, shared/datasets beside
-// the project's checkout, looked for from this package upwards; "" if none.
-func datasetsDir() string {
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		return ""
-	}
-	for {
-		if d := filepath.Join(dir, "shared", "datasets"); isDir(d) {
-			return d
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
-}
-
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
 
 // orderings are a dataset's documents as JSON Lines: in the file's order,
 // sorted by one path's values (stable, so ties keep the file's order), and
 // shuffled with a fixed seed.
 func orderings(t *testing.T, name string, by []string) (file string, docs map[string]string) {
 	t.Helper()
-	dir := datasetsDir()
-	if dir == "" {
-		t.Fatalf("no shared/datasets above %s: the real datasets this test reads are missing", must(filepath.Abs(".")))
-	}
-	file = filepath.Join(dir, name)
+	file = shared.File(t, "datasets", name)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +51,6 @@ func orderings(t *testing.T, name string, by []string) (file string, docs map[st
 	return file, map[string]string{"file's order": lines(roots), "sorted": lines(sorted), "shuffled": lines(shuffled)}
 }
 
-func must[T any](v T, _ error) T { return v }
 
 // seen is what a user reads of a report that must not depend on the order
 // of the documents: the candidates in their order with their figures (but

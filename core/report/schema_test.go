@@ -41,6 +41,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 const schemaFile = "../../docs/report.schema.json"
@@ -534,11 +535,7 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 // schemaDatasetCases are the shared datasets, with default options and with a
 // target size, throughput and workload.
 func schemaDatasetCases(t *testing.T) []schemaCase {
-	dir := datasetsDir()
-	if dir == "" {
-		return nil
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "datasets"), "*.json*"))
 	var out []schemaCase
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -625,11 +622,7 @@ func TestReportMatchesSchema(t *testing.T) {
 			t.Errorf("no inline case produces %s: add an input that does, or drop it from the schema", loc)
 		}
 	}
-	datasets := schemaDatasetCases(t)
-	if len(datasets) == 0 {
-		t.Log("no shared/datasets above this package")
-	}
-	for _, sc := range datasets {
+	for _, sc := range schemaDatasetCases(t) {
 		t.Run(sc.name, func(t *testing.T) { check(t, sc) })
 	}
 }

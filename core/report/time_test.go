@@ -3,13 +3,13 @@ package report
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 // TestTimeRank: names that say a field holds a time, and names that only
@@ -170,7 +170,7 @@ func TestDetectTimeOnDatasets(t *testing.T) {
 		"cosmicworks-v4-product.json":   "",
 		"dp420-tenant-products.json":    "",
 	} {
-		f, err := os.Open(filepath.Join(datasetsDir(), file))
+		f, err := os.Open(shared.File(t, "datasets", file))
 		if err != nil {
 			t.Skipf("dataset not available: %v", err)
 		}

@@ -71,8 +71,15 @@ func Justify(evals []*Evaluation) {
 		}
 		why := reasons(e, plain)
 		if len(why) > 0 {
-			e.Findings = append(e.Findings, Finding{CompositeKey, Info, fmt.Sprintf("%s does better than the plain key %s: %s.",
-				e.Dist.Spec, plain.Dist.Spec, strings.Join(why, "; "))})
+			msg := fmt.Sprintf("%s does better than the plain key %s: %s.", e.Dist.Spec, plain.Dist.Spec, strings.Join(why, "; "))
+			if first := partOf(evals, e, 0); first != nil && first != plain {
+				// What the first level alone would break: the reason for the
+				// levels after it.
+				if fixed := fixes(e, first); len(fixed) > 0 {
+					msg += fmt.Sprintf(" And over %s alone: %s.", first.Dist.Spec, strings.Join(fixed, "; "))
+				}
+			}
+			e.Findings = append(e.Findings, Finding{CompositeKey, Info, msg})
 			continue
 		}
 		if e.Score <= plain.Score && e.Uncapped <= plain.Uncapped {
@@ -100,19 +107,42 @@ func bestPart(evals []*Evaluation, e *Evaluation) *Evaluation {
 	return best
 }
 
-// reasons are what e does better than the plain key p, in words.
-func reasons(e, p *Evaluation) []string {
+// partOf is the acceptable plain key of e's level (or term) i, if measured.
+func partOf(evals []*Evaluation, e *Evaluation, i int) *Evaluation {
+	own := e.Dist.Spec.PathStrings()
+	if i >= len(own) {
+		return nil
+	}
+	for _, o := range evals {
+		if o.Dist.Spec.Kind == key.Hash && Acceptable(o) && o.Dist.Spec.PathStrings()[0] == own[i] {
+			return o
+		}
+	}
+	return nil
+}
+
+// fixes are the warning or critical findings of the plain key p that e
+// does not have, in words.
+func fixes(e, p *Evaluation) []string {
 	var why []string
-	fixes := func(code string, at Severity, text string) {
-		if worst(p, code) <= severityRank(at) && worst(e, code) > worst(p, code) {
+	fix := func(code string, text string) {
+		if worst(p, code) <= severityRank(Warning) && worst(e, code) > worst(p, code) {
 			why = append(why, text)
 		}
 	}
-	fixes(LogicalPartitionLimit, Warning, fmt.Sprintf("a value of %s nears or passes %s at the target, which the later parts split", p.Dist.Spec, logicalLimit))
-	fixes(Throttled, Warning, fmt.Sprintf("%s throttles, and this key spreads its requests", p.Dist.Spec))
-	fixes(HotPartition, Warning, fmt.Sprintf("one value of %s takes much of the data or the requests, which this key spreads", p.Dist.Spec))
-	fixes(LowCardinality, Warning, fmt.Sprintf("%s has too few values for the target", p.Dist.Spec))
-	fixes(Monotonic, Warning, fmt.Sprintf("the writes of a moment share a value of %s, which this key spreads", p.Dist.Spec))
+	fix(LogicalPartitionLimit, fmt.Sprintf("a value of %s nears or passes %s at the target, which the later parts split", p.Dist.Spec, logicalLimit))
+	fix(Throttled, fmt.Sprintf("%s throttles, and this key spreads its requests", p.Dist.Spec))
+	fix(HotPartition, fmt.Sprintf("one value of %s takes much of the data or the requests, which this key spreads", p.Dist.Spec))
+	fix(LowCardinality, fmt.Sprintf("%s has too few values for the target", p.Dist.Spec))
+	fix(Monotonic, fmt.Sprintf("the writes of a moment share a value of %s, which this key spreads", p.Dist.Spec))
+	return why
+}
+
+// reasons are what e does better than the plain key p, in words: the
+// findings of p it does not have, and operations it keeps in fewer
+// partitions.
+func reasons(e, p *Evaluation) []string {
+	why := fixes(e, p)
 	if e.Queries.Active && e.Queries.score() > p.Queries.score() {
 		why = append(why, fmt.Sprintf("more of the operations stay in one partition or a few (%s against %s under %s)",
 			human.Percent(e.Queries.Single+e.Queries.Targeted), human.Percent(p.Queries.Single+p.Queries.Targeted), p.Dist.Spec))

@@ -51,7 +51,6 @@ func orderings(t *testing.T, name string, by []string) (file string, docs map[st
 	return file, map[string]string{"file's order": lines(roots), "sorted": lines(sorted), "shuffled": lines(shuffled)}
 }
 
-
 // seen is what a user reads of a report that must not depend on the order
 // of the documents: the candidates in their order with their figures (but
 // the monotonicity with the file's order, which is about the order, and the

@@ -248,44 +248,8 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"noFinding": func(rep *Report, _ string, raw json.RawMessage) string {
-		var e struct {
-			Key   string
-			Codes []string
-		}
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return err.Error()
-		}
-		c := candidateOf(rep, e.Key)
-		if c == nil {
-			return e.Key + " was not measured"
-		}
-		for _, f := range c.Findings {
-			if slices.Contains(e.Codes, f.Code) {
-				return fmt.Sprintf("%s has %s: %s", e.Key, f.Code, f.Message)
-			}
-		}
-		return ""
-	},
-	"finding": func(rep *Report, _ string, raw json.RawMessage) string {
-		var e struct {
-			Key   string
-			Codes []string
-		}
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return err.Error()
-		}
-		c := candidateOf(rep, e.Key)
-		if c == nil {
-			return e.Key + " was not measured"
-		}
-		for _, code := range e.Codes {
-			if !slices.ContainsFunc(c.Findings, func(f Finding) bool { return f.Code == code }) {
-				return fmt.Sprintf("%s has no %s", e.Key, code)
-			}
-		}
-		return ""
-	},
+	"noFinding": func(rep *Report, _ string, raw json.RawMessage) string { return findings(rep, raw, false) },
+	"finding":   func(rep *Report, _ string, raw json.RawMessage) string { return findings(rep, raw, true) },
 	"timeField": func(rep *Report, _ string, raw json.RawMessage) string {
 		var want string
 		if err := json.Unmarshal(raw, &want); err != nil {
@@ -368,4 +332,30 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
+}
+
+// findings checks that a key has (want) or has not each of some finding
+// codes: {"key": ..., "codes": [...]}.
+func findings(rep *Report, raw json.RawMessage, want bool) string {
+	var e struct {
+		Key   string
+		Codes []string
+	}
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return err.Error()
+	}
+	c := candidateOf(rep, e.Key)
+	if c == nil {
+		return e.Key + " was not measured"
+	}
+	for _, code := range e.Codes {
+		i := slices.IndexFunc(c.Findings, func(f Finding) bool { return f.Code == code })
+		switch {
+		case want && i < 0:
+			return fmt.Sprintf("%s has no %s", e.Key, code)
+		case !want && i >= 0:
+			return fmt.Sprintf("%s has %s: %s", e.Key, code, c.Findings[i].Message)
+		}
+	}
+	return ""
 }

@@ -99,7 +99,8 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	e.Spread = d.WriteSpread(ranges)
 	e.costs = costsOf(s)
 	e.Queries = route(s.Operations, d.Spec, s.Workload.Queries)
-	lay := e.layout(ranges, e.Projection)
+	// The layout of the target, on the placement and spread just measured.
+	lay := e.layout(ranges, e.Projection, e.Physical, e.Spread)
 	e.HottestShare = lay.hottest
 	e.Load = e.load(lay)
 	if e.Load.Active {

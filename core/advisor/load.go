@@ -64,13 +64,20 @@ type layout struct {
 	span func(levels int) float64
 }
 
+// layoutOf works out how the key's requests fall on the partitions of
+// projection p, placing the sample on them.
+func (e *Evaluation) layoutOf(p partition.Projection) layout {
+	ranges := p.Ranges()
+	return e.layout(ranges, p, e.Dist.Place(ranges), e.Dist.WriteSpread(ranges))
+}
+
 // layout works out how the key's requests fall on ranges, the partitions
-// of projection p.
-func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection) layout {
+// of projection p, on which the sample is placed as phys and its writes
+// through time spread as sp (nil without a time field).
+func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection, phys []partition.Physical, sp *partition.Spread) layout {
 	d := e.Dist
 	traffic := e.traffic()
 	l := layout{ranges: ranges}
-	phys := d.Place(ranges)
 	l.shares, l.hottest = d.Shares(phys, traffic)
 	if p.Factor > 1 {
 		if sh, hot := p.Shares(traffic, d.Weighted); sh != nil {
@@ -87,7 +94,6 @@ func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection) layout {
 	}
 	l.items, l.hotItems = d.ItemShares(ranges, traffic)
 	l.writes, l.hotWrite = l.shares, l.hottest
-	sp := d.WriteSpread(ranges)
 	if concentrated, crowded := writesCrowd(d, sp, len(ranges), fullestShare(p)); (concentrated || crowded) && len(sp.Moment) == len(ranges) {
 		// Writes go where the writes of the moment go: for a key whose
 		// values follow time (a bucket, a date), to the few partitions of
@@ -217,7 +223,7 @@ func (e *Evaluation) operationsDemand(l layout, dm *demand) {
 			// routed alike, for its one item.
 			var point, write float64
 			if op.Kind == query.DeleteOp {
-				write = charged(op.RU, c.Write*capacity.DeleteFactor)
+				write = writeCharge(op.Op, c)
 			} else {
 				point = charged(op.RU, c.PointRead)
 			}
@@ -235,13 +241,36 @@ func (e *Evaluation) operationsDemand(l layout, dm *demand) {
 			dm.keyed += v.Rate * write
 			dm.writes += v.Rate * write
 		default:
-			write := charged(op.RU, c.Write*writeFactor(op.Kind)*float64(max(op.Items, 1)))
+			write := writeCharge(op.Op, c)
 			dm.charges = append(dm.charges, Charge{RU: write, Partitions: 1})
 			dm.base += v.Rate * write
 			dm.keyed += v.Rate * write
 			dm.writes += v.Rate * write
 		}
 	}
+}
+
+// WriteRU is the RU/s the workload's writes ask for, whatever the key:
+// the inserts per second of the settings and the writes of the workload
+// file, each at its charge for items like it (measured or modelled), as
+// the load counts them. Candidates sizes a computed suffix by it.
+func WriteRU(w Workload, ops []query.Op, it capacity.Item) float64 {
+	c := costsOf(Settings{Workload: w, Item: it})
+	total := w.Writes * c.Write
+	for _, op := range ops {
+		switch op.Kind {
+		case query.QueryOp, query.ReadOp:
+		default:
+			total += op.Weight * writeCharge(op, c)
+		}
+	}
+	return total
+}
+
+// writeCharge is what one execution of a write costs: its measured charge,
+// or its kind's share of an insert for each item it writes.
+func writeCharge(op query.Op, c capacity.Costs) float64 {
+	return charged(op.RU, c.Write*writeFactor(op.Kind)*float64(max(op.Items, 1)))
 }
 
 // charged is the measured charge when there is one, else the model's.

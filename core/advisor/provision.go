@@ -56,7 +56,7 @@ func (e *Evaluation) provision() Provision {
 	floor := float64(capacity.MinRU(t.Autoscale, e.storage(), 0))
 	step := float64(capacity.RUStep(t.Autoscale))
 	try := func(proj partition.Projection, byData bool) bool {
-		l := e.load(e.layout(proj.Ranges(), proj))
+		l := e.load(e.layoutOf(proj))
 		busiest := 0.0
 		for _, d := range l.DemandRU {
 			busiest = max(busiest, d)

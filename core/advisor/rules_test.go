@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -231,4 +232,26 @@ func TestDayOneRule(t *testing.T) {
 		{name: "their writes throttle", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}, Workload: Workload{Writes: 12000}}, score: -1,
 			code: DayOneSpread, sev: Warning, text: "they throttle from the first day"},
 	})
+}
+
+// WriteRU prices the workload's writes as the load does: an insert, twice
+// that for a replace, upsert or patch, one for each item of a batch, and
+// a measured charge where one is given.
+func TestWriteRU(t *testing.T) {
+	ops, errs := query.ReadWorkload(strings.NewReader("10 create\n5 replace /x\n2 batch 3 /x\n4 ru=9 upsert /x\n100 SELECT * FROM c\n50 read /id\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	it := capacity.Item{Bytes: 1024}
+	for _, tt := range []struct {
+		w    Workload
+		want float64
+	}{
+		{Workload{Writes: 1}, 5 + 10*5 + 5*10 + 2*15 + 4*9},
+		{Workload{Writes: 1, Measured: capacity.Costs{Write: 7}}, 7 + 10*7 + 5*14 + 2*21 + 4*9},
+	} {
+		if got := WriteRU(tt.w, ops, it); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("WriteRU(%+v) = %v, want %v", tt.w, got, tt.want)
+		}
+	}
 }

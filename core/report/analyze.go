@@ -334,7 +334,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 		}
 		item := itemOf(a.paths, a.described, a.docs, a.bytes)
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described,
-			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: writeRU(a.opts.Workload, a.ops, item),
+			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: advisor.WriteRU(a.opts.Workload, a.ops, item),
 			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
@@ -370,26 +370,6 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	}
 }
 
-// writeRU is the workload's write RU/s, for the candidates' computed
-// suffixes: the inserts per second of the settings and the writes of the
-// workload file, at the charge of an insert of the documents' items
-// (capacity.DefaultCosts), or at the one given. Replaces, upserts and
-// patches count as inserts here: what matters is where the writes go.
-func writeRU(w advisor.Workload, ops []query.Op, it capacity.Item) float64 {
-	cost := capacity.DefaultCosts(it).Write
-	if w.Measured.Write > 0 {
-		cost = w.Measured.Write
-	}
-	writes := w.Writes
-	for _, op := range ops {
-		switch op.Kind {
-		case query.QueryOp, query.ReadOp:
-		default:
-			writes += op.Weight * float64(max(op.Items, 1))
-		}
-	}
-	return writes * cost
-}
 
 func (a *analysis) add(d *ingest.Document) {
 	// Each path the keys, the time field and the weight field read is looked

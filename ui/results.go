@@ -393,8 +393,15 @@ func ProvisionText(w *report.Workload) string {
 	if w.LeastRU == nil {
 		return fmt.Sprintf("No throughput is enough under it: one key value needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU)))
 	}
-	return fmt.Sprintf("Provision %s RU/s or more: from there no physical partition throttles (the workload needs %s RU/s).",
-		human.Count(int64(*w.LeastRU)), human.Count(int64(w.TotalRU+0.5)))
+	how := ""
+	if w.CreateRU > 0 {
+		how = fmt.Sprintf(" Create the container with %s RU/s or less, then raise them, so that it starts with the partitions this is worked out on.", human.Count(int64(w.CreateRU)))
+		if w.LeastRUByData {
+			how = fmt.Sprintf(" Create the container with %s RU/s or less and load it before raising them, so that it splits where its data is.", human.Count(int64(w.CreateRU)))
+		}
+	}
+	return fmt.Sprintf("Provision %s RU/s or more: from there no physical partition throttles (the workload needs %s RU/s).%s",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.TotalRU+0.5)), how)
 }
 
 // WeightText is a component's weight.

@@ -26,6 +26,12 @@ type Provision struct {
 	// not the evenly split partitions a container created with it starts
 	// with.
 	ByData bool
+	// CreateRU is, when a container created at LeastRU would start with
+	// more partitions than the layout it is judged on, or must be loaded
+	// before it splits (ByData), the most to create it with
+	// (capacity.CreateRU) before raising it to LeastRU; 0 when it can be
+	// created at LeastRU.
+	CreateRU int
 }
 
 // provisionTries is how many layouts past the first that needs no more
@@ -55,7 +61,7 @@ func (e *Evaluation) provision() Provision {
 	t := e.Throughput
 	floor := float64(capacity.MinRU(t.Autoscale, e.storage(), 0))
 	step := float64(capacity.RUStep(t.Autoscale))
-	try := func(proj partition.Projection, byData bool) bool {
+	try := func(proj partition.Projection, start int, byData bool) bool {
 		l := e.load(e.layoutOf(proj))
 		busiest := 0.0
 		for _, d := range l.DemandRU {
@@ -66,12 +72,16 @@ func (e *Evaluation) provision() Provision {
 		}
 		ru := int(math.Ceil(max(float64(len(l.DemandRU))*busiest, floor)/step) * step)
 		if p.LeastRU == 0 || ru < p.LeastRU {
-			p.LeastRU, p.Partitions, p.ByData = ru, len(l.DemandRU), byData
+			p.LeastRU, p.Partitions, p.ByData, p.CreateRU = ru, len(l.DemandRU), byData, 0
+			if create := capacity.CreateRU(start, t.Autoscale); ru > create || byData {
+				p.CreateRU = create
+			}
 		}
 		return true
 	}
 	if e.settings.Partitions > 0 {
-		try(e.Projection, false)
+		try(e.Projection, e.settings.Partitions, false)
+		p.CreateRU = 0 // the partitions are given: nothing to create them by
 		return p
 	}
 	tries, last := 0, -1
@@ -81,7 +91,7 @@ func (e *Evaluation) provision() Provision {
 			continue // storage splits a smaller start into the same layout
 		}
 		last = len(proj.Physical)
-		if try(proj, false) || tries > 0 {
+		if try(proj, n, false) || tries > 0 {
 			tries++
 		}
 	}
@@ -109,7 +119,7 @@ func (e *Evaluation) provision() Provision {
 			continue
 		}
 		last = len(proj.Physical)
-		if try(proj, true) || tries > 0 {
+		if try(proj, 1, true) || tries > 0 {
 			tries++
 		}
 	}

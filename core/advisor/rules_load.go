@@ -101,13 +101,18 @@ func requestSpread(e *Evaluation) verdict {
 	return v
 }
 
-// byDataText says, when the least throughput needs it, that the container
-// must split where its data is.
+// byDataText says how to create the container so that it has the layout
+// the least throughput needs: split where its data is, or started with
+// fewer partitions than that throughput would give it.
 func byDataText(p Provision) string {
-	if !p.ByData {
-		return ""
+	switch {
+	case p.ByData:
+		return fmt.Sprintf(", split where the data is: create the container with %s or less, load it, raise its RU/s to %s so that it splits, then lower them",
+			ru(float64(p.CreateRU)), ru(float64(p.Partitions*capacity.PartitionMaxRU)))
+	case p.CreateRU > 0:
+		return fmt.Sprintf(": create the container with %s or less, then raise its RU/s, as created with more it would start with more partitions", ru(float64(p.CreateRU)))
 	}
-	return ", split where the data is: create the container with less, load it, then raise its RU/s"
+	return ""
 }
 
 // healthyThrottling is the share of requests answered 429 the docs call a

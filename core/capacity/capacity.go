@@ -86,6 +86,19 @@ func InitialPartitions(t Throughput) int {
 	return max(n, 1)
 }
 
+// CreateRU is the most throughput a container can be created with and
+// still start with n physical partitions: n x 6,000 RU/s manual, n x
+// 10,000 autoscale (the inverse of InitialPartitions). Raised later up to
+// n x 10,000, it keeps them (scaling-provisioned-throughput-best-practices).
+// n below 1 counts as 1.
+func CreateRU(n int, autoscale bool) int {
+	per := initialRUManual
+	if autoscale {
+		per = initialRUAutoscale
+	}
+	return max(n, 1) * per
+}
+
 // Partitions is the number of physical partitions a container created with
 // t holds once it stores storageBytes, when data and requests are spread
 // evenly over the key space.

@@ -369,3 +369,27 @@ func same(a, b float64) bool {
 	}
 	return math.Abs(a-b) < 1e-9
 }
+
+func TestCreateRU(t *testing.T) {
+	for _, tt := range []struct {
+		n         int
+		autoscale bool
+		want      int
+	}{
+		{1, false, 6000}, {2, false, 12000}, {25, false, 150000}, {25, true, 250000}, {0, false, 6000}, {-3, true, 10000},
+	} {
+		got := CreateRU(tt.n, tt.autoscale)
+		if got != tt.want {
+			t.Errorf("CreateRU(%d, %v) = %d, want %d", tt.n, tt.autoscale, got, tt.want)
+		}
+		// The inverse of InitialPartitions: created with it, a container
+		// starts with n partitions; with a step more, with more.
+		n := max(tt.n, 1)
+		if p := InitialPartitions(Throughput{RU: got, Autoscale: tt.autoscale}); p != n {
+			t.Errorf("created with %d RU/s: %d partitions, want %d", got, p, n)
+		}
+		if p := InitialPartitions(Throughput{RU: got + RUStep(tt.autoscale), Autoscale: tt.autoscale}); p <= n {
+			t.Errorf("created with %d RU/s: %d partitions, want more than %d", got+RUStep(tt.autoscale), p, n)
+		}
+	}
+}

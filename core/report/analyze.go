@@ -370,7 +370,6 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	}
 }
 
-
 func (a *analysis) add(d *ingest.Document) {
 	// Each path the keys, the time field and the weight field read is looked
 	// up once: the ten default keys read six paths fifteen times.

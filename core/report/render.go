@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
 )
 
@@ -238,11 +239,17 @@ func provisionText(c Candidate) string {
 		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU+0.5)))
 	}
 	split := ""
-	if w.LeastRUByData {
-		split = ", split where the data is: create the container with less, load it, then raise its RU/s"
+	switch {
+	case w.LeastRUByData:
+		split = fmt.Sprintf(", split where the data is: create the container with %s RU/s or less, load it, raise its RU/s to %s so that it splits, then lower them",
+			human.Count(int64(w.CreateRU)), human.Count(int64(w.LeastRUPartitions)*capacity.PartitionMaxRU))
+	case w.CreateRU > 0:
+		split = fmt.Sprintf(": create the container with %s RU/s or less, then raise its RU/s, as created with more it would start with more partitions", human.Count(int64(w.CreateRU)))
 	}
-	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. The workload needs %s RU/s under this key.",
-		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split, human.Count(int64(w.TotalRU+0.5)))
+	p := int64(len(c.PhysicalPartitions))
+	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
+		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(int64(w.TotalRU+0.5)))
 }
 
 func findingCodes(fs []Finding) string {

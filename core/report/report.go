@@ -386,7 +386,11 @@ type Workload struct {
 	// LeastRUByData: the least needs the partitions split where the data
 	// is (created with less, loaded, then scaled up), not the even split a
 	// container created with it starts with.
-	LeastRUByData      bool    `json:"leastRuByData,omitempty"`
+	LeastRUByData bool `json:"leastRuByData,omitempty"`
+	// CreateRU is the most to create the container with before raising it
+	// to LeastRU, when created at LeastRU it would start with more
+	// partitions than LeastRU is worked out on, or must be loaded first.
+	CreateRU           int     `json:"createRu,omitempty"`
 	PointReadRU        float64 `json:"pointReadRu"`
 	WriteRU            float64 `json:"writeRu"`
 	QueryRU            float64 `json:"queryRu"`
@@ -659,7 +663,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
 			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
 		if p := e.Provision; p.LeastRU > 0 {
-			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData = &p.LeastRU, p.Partitions, p.ByData
+			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData, c.Workload.CreateRU = &p.LeastRU, p.Partitions, p.ByData, p.CreateRU
 		}
 	}
 	if q := e.Queries; q.Active {

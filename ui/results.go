@@ -429,7 +429,11 @@ func ChargeText(v report.Verdict) string {
 	}
 	s := fmt.Sprintf("%s RU, %s %s", strconv.FormatFloat(v.RU, 'f', -1, 64), human.Count(int64(v.Partitions)), human.Plural(int64(v.Partitions), "partition", "partitions"))
 	if v.Items > 0 {
-		s += fmt.Sprintf(", %s %s", human.Count(int64(v.Items+0.5)), human.Plural(int64(v.Items+0.5), "item", "items"))
+		atMost := ""
+		if v.ItemsAtMost {
+			atMost = "at most "
+		}
+		s += fmt.Sprintf(", %s%s %s", atMost, human.Count(int64(v.Items+0.5)), human.Plural(int64(v.Items+0.5), "item", "items"))
 	}
 	return s
 }

@@ -26,3 +26,22 @@ func TestRoutingText(t *testing.T) {
 		}
 	}
 }
+
+// TestChargeText: a query's items read as an upper bound when conditions
+// beside its equality filters may leave fewer.
+func TestChargeText(t *testing.T) {
+	for _, tt := range []struct {
+		v    report.Verdict
+		want string
+	}{
+		{report.Verdict{}, "–"},
+		{report.Verdict{RU: 1, Partitions: 1}, "1 RU, 1 partition"},
+		{report.Verdict{RU: 7.25, Partitions: 3, Items: 12.4}, "7.25 RU, 3 partitions, 12 items"},
+		{report.Verdict{RU: 7.25, Partitions: 3, Items: 12.6, ItemsAtMost: true}, "7.25 RU, 3 partitions, at most 13 items"},
+		{report.Verdict{RU: 2.9, Partitions: 1, Items: 1}, "2.9 RU, 1 partition, 1 item"},
+	} {
+		if got := ChargeText(tt.v); got != tt.want {
+			t.Errorf("ChargeText(%+v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}

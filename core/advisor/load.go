@@ -39,6 +39,10 @@ type Charge struct {
 	RU         float64 // request units
 	Partitions int     // physical partitions it reads or writes
 	Items      float64 // items a query loads; 0 for other operations
+	// AtMost: the query has conditions besides the equality filters its
+	// items are counted by (a range, a function, an OR), which may leave
+	// fewer: Items is at most what it loads.
+	AtMost bool
 }
 
 // layout is a set of physical partitions and how the key's requests fall
@@ -205,7 +209,8 @@ func (e *Evaluation) operationsDemand(l layout, dm *demand) {
 			charge, items := e.queryCharge(op, touched)
 			base, _ := e.queryCharge(op, 1)
 			dm.base += v.Rate * base
-			dm.charges = append(dm.charges, Charge{RU: charge, Partitions: touched, Items: e.loaded(op, touched)})
+			dm.charges = append(dm.charges, Charge{RU: charge, Partitions: touched, Items: e.loaded(op, touched),
+				AtMost: op.Shape.Narrowed})
 			switch {
 			case r.Kind == query.FanOut:
 				dm.fanOut += v.Rate * charge

@@ -49,6 +49,26 @@ func TestAdviceOrdersQueryByTenant(t *testing.T) {
 	}
 }
 
+// A range beside the equality filter may leave fewer items than the
+// filter matches: the report counts the same items and says they are an
+// upper bound, as no sample tells how many the range keeps.
+func TestAdviceItemsAtMost(t *testing.T) {
+	r, err := Analyze(strings.NewReader(sample.OrdersText(sample.DefaultOrders)), Options{
+		Keys: []key.Spec{mustKey(t, "/tenantId")}, NoSuggest: true,
+		Throughput: capacity.Throughput{RU: 60000},
+		Workload: advisor.Workload{Operations: "100 SELECT * FROM c WHERE c.tenantId = @t\n" +
+			"100 SELECT * FROM c WHERE c.tenantId = @t AND c.total > @least\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := candidateOf(r, "/tenantId").Queries.Verdicts
+	if v[0].ItemsAtMost || !v[1].ItemsAtMost || v[0].Items != v[1].Items {
+		t.Errorf("equality alone: %v items, at most %v; with a range: %v items, at most %v",
+			v[0].Items, v[0].ItemsAtMost, v[1].Items, v[1].ItemsAtMost)
+	}
+}
+
 // Profiler logs: every query filters on the namespace, of which there are
 // five, one with 60 % of the documents. Before, no candidate used /ns;
 // named by hand, /ns,/_id scored 95.

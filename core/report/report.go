@@ -138,9 +138,13 @@ type Verdict struct {
 	RU         float64 `json:"ru"`
 	Partitions int     `json:"partitions"`
 	Items      float64 `json:"items,omitempty"`
-	KeyUpdated bool    `json:"keyUpdated,omitempty"`
-	SpansKeys  bool    `json:"spansKeys,omitempty"`
-	Message    string  `json:"message"`
+	// ItemsAtMost: the query has conditions besides the equality filters
+	// its items are counted by (a range, a function, an OR), which may
+	// leave fewer: Items is at most what it loads.
+	ItemsAtMost bool   `json:"itemsAtMost,omitempty"`
+	KeyUpdated  bool   `json:"keyUpdated,omitempty"`
+	SpansKeys   bool   `json:"spansKeys,omitempty"`
+	Message     string `json:"message"`
 }
 
 // Input says how the input was read and what was wrong with it.
@@ -674,7 +678,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
 				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message}
 			if i < len(e.Load.Charges) {
 				ch := e.Load.Charges[i]
-				vj.RU, vj.Partitions, vj.Items = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1)
+				vj.RU, vj.Partitions, vj.Items, vj.ItemsAtMost = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1), ch.AtMost && ch.Items > 0
 			}
 			c.Queries.Verdicts = append(c.Queries.Verdicts, vj)
 		}

@@ -475,7 +475,8 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 		{
 			// The application's operations: queries that route every way, a
 			// point read without the key, a patch of the key, a batch across
-			// keys, and a line that cannot be read.
+			// keys, a line that cannot be read, and a query with a range
+			// besides its equality filter.
 			name: "workload",
 			input: schemaLines(60, func(i int) string {
 				return fmt.Sprintf(`{"id":"%d","tenantId":"%s","status":"s%d"}`, i, tenants[i%len(tenants)], i%4)
@@ -487,10 +488,12 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 {"kind":"read","weight":20,"paths":["/id"]},
 {"kind":"patch","weight":1,"paths":["/tenantId"]},
 {"kind":"batch","weight":1,"paths":["/tenantId"]},
-{"kind":"query","weight":1,"query":"SELECT FROM WHERE"}
+{"kind":"query","weight":1,"query":"SELECT FROM WHERE"},
+{"kind":"query","weight":1,"query":"SELECT * FROM c WHERE c.tenantId = @t AND c.status > 's1'"}
 ]`}},
 			want: []string{"/operations/errors/0", "/candidates/0/queries/verdicts/1/values", "/candidates/0/queries/verdicts/3/paths",
-				"/candidates/0/queries/verdicts/4/keyUpdated", "/candidates/0/queries/verdicts/5/spansKeys", "/candidates/0/queries/verdicts/0/query"},
+				"/candidates/0/queries/verdicts/4/keyUpdated", "/candidates/0/queries/verdicts/5/spansKeys", "/candidates/0/queries/verdicts/0/query",
+				"/candidates/0/queries/verdicts/6/itemsAtMost"},
 		},
 		{
 			// A query on a hierarchical key's first level names a prefix.

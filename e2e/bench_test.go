@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"math"
 	"os"
 	"os/exec"
@@ -19,7 +20,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pkcalc/pkcalc/core/human"
-	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
 
@@ -55,7 +55,7 @@ func TestBrowserBenchmark(t *testing.T) {
 		best := math.Inf(1)
 		for range 3 {
 			start := time.Now()
-			if _, err := report.Analyze(bytes.NewReader(data.Bytes()), report.Options{}); err != nil {
+			if _, err := analysis.Analyze(bytes.NewReader(data.Bytes()), analysis.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			best = min(best, time.Since(start).Seconds())
@@ -131,7 +131,7 @@ func TestBrowserBenchmark(t *testing.T) {
 		}
 	}
 	keys := 0
-	if r, err := report.Analyze(bytes.NewReader(data.Bytes()), report.Options{}); err == nil {
+	if r, err := analysis.Analyze(bytes.NewReader(data.Bytes()), analysis.Options{}); err == nil {
 		keys = len(r.Candidates)
 	}
 
@@ -152,7 +152,7 @@ func TestBrowserBenchmark(t *testing.T) {
 	host, _ := os.Hostname()
 	cpu := cpuModel()
 	rows := []struct{ what, figure, target string }{
-		{fmt.Sprintf("native analysis (`report.Analyze`, default candidates, %d cores, best of 3)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
+		{fmt.Sprintf("native analysis (`analysis.Analyze`, default candidates, %d cores, best of 3)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
 		{"the same on one core (GOMAXPROCS=1, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", oneCore, mb/oneCore), "150 MB/s (engine issue)"},
 		{"in the browser (`window.pkcalc.analyze`, Web Worker, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", browser, mb/browser), "≥ 40 % of native"},
 		{"browser / native throughput", fmt.Sprintf("%.0f %%", 100*native/browser), "≥ 40 %"},

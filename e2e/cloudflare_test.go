@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"io/fs"
 	"net"
@@ -35,7 +36,6 @@ import (
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/api"
-	"github.com/pkcalc/pkcalc/core/report"
 )
 
 // cloudflareMaxBody is api.Config.MaxBodyBytes in wasm/engine/cloudflare.
@@ -252,7 +252,7 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("docs/openapi.yaml does not contain %q", s)
 		}
 	}
-	want := append(slices.Clone(report.OptionNames), "format", "aggregates", "docBytes")
+	want := append(slices.Clone(analysis.OptionNames), "format", "aggregates", "docBytes")
 	var got []string
 	for _, m := range regexp.MustCompile(`(?m)^ *- name: (\S+)\n *in: query$`).FindAllStringSubmatch(text, -1) {
 		got = append(got, m[1])

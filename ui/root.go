@@ -6,6 +6,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"maps"
 	"net/url"
 	"slices"
@@ -91,7 +92,7 @@ func (c *Root) TakeFocus() string {
 }
 
 // Settings is the form, as text: what people type, checked by
-// report.ParseOptions when the analysis starts.
+// analysis.ParseOptions when the analysis starts.
 type Settings struct {
 	Keys        []string
 	NoSuggest   bool
@@ -177,7 +178,7 @@ func AddressSettings(query, hash string) string {
 // addressNames are the names of the address that AddressSettings and
 // SettingsFrom read: the engine's options, the page's own settings, and
 // the built-in sample.
-var addressNames = append(slices.Clone(report.OptionNames), "aggregates", "docBytes", "sample")
+var addressNames = append(slices.Clone(analysis.OptionNames), "aggregates", "docBytes", "sample")
 
 // Address is the page's address (from its path on) after an analysis with
 // settings, a query as SetSettings gets it: the settings go after the '#',
@@ -230,7 +231,7 @@ func (c *Root) Analyse() {
 	if c.Source.Kind == "" {
 		c.Source = Source{Kind: "paste", Label: "pasted text"}
 	}
-	if _, err := report.ParseOptionsNamed(check, FieldName); err != nil {
+	if _, err := analysis.ParseOptionsNamed(check, FieldName); err != nil {
 		c.refuse("Check the settings: " + err.Error())
 		return
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"html/template"
 	"net/url"
 	"reflect"
@@ -61,11 +62,11 @@ func (f *fakePage) SetSettings(q string) { f.settings = q }
 // finish runs the engine natively on the page's text, as the worker would.
 func finish(t *testing.T, c *Root, f *fakePage) {
 	t.Helper()
-	opts, err := report.ParseOptions(f.analyzed[len(f.analyzed)-1])
+	opts, err := analysis.ParseOptions(f.analyzed[len(f.analyzed)-1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Analyze(strings.NewReader(f.text), opts)
+	rep, err := analysis.Analyze(strings.NewReader(f.text), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestStatus(t *testing.T) {
 func TestPathTableScope(t *testing.T) {
 	f := &fakePage{}
 	c := &Root{Page: f, Loaded: true}
-	rep, err := report.Analyze(strings.NewReader(sample.OrdersText(300)), report.Options{Window: 100})
+	rep, err := analysis.Analyze(strings.NewReader(sample.OrdersText(300)), analysis.Options{Window: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestPathTableScope(t *testing.T) {
 			fmt.Fprintf(&in, "{\"id\":\"%d\",\"b\":\"v%d\"}\n", i, i%7)
 		}
 	}
-	rep, err = report.Analyze(strings.NewReader(in.String()), report.Options{Window: 100})
+	rep, err = analysis.Analyze(strings.NewReader(in.String()), analysis.Options{Window: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func TestPathTableScope(t *testing.T) {
 	if strings.Contains(html, "missing in 200") || strings.Contains(html, "missing in 210") {
 		t.Error("a verdict counts the documents past the window")
 	}
-	rep, _ = report.Analyze(strings.NewReader(sample.OrdersText(300)), report.Options{})
+	rep, _ = analysis.Analyze(strings.NewReader(sample.OrdersText(300)), analysis.Options{})
 	b.Reset()
 	report.WriteJSON(&b, rep)
 	c.Finished(c.job, b.String(), "")
@@ -966,7 +967,7 @@ func TestAnalyseTakesTypedKey(t *testing.T) {
 // TestSettingNamesInMessages: a setting refused is named as the form labels
 // it, so the message says which field to fix; every setting has a label.
 func TestSettingNamesInMessages(t *testing.T) {
-	for _, name := range append(slices.Clone(report.OptionNames), "docBytes") {
+	for _, name := range append(slices.Clone(analysis.OptionNames), "docBytes") {
 		if _, ok := fieldLabels[name]; !ok {
 			t.Errorf("setting %s has no label for messages", name)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 
 	"github.com/pkcalc/pkcalc/core/aggregate"
@@ -56,7 +57,7 @@ const maxListed = 10
 // analyzeAggregates reads per-key aggregates for spec and reports on it.
 // Rows without a bytes column (the Cosmos DB query can leave it out to save
 // request units) get the average document size docBytes.
-func analyzeAggregates(src io.Reader, name string, spec key.Spec, opts report.Options, docBytes int64, stderr io.Writer) (*report.Report, error) {
+func analyzeAggregates(src io.Reader, name string, spec key.Spec, opts analysis.Options, docBytes int64, stderr io.Writer) (*report.Report, error) {
 	rows, problems := aggregate.Read(src, spec.Levels())
 	if len(rows) == 0 && len(problems) > 0 {
 		if errors.Is(problems[0], aggregate.ErrDocuments) {
@@ -73,5 +74,5 @@ func analyzeAggregates(src io.Reader, name string, spec key.Spec, opts report.Op
 		return nil, fmt.Errorf("no aggregate rows could be read from %s", name)
 	}
 	aggregate.SizeRows(rows, docBytes)
-	return report.AnalyzeAggregates(rows, problems, spec, opts), nil
+	return analysis.AnalyzeAggregates(rows, problems, spec, opts), nil
 }

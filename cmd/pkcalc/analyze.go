@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"net/url"
 	"os"
@@ -29,7 +30,7 @@ func (k *keyFlags) Set(s string) error {
 }
 
 // analyzeFlags are pkcalc analyze's flags. The analysis settings among them
-// are report.OptionNames in kebab case, parsed by report.ParseOptions as
+// are analysis.OptionNames in kebab case, parsed by analysis.ParseOptions as
 // the browser's and the HTTP API's settings are.
 type analyzeFlags struct {
 	*command
@@ -83,7 +84,7 @@ func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
 }
 
 // options turns the flags that were set into report options.
-func (f *analyzeFlags) options() (report.Options, error) {
+func (f *analyzeFlags) options() (analysis.Options, error) {
 	v := url.Values{}
 	f.fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
@@ -97,20 +98,20 @@ func (f *analyzeFlags) options() (report.Options, error) {
 	if f.queries != "" {
 		b, err := os.ReadFile(f.queries)
 		if err != nil {
-			return report.Options{}, fmt.Errorf("--queries: %w", err)
+			return analysis.Options{}, fmt.Errorf("--queries: %w", err)
 		}
 		// A file that is not text, or holds nothing, is refused whole: read
 		// line by line it would be garbage, or no workload and no word.
 		head := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n")
 		if len(head) == 0 {
-			return report.Options{}, fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", f.queries)
+			return analysis.Options{}, fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", f.queries)
 		}
 		if msg := ingest.NotText(head, "text"); msg != "" {
-			return report.Options{}, fmt.Errorf("--queries %s: %s", f.queries, msg)
+			return analysis.Options{}, fmt.Errorf("--queries %s: %s", f.queries, msg)
 		}
 		v.Set("queries", string(b))
 	}
-	o, err := report.ParseOptionsNamed(v, flagName)
+	o, err := analysis.ParseOptionsNamed(v, flagName)
 	if err != nil {
 		return o, err
 	}
@@ -176,7 +177,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return f.fail("--aggregates reads aggregates instead of documents: give no FILE with it")
 	}
 	if isTerminal(stderr) {
-		opts.Progress = func(p report.Progress) {
+		opts.Progress = func(p analysis.Progress) {
 			fmt.Fprintf(stderr, "\rpkcalc: read %s, %s documents ", human.Bytes(p.Bytes), human.Count(int64(p.Documents)))
 		}
 	}
@@ -203,7 +204,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
-		rep, err = report.AnalyzeSource(src, opts)
+		rep, err = analysis.AnalyzeSource(src, opts)
 		done()
 		if opts.Progress != nil {
 			fmt.Fprintln(stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
-	"github.com/pkcalc/pkcalc/core/report"
 )
 
 // inputFormatUsage is the --input-format flag's help, shared by analyze and
@@ -41,7 +41,7 @@ func isCSV(name, format string) bool {
 }
 
 // newSource reads r as name is read: CSV or JSON.
-func newSource(r io.Reader, name, format string) report.Source {
+func newSource(r io.Reader, name, format string) analysis.Source {
 	if isCSV(name, format) {
 		cr := ingest.NewCSVReader(r)
 		cr.SetJSONRemedy("read it as JSON: name the file other than .csv or .tsv, or give --input-format json")
@@ -76,7 +76,7 @@ func open(name string, stdin io.Reader) (io.Reader, func(), error) {
 // message names its file, since lines and documents count within it.
 type inputs struct {
 	names     []string
-	sources   []report.Source
+	sources   []analysis.Source
 	cur       int
 	done      int64      // bytes of the files already read
 	project   [][]string // the paths to read, once the analysis has chosen them

@@ -3,12 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/pkcalc/pkcalc/core/human"
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -54,7 +55,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			all = append(all, pathsJSON{File: name, Format: "not read", Errors: []string{err.Error()}, ErrorCount: 1, Notes: []string{}, Paths: []report.Path{}})
 			continue
 		}
-		s, err := paths.DiscoverFrom(src, paths.Options{})
+		s, err := analysis.Paths(src)
 		closeFn()
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "%s: %v\n", name, e)
@@ -106,7 +107,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-func writePathsText(w io.Writer, name string, s *paths.Summary) {
+func writePathsText(w io.Writer, name string, s *analysis.PathSummary) {
 	fmt.Fprintf(w, "%s: %s %s (%s), read as %s\n\n", name, human.Count(int64(s.Documents)),
 		human.Plural(int64(s.Documents), "document", "documents"), human.Bytes(s.Bytes), s.Format)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -133,7 +134,7 @@ func writePathsText(w io.Writer, name string, s *paths.Summary) {
 func distinctText(p paths.Path) string {
 	scalars := 0
 	for k, n := range p.Types {
-		if ingest.Kind(k).Scalar() {
+		if jsontree.Kind(k).Scalar() {
 			scalars += n
 		}
 	}
@@ -180,9 +181,9 @@ type pathsJSON struct {
 	Paths      []report.Path `json:"paths"`
 }
 
-func newPathsJSON(name string, s *paths.Summary) pathsJSON {
+func newPathsJSON(name string, s *analysis.PathSummary) pathsJSON {
 	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, ErrorCount: s.ErrorCount,
-		Notes: []string{}, NoteCount: s.NoteCount, Paths: report.PathsOf(s.Paths)}
+		Notes: []string{}, NoteCount: s.NoteCount, Paths: analysis.PathsOf(s.Paths)}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
 	}

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"cmp"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"slices"
 	"strings"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"
@@ -152,7 +152,7 @@ func hashKey(path []string) key.Spec { return key.Spec{Kind: key.Hash, Paths: []
 // a scalar one value per item, not a measurement, a value that changes,
 // a time (alone, a time sends every new write to one value) or prose.
 func (c *chooser) keyable(p paths.Path) bool {
-	return p.Usable && len(p.Segments) > 0 && mainKind(p) != ingest.Bool && !slices.Equal(p.Segments, c.in.TimePath) &&
+	return p.Usable && len(p.Segments) > 0 && mainKind(p) != jsontree.Bool && !slices.Equal(p.Segments, c.in.TimePath) &&
 		!measurement(p) && !mutable(p) && !timeName(p) && !freeText(p)
 }
 

@@ -1,10 +1,10 @@
 package advisor
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"strings"
 	"unicode"
 
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 
@@ -156,7 +156,7 @@ func measurement(p paths.Path) bool {
 	if measuredName(ws) {
 		return true
 	}
-	if mainKind(p) != ingest.Number {
+	if mainKind(p) != jsontree.Number {
 		return false
 	}
 	if fractions(p) {
@@ -178,7 +178,7 @@ const minIdentityDocs = 100
 // every value distinct, whole numbers, in at least minIdentityDocs
 // documents, and not a time.
 func numberedIdentity(p paths.Path) bool {
-	n := p.Types[ingest.Number]
+	n := p.Types[jsontree.Number]
 	return n >= minIdentityDocs && p.Distinct == n && !p.DistinctCapped && p.Documents == n &&
 		!fractions(p) && !lastWord(lastWords(p), timeWords)
 }
@@ -221,7 +221,7 @@ func mutable(p paths.Path) bool {
 
 // place reports whether a path's common values are place names or codes.
 func place(p paths.Path) bool {
-	if mainKind(p) != ingest.String || len(p.Top) == 0 {
+	if mainKind(p) != jsontree.String || len(p.Top) == 0 {
 		return false
 	}
 	for _, v := range p.Top {
@@ -254,9 +254,9 @@ func freeText(p paths.Path) bool {
 }
 
 // mainKind is the kind most of a path's values are.
-func mainKind(p paths.Path) ingest.Kind {
+func mainKind(p paths.Path) jsontree.Kind {
 	if mix := p.TypeMix(); len(mix) > 0 {
 		return mix[0].Kind
 	}
-	return ingest.Null
+	return jsontree.Null
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"mime"
 	"net/http"
@@ -85,8 +86,8 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	// for a mistyped one, which ParseOptions would give without them.
 	own := []string{"format", "aggregates", "docBytes"}
 	for name := range q {
-		if !slices.Contains(own, name) && !slices.Contains(report.OptionNames, name) {
-			fail(w, http.StatusBadRequest, "unknown option %q; the options are %s", name, strings.Join(append(slices.Clone(report.OptionNames), own...), ", "))
+		if !slices.Contains(own, name) && !slices.Contains(analysis.OptionNames, name) {
+			fail(w, http.StatusBadRequest, "unknown option %q; the options are %s", name, strings.Join(append(slices.Clone(analysis.OptionNames), own...), ", "))
 			return
 		}
 	}
@@ -113,7 +114,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "format must be json, markdown, csv or text, not %q", format)
 		return
 	}
-	opts, err := report.ParseOptions(q)
+	opts, err := analysis.ParseOptions(q)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
@@ -153,7 +154,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		aggregate.SizeRows(rows, docBytes)
-		rep := report.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
+		rep := analysis.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
 		if wantsStream(r.Header.Get("Accept")) {
 			w.Header().Set("Content-Type", "application/x-ndjson")
 			var b strings.Builder
@@ -164,7 +165,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		write(w, format, rep)
 		return
 	}
-	var src report.Source = ingest.NewReader(body)
+	var src analysis.Source = ingest.NewReader(body)
 	if csv {
 		src = ingest.NewCSVReader(body)
 	}
@@ -182,13 +183,13 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 			flush = f.Flush
 		}
 		start := time.Now()
-		opts.Progress = func(p report.Progress) {
+		opts.Progress = func(p analysis.Progress) {
 			enc.Encode(Event{Type: "progress", Bytes: p.Bytes, Documents: p.Documents, Elapsed: time.Since(start).Seconds()})
 			flush()
 		}
 	}
 
-	rep, err := report.AnalyzeSource(src, opts)
+	rep, err := analysis.AnalyzeSource(src, opts)
 	status := http.StatusOK
 	var tooLarge *http.MaxBytesError
 	switch {

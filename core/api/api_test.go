@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -36,8 +37,8 @@ func TestAnalyzeJSON(t *testing.T) {
 	}
 	// The same bytes as the report package writes for the same settings:
 	// the handler adds nothing of its own.
-	opts, _ := report.ParseOptions(map[string][]string{"keys": {"/tenantId"}, "ru": {"4000"}, "targetGb": {"10"}})
-	rep, _ := report.Analyze(strings.NewReader(docs), opts)
+	opts, _ := analysis.ParseOptions(map[string][]string{"keys": {"/tenantId"}, "ru": {"4000"}, "targetGb": {"10"}})
+	rep, _ := analysis.Analyze(strings.NewReader(docs), opts)
 	var want strings.Builder
 	report.WriteJSON(&want, rep)
 	if w.Body.String() != want.String() {

@@ -99,3 +99,13 @@ func trim(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64)
 }
+
+// Position is a place in the input as people read it: "line 3, column 7",
+// with " (document 2)" when the place is in a document (document > 0).
+func Position(line, column, document int) string {
+	where := "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(column)
+	if document > 0 {
+		where += " (document " + strconv.Itoa(document) + ")"
+	}
+	return where
+}

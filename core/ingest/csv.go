@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"slices"
 	"strconv"
@@ -347,10 +348,10 @@ func (c *CSVReader) row(rec []string) (*Document, error) {
 	c.notes = nil
 	root, ok := c.object(c.root, rec)
 	if !ok {
-		root = Value{Kind: Object, Members: []Member{}}
+		root = jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{}}
 	}
 	start := c.offsetAt(line, 1)
-	size := root.compactLen() // len(root.JSON()), without building it
+	size := root.CompactLen() // len(root.JSON()), without building it
 	if size > MaxDocumentBytes {
 		return nil, &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
 			Msg: fmt.Sprintf("row is %.1f MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped", float64(size)/(1<<20))}
@@ -365,10 +366,10 @@ func (c *CSVReader) row(rec []string) (*Document, error) {
 
 // object builds the object of node n, and reports false when all its
 // cells are empty.
-func (c *CSVReader) object(n *csvNode, rec []string) (Value, bool) {
-	var members []Member
+func (c *CSVReader) object(n *csvNode, rec []string) (jsontree.Value, bool) {
+	var members []jsontree.Member
 	for _, k := range n.kids {
-		var v Value
+		var v jsontree.Value
 		var ok bool
 		if k.col >= 0 {
 			v, ok = c.cell(rec, k.col)
@@ -377,21 +378,21 @@ func (c *CSVReader) object(n *csvNode, rec []string) (Value, bool) {
 		}
 		if ok {
 			if members == nil {
-				members = make([]Member, 0, len(n.kids))
+				members = make([]jsontree.Member, 0, len(n.kids))
 			}
-			members = append(members, Member{Key: k.name, Value: v})
+			members = append(members, jsontree.Member{Key: k.name, Value: v})
 		}
 	}
 	if members == nil {
-		return Value{}, false
+		return jsontree.Value{}, false
 	}
-	return Value{Kind: Object, Members: members}, true
+	return jsontree.Value{Kind: jsontree.Object, Members: members}, true
 }
 
-func (c *CSVReader) cell(rec []string, i int) (Value, bool) {
+func (c *CSVReader) cell(rec []string, i int) (jsontree.Value, bool) {
 	s := rec[i]
 	if s == "" {
-		return Value{}, false
+		return jsontree.Value{}, false
 	}
 	if !utf8.ValidString(s) {
 		if len(c.notes) < 10 {
@@ -399,29 +400,29 @@ func (c *CSVReader) cell(rec []string, i int) (Value, bool) {
 			c.notes = append(c.notes, &Error{Document: c.rows, Line: line, Column: col, Offset: c.offsetAt(line, col),
 				Msg: fmt.Sprintf("the cell in column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)})
 		}
-		return Value{Kind: String, Str: strings.ToValidUTF8(s, "\uFFFD")}, true
+		return jsontree.Value{Kind: jsontree.String, Str: strings.ToValidUTF8(s, "\uFFFD")}, true
 	}
 	return cellValue(s), true
 }
 
 // cellValue types the text of a non-empty cell.
-func cellValue(s string) Value {
+func cellValue(s string) jsontree.Value {
 	switch s[0] {
 	case 't', 'T', 'f', 'F', 'n', 'N':
 		switch {
 		case asciiFold(s, "true"):
-			return Value{Kind: Bool, Bool: true}
+			return jsontree.Value{Kind: jsontree.Bool, Bool: true}
 		case asciiFold(s, "false"):
-			return Value{Kind: Bool}
+			return jsontree.Value{Kind: jsontree.Bool}
 		case asciiFold(s, "null"):
-			return Value{Kind: Null}
+			return jsontree.Value{Kind: jsontree.Null}
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if v, ok := cellNumber(s); ok {
 			return v
 		}
 	}
-	return Value{Kind: String, Str: s}
+	return jsontree.Value{Kind: jsontree.String, Str: s}
 }
 
 // asciiFold reports whether s is the lower-case ASCII word w in any case.
@@ -441,7 +442,7 @@ func asciiFold(s, w string) bool {
 // cellNumber reads s as a number when all of it is JSON number syntax with
 // no leading zeros, and a double holds it: integers to ±2^53 exactly,
 // others within range.
-func cellNumber(s string) (Value, bool) {
+func cellNumber(s string) (jsontree.Value, bool) {
 	digits := func(i int) int {
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			i++
@@ -459,7 +460,7 @@ func cellNumber(s string) (Value, bool) {
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
 		i = digits(i)
 	default:
-		return Value{}, false
+		return jsontree.Value{}, false
 	}
 	intDigits := i - start
 	integer := true
@@ -467,7 +468,7 @@ func cellNumber(s string) (Value, bool) {
 		integer = false
 		j := digits(i + 1)
 		if j == i+1 {
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 		i = j
 	}
@@ -479,25 +480,25 @@ func cellNumber(s string) (Value, bool) {
 		}
 		j := digits(i)
 		if j == i {
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 		i = j
 	}
 	if i != len(s) {
-		return Value{}, false // "007", "1.2.3", "12abc"
+		return jsontree.Value{}, false // "007", "1.2.3", "12abc"
 	}
 	if integer && intDigits > 15 {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n > 1<<53 || n < -(1<<53) {
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return Value{}, false
+		return jsontree.Value{}, false
 	}
-	v := Value{Kind: Number, Num: f}
-	if !(integer && intDigits <= 15) && numberText(&v) != s { // short integers print back as written
+	v := jsontree.Value{Kind: jsontree.Number, Num: f}
+	if !(integer && intDigits <= 15) && v.JSON() != s { // short integers print back as written
 		v.Str = s // keep the literal where the double does not print it back (1e5, 12.50)
 	}
 	return v, true

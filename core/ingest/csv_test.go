@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"strings"
@@ -68,7 +69,7 @@ func readCSV(t testing.TB, in []byte, src io.Reader) csvResult {
 		res.docs = append(res.docs, d)
 		text := d.Root.JSON()
 		res.events = append(res.events, fmt.Sprintf("doc %d line=%d offset=%d bytes=%d %s notes=%v", d.Index, d.Line, d.Offset, d.Bytes, text, d.Notes))
-		if d.Root.Kind != Object {
+		if d.Root.Kind != jsontree.Object {
 			t.Fatalf("document %d is %v", d.Index, d.Root.Kind)
 		}
 		if d.Bytes != len(text) {
@@ -287,11 +288,11 @@ func TestCSVTyping(t *testing.T) {
 
 func TestCSVNumberValues(t *testing.T) {
 	res := readBoth(t, "a,b,c,d\n42,1e5,12.50,-0\n")
-	want := []Value{
-		{Kind: Number, Num: 42},
-		{Kind: Number, Num: 100000, Str: "1e5"},
-		{Kind: Number, Num: 12.5, Str: "12.50"},
-		{Kind: Number, Num: 0},
+	want := []jsontree.Value{
+		{Kind: jsontree.Number, Num: 42},
+		{Kind: jsontree.Number, Num: 100000, Str: "1e5"},
+		{Kind: jsontree.Number, Num: 12.5, Str: "12.50"},
+		{Kind: jsontree.Number, Num: 0},
 	}
 	for i, m := range res.docs[0].Root.Members {
 		if v := m.Value; v.Kind != want[i].Kind || v.Num != want[i].Num || v.Str != want[i].Str {

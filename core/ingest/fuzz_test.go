@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func readFuzz(t *testing.T, in []byte, src io.Reader) fuzzRead {
 		if d == nil {
 			t.Fatal("Next returned neither a document nor an error")
 		}
-		if d.Root.Kind != Object {
+		if d.Root.Kind != jsontree.Object {
 			t.Fatalf("document %d is %s, not an object: %s", d.Index, d.Root.Kind, d.Root.JSON())
 		}
 		if d.Bytes <= 0 || d.Bytes > MaxDocumentBytes {
@@ -79,7 +80,7 @@ func readFuzz(t *testing.T, in []byte, src io.Reader) fuzzRead {
 		if !utf8.ValidString(text) {
 			t.Fatalf("document %d prints as invalid UTF-8: %q", d.Index, text)
 		}
-		if n := d.Root.compactLen(); n != len(text) {
+		if n := d.Root.CompactLen(); n != len(text) {
 			t.Fatalf("compactLen %d, JSON text %d bytes: %s", n, len(text), text)
 		}
 		ev := fmt.Sprintf("document %d line %d offset %d bytes %d %s", d.Index, d.Line, d.Offset, d.Bytes, text)
@@ -105,21 +106,21 @@ func checkProblem(t *testing.T, in []byte, what string, e *Error) {
 }
 
 // plain turns a Value into what encoding/json decodes the same JSON to.
-func plain(v *Value) any {
+func plain(v *jsontree.Value) any {
 	switch v.Kind {
-	case Bool:
+	case jsontree.Bool:
 		return v.Bool
-	case Number:
+	case jsontree.Number:
 		return v.Num
-	case String:
+	case jsontree.String:
 		return v.Str
-	case Object:
+	case jsontree.Object:
 		m := make(map[string]any, len(v.Members))
 		for i := range v.Members {
 			m[v.Members[i].Key] = plain(&v.Members[i].Value)
 		}
 		return m
-	case Array:
+	case jsontree.Array:
 		a := make([]any, len(v.Elems))
 		for i := range v.Elems {
 			a[i] = plain(&v.Elems[i])
@@ -322,7 +323,7 @@ func TestFuzzRegressions(t *testing.T) {
 				t.Errorf("%s: %v", in, r.errs)
 			}
 			for _, d := range r.docs {
-				if d.Root.Kind != Object || len(d.Root.Members) != 1 || d.Root.Members[0].Key[0] != '$' {
+				if d.Root.Kind != jsontree.Object || len(d.Root.Members) != 1 || d.Root.Members[0].Key[0] != '$' {
 					t.Errorf("%s: document %s", in, d.Root.JSON())
 				}
 			}

@@ -1,5 +1,7 @@
 package ingest
 
+import "github.com/pkcalc/pkcalc/core/jsontree"
+
 // Projection: once a caller knows which paths it needs (the candidate keys,
 // a time field), building every document's whole tree is most of the cost
 // of reading. With a projection the Reader still reads and checks every
@@ -108,9 +110,9 @@ func (p *projection) childAt(name []byte, slot uint8) *projection {
 // mode when node is nil, as finishObject would finish the whole object:
 // names are all its property names, dollar the value of its $ name if it
 // has one, members the projected ones.
-func (r *Reader) partialObject(node *projection, names []string, members []Member, dollar Value) Value {
+func (r *Reader) partialObject(node *projection, names []string, members []jsontree.Member, dollar jsontree.Value) jsontree.Value {
 	if r.depth > 0 && len(names) == 1 && len(names[0]) > 1 && names[0][0] == '$' {
-		if v, ok := r.extended(Member{Key: names[0], Value: dollar}); ok {
+		if v, ok := r.extended(jsontree.Member{Key: names[0], Value: dollar}); ok {
 			return v
 		}
 	}
@@ -121,11 +123,11 @@ func (r *Reader) partialObject(node *projection, names []string, members []Membe
 		}
 	}
 	if node == nil {
-		return Value{Kind: Object}
+		return jsontree.Value{Kind: jsontree.Object}
 	}
 	start := len(r.arena)
 	r.arena = append(r.arena, members...)
-	return Value{Kind: Object, Members: r.arena[start:len(r.arena):len(r.arena)]}
+	return jsontree.Value{Kind: jsontree.Object, Members: r.arena[start:len(r.arena):len(r.arena)]}
 }
 
 // plainString reads the rest of a string, after its opening quote, when it
@@ -187,7 +189,7 @@ func (r *Reader) skipObject() error {
 	}
 	base := len(r.names)
 	defer r.popNames(base)
-	var dollar Value
+	var dollar jsontree.Value
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {
 		r.pos++
@@ -201,7 +203,7 @@ func (r *Reader) skipObject() error {
 			return err
 		}
 		isDollar := len(key) > 1 && key[0] == '$'
-		var v Value
+		var v jsontree.Value
 		if isDollar {
 			r.skip = false
 			v, err = r.value()

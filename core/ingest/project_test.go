@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -66,8 +67,8 @@ func readProjectedBy(t *testing.T, r *Reader, paths [][]string, each func(i int,
 func objectPaths(docs []*Document, limit int) [][]string {
 	var out [][]string
 	seen := map[string]bool{}
-	var walk func(v *Value, prefix []string)
-	walk = func(v *Value, prefix []string) {
+	var walk func(v *jsontree.Value, prefix []string)
+	walk = func(v *jsontree.Value, prefix []string) {
 		for i := range v.Members {
 			if len(out) >= limit {
 				return
@@ -77,7 +78,7 @@ func objectPaths(docs []*Document, limit int) [][]string {
 				seen[k] = true
 				out = append(out, p)
 			}
-			if v.Members[i].Value.Kind == Object {
+			if v.Members[i].Value.Kind == jsontree.Object {
 				walk(&v.Members[i].Value, p)
 			}
 		}
@@ -88,9 +89,9 @@ func objectPaths(docs []*Document, limit int) [][]string {
 	return out
 }
 
-func lookupPath(v *Value, path []string) *Value {
+func lookupPath(v *jsontree.Value, path []string) *jsontree.Value {
 	for _, name := range path {
-		if v.Kind != Object {
+		if v.Kind != jsontree.Object {
 			return nil
 		}
 		var ok bool
@@ -160,7 +161,7 @@ func checkQuick(t *testing.T, in []byte, paths [][]string) {
 	}
 }
 
-func show(v *Value) string {
+func show(v *jsontree.Value) string {
 	if v == nil {
 		return "missing"
 	}

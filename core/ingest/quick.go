@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -313,17 +314,17 @@ func (q *quickRead) unique(f *quickFrame, n quickName) bool {
 
 // object reads an object under projection node at depth (1 for the
 // document), building its projected members as objectBody does.
-func (q *quickRead) object(node *projection, depth int) (Value, bool) {
+func (q *quickRead) object(node *projection, depth int) (jsontree.Value, bool) {
 	r := q.r
 	q.i++ // '{'
 	base := len(r.members)
 	frame := quickFrame{object: true, names: len(q.names)}
 	if !q.space() {
-		return Value{}, false
+		return jsontree.Value{}, false
 	}
 	if q.b[q.i] == '}' {
 		q.i++
-		return r.partialObject(node, nil, nil, Value{}), true
+		return r.partialObject(node, nil, nil, jsontree.Value{}), true
 	}
 	// A document's names are those of the last one, in order, as long as
 	// they match (see quickShape).
@@ -340,27 +341,27 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 		} else {
 			n, ok := q.name()
 			if !ok || !q.unique(&frame, n) {
-				return Value{}, false
+				return jsontree.Value{}, false
 			}
 			child = node.childAt(q.b[n.start:n.end], n.slot)
 		}
 		if !q.space() {
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 		if child == nil {
 			if !q.skip(depth) {
-				return Value{}, false
+				return jsontree.Value{}, false
 			}
 		} else if c := q.b[q.i]; c == '{' && !child.whole {
 			if depth >= quickDepth {
-				return Value{}, false
+				return jsontree.Value{}, false
 			}
 			v, ok := q.object(child, depth+1)
 			if !ok {
-				return Value{}, false
+				return jsontree.Value{}, false
 			}
 			// The projection's own name: the same text as the one read.
-			r.members = append(r.members, Member{Key: child.name, Value: v})
+			r.members = append(r.members, jsontree.Member{Key: child.name, Value: v})
 		} else {
 			// Built in place, field by field, in the slot past the
 			// stack's top, which is zero (popMembers clears what it
@@ -373,18 +374,18 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			m.Key = child.name
 			r.members = ms
 			if !q.scalar(&m.Value) {
-				return Value{}, false
+				return jsontree.Value{}, false
 			}
 		}
 		if !q.space() {
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 		switch q.b[q.i] {
 		case ',':
 			q.i++
 		case '}':
 			q.i++
-			v := r.partialObject(node, nil, r.members[base:], Value{})
+			v := r.partialObject(node, nil, r.members[base:], jsontree.Value{})
 			r.popMembers(base)
 			if depth == 1 && (same != len(shape) || len(q.names)-frame.names != same) {
 				r.quickShape = q.shapeOf(node, q.names[frame.names:], r.quickShape[:0])
@@ -392,20 +393,20 @@ func (q *quickRead) object(node *projection, depth int) (Value, bool) {
 			q.names = q.names[:frame.names]
 			return v, true
 		default:
-			return Value{}, false
+			return jsontree.Value{}, false
 		}
 	}
 }
 
 // scalar reads a string, number, true, false or null into the zero v, as
 // value would build it; false for anything else or anything not plain.
-func (q *quickRead) scalar(v *Value) bool {
+func (q *quickRead) scalar(v *jsontree.Value) bool {
 	b := q.b
 	switch c := b[q.i]; c {
 	case '"':
 		start, end, ok := q.str()
 		if ok {
-			v.Kind, v.Str = String, q.r.shortString(b[start:end])
+			v.Kind, v.Str = jsontree.String, q.r.shortString(b[start:end])
 		}
 		return ok
 	case 't', 'f', 'n':
@@ -418,7 +419,7 @@ func (q *quickRead) scalar(v *Value) bool {
 // number reads a number into v, as number does, or only checks it when v
 // is nil; false if it is invalid, may go on past the buffer, or would be
 // noted (beyond a double, or too small).
-func (q *quickRead) number(v *Value) bool {
+func (q *quickRead) number(v *jsontree.Value) bool {
 	b := q.b[q.i:]
 	n, simple, msg := scanNumber(b)
 	if msg != "" || n == len(b) {
@@ -435,7 +436,7 @@ func (q *quickRead) number(v *Value) bool {
 	}
 	q.i += n
 	if v != nil {
-		v.Kind, v.Num = Number, f
+		v.Kind, v.Num = jsontree.Number, f
 		if !simple {
 			v.Str = string(lit)
 		}
@@ -444,19 +445,19 @@ func (q *quickRead) number(v *Value) bool {
 }
 
 // word reads true, false or null into v, or only checks it when v is nil.
-func (q *quickRead) word(v *Value) bool {
-	var w Value
+func (q *quickRead) word(v *jsontree.Value) bool {
+	var w jsontree.Value
 	rest := q.b[q.i:]
 	switch {
 	case len(rest) >= 4 && string(rest[:4]) == "true":
 		q.i += 4
-		w = Value{Kind: Bool, Bool: true}
+		w = jsontree.Value{Kind: jsontree.Bool, Bool: true}
 	case len(rest) >= 5 && string(rest[:5]) == "false":
 		q.i += 5
-		w = Value{Kind: Bool}
+		w = jsontree.Value{Kind: jsontree.Bool}
 	case len(rest) >= 4 && string(rest[:4]) == "null":
 		q.i += 4
-		w = Value{Kind: Null}
+		w = jsontree.Value{Kind: jsontree.Null}
 	default:
 		return false
 	}

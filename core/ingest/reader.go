@@ -19,9 +19,11 @@
 package ingest
 
 import (
+	"github.com/pkcalc/pkcalc/core/human"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math"
 	"math/bits"
@@ -53,20 +55,16 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	where := fmt.Sprintf("line %d, column %d", e.Line, e.Column)
-	if e.Document > 0 {
-		where += fmt.Sprintf(" (document %d)", e.Document)
-	}
-	return where + ": " + e.Msg
+	return human.Position(e.Line, e.Column, e.Document) + ": " + e.Msg
 }
 
 // Document is one JSON object read from the input.
 type Document struct {
-	Index  int   // 1-based position among the documents of the input, counting skipped ones
-	Line   int   // where it starts
-	Offset int64 // byte offset where it starts
-	Bytes  int   // UTF-8 length of its compact JSON text (the input with insignificant white space removed)
-	Root   Value // an Object
+	Index  int            // 1-based position among the documents of the input, counting skipped ones
+	Line   int            // where it starts
+	Offset int64          // byte offset where it starts
+	Bytes  int            // UTF-8 length of its compact JSON text (the input with insignificant white space removed)
+	Root   jsontree.Value // an Object
 	Notes  []*Error
 }
 
@@ -90,7 +88,7 @@ type Reader struct {
 	docs       int  // documents numbered so far
 	errs       int  // errors returned since the last document
 	done       bool // no more documents can be read
-	pending    []Value
+	pending    []jsontree.Value
 	pendingErr error
 	pendLine   int
 
@@ -107,12 +105,12 @@ type Reader struct {
 	colonEnd     int64 // Offset()-ws after the last property's ':', to tell its value from an array element in messages (hint.go)
 	scratch      []byte
 	keys         map[string]string
-	recent       [256]string  // property names by keySlot
-	recentValues [4096]string // short string values by valueSlot
-	members      []Member     // stack of the members of the objects being read
-	names        []string     // stack of the property names of objects read under a projection
-	dupNames     []string     // scratch for dedupe
-	elems        []Value      // stack of the elements of the arrays being read
+	recent       [256]string       // property names by keySlot
+	recentValues [4096]string      // short string values by valueSlot
+	members      []jsontree.Member // stack of the members of the objects being read
+	names        []string          // stack of the property names of objects read under a projection
+	dupNames     []string          // scratch for dedupe
+	elems        []jsontree.Value  // stack of the elements of the arrays being read
 
 	// Projection (project.go): proj is what documents keep; node is the
 	// projection of the value being read (nil: build it whole), and skip
@@ -120,8 +118,8 @@ type Reader struct {
 	proj      *projection
 	node      *projection
 	skip      bool
-	arena     []Member // the projected members of the current document
-	projected Document // the current document
+	arena     []jsontree.Member // the projected members of the current document
+	projected Document          // the current document
 
 	// Quick reading (quick.go): its scratch; careful turns it off, for
 	// tests that read both ways.
@@ -183,7 +181,7 @@ func (r *Reader) Next() (*Document, error) {
 			v := r.pending[0]
 			r.pending = r.pending[1:]
 			r.docs++
-			return &Document{Index: r.docs, Line: r.pendLine, Root: v, Bytes: v.compactLen()}, nil
+			return &Document{Index: r.docs, Line: r.pendLine, Root: v, Bytes: v.CompactLen()}, nil
 		}
 		if r.done {
 			if r.readErr != nil {
@@ -360,7 +358,7 @@ func (r *Reader) document() (*Document, error) {
 	if r.overLimit {
 		return nil, r.skippedErrorAt(start, line, r.limitMsg)
 	}
-	if v.Kind != Object {
+	if v.Kind != jsontree.Object {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("%s is not a document: documents are JSON objects; skipped", article(kindOf(c))))
 	}
 	return r.finishDocument(start, line, v, notes)
@@ -388,7 +386,7 @@ func (r *Reader) topObject() (*Document, error) {
 	start := r.docStart
 	r.pos++ // '{'
 	r.depth = 1
-	var members []Member
+	var members []jsontree.Member
 	seenID := false
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {
@@ -420,7 +418,7 @@ func (r *Reader) topObject() (*Document, error) {
 			if err != nil {
 				return nil, r.recover(err)
 			}
-			members = append(members, Member{Key: key, Value: v})
+			members = append(members, jsontree.Member{Key: key, Value: v})
 			closed, err := r.objectNext()
 			if err != nil {
 				return nil, r.recover(err)
@@ -466,12 +464,12 @@ func isWrapperKey(k string) bool {
 // onlyMetadata reports whether the members beside a document array look
 // like the metadata of a response ("_rid", "_count", "search_metadata")
 // rather than the properties of a document ("orderId").
-func onlyMetadata(members []Member) bool {
+func onlyMetadata(members []jsontree.Member) bool {
 	for _, m := range members {
-		if m.Value.Kind == Object || strings.HasPrefix(m.Key, "_") || strings.HasPrefix(m.Key, "@") {
+		if m.Value.Kind == jsontree.Object || strings.HasPrefix(m.Key, "_") || strings.HasPrefix(m.Key, "@") {
 			continue
 		}
-		if m.Value.Kind == Array || !isMetadataKey(m.Key) {
+		if m.Value.Kind == jsontree.Array || !isMetadataKey(m.Key) {
 			return false
 		}
 	}
@@ -489,17 +487,17 @@ func isMetadataKey(k string) bool {
 	return false
 }
 
-func wrappedDocuments(members []Member) (string, []Value, bool) {
+func wrappedDocuments(members []jsontree.Member) (string, []jsontree.Value, bool) {
 	found := -1
 	for i, m := range members {
-		if m.Value.Kind != Array || len(m.Value.Elems) == 0 {
+		if m.Value.Kind != jsontree.Array || len(m.Value.Elems) == 0 {
 			if m.Value.Kind.Scalar() && !strings.HasPrefix(m.Key, "_") && !strings.HasPrefix(m.Key, "@") && !isMetadataKey(m.Key) {
 				return "", nil, false
 			}
 			continue
 		}
 		for _, e := range m.Value.Elems {
-			if e.Kind != Object {
+			if e.Kind != jsontree.Object {
 				return "", nil, false
 			}
 		}
@@ -690,7 +688,7 @@ func (r *Reader) skippedErrorAt(offset int64, line int, msg string) *Error {
 // finishDocument checks a document just read. Its size is the input's
 // text less the white space between tokens: the compact JSON text, counted
 // while reading rather than by walking the document again.
-func (r *Reader) finishDocument(start int64, line int, v Value, notes []*Error) (*Document, error) {
+func (r *Reader) finishDocument(start int64, line int, v jsontree.Value, notes []*Error) (*Document, error) {
 	size := int(r.Offset() - start - r.ws)
 	if size > MaxDocumentBytes {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
@@ -840,11 +838,11 @@ var errAbort = errors.New("document over limits")
 
 // value reads one JSON value. Past the item limits it keeps reading for
 // syntax but stops building, so a huge or deep document costs no memory.
-func (r *Reader) value() (Value, error) {
+func (r *Reader) value() (jsontree.Value, error) {
 	r.skipWS()
 	c, ok := r.peek()
 	if !ok {
-		return Value{}, r.errorf(r.docs, "the input ends where a value was expected")
+		return jsontree.Value{}, r.errorf(r.docs, "the input ends where a value was expected")
 	}
 	switch c {
 	case '{':
@@ -854,13 +852,13 @@ func (r *Reader) value() (Value, error) {
 	case '"':
 		r.pos++
 		s, err := r.str()
-		return Value{Kind: String, Str: s}, err
+		return jsontree.Value{Kind: jsontree.String, Str: s}, err
 	case 't':
-		return Value{Kind: Bool, Bool: true}, r.literal("true")
+		return jsontree.Value{Kind: jsontree.Bool, Bool: true}, r.literal("true")
 	case 'f':
-		return Value{Kind: Bool}, r.literal("false")
+		return jsontree.Value{Kind: jsontree.Bool}, r.literal("false")
 	case 'n':
-		return Value{Kind: Null}, r.literal("null")
+		return jsontree.Value{Kind: jsontree.Null}, r.literal("null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		v, err := r.number()
 		if err != nil && c == '-' {
@@ -871,13 +869,13 @@ func (r *Reader) value() (Value, error) {
 		return v, err
 	case 0xEF:
 		if r.ensure(3) && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
-			return Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start")
+			return jsontree.Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start")
 		}
 	}
 	if m := r.valueHint(c); m != "" {
-		return Value{}, r.errorf(r.docs, "%s", m)
+		return jsontree.Value{}, r.errorf(r.docs, "%s", m)
 	}
-	return Value{}, r.errorf(r.docs, "expected a JSON value, found %s", describe(c))
+	return jsontree.Value{}, r.errorf(r.docs, "expected a JSON value, found %s", describe(c))
 }
 
 func (r *Reader) enter() bool {
@@ -897,7 +895,7 @@ func (r *Reader) sizeExceeded() bool {
 	return r.overLimit
 }
 
-func (r *Reader) object() (Value, error) {
+func (r *Reader) object() (jsontree.Value, error) {
 	// Members gather on a stack shared by all objects and are copied out
 	// once, at their exact size: growing a slice per object was the largest
 	// cost of reading. Under a projection every name is kept, to find
@@ -911,12 +909,12 @@ func (r *Reader) object() (Value, error) {
 	return v, err
 }
 
-func (r *Reader) objectBody() (Value, error) {
+func (r *Reader) objectBody() (jsontree.Value, error) {
 	r.pos++ // '{'
 	build := r.enter()
 	if r.depth > 10*MaxDepth {
 		// Far past any real document: stop descending to bound the stack.
-		return Value{}, r.skipNested()
+		return jsontree.Value{}, r.skipNested()
 	}
 	base, kbase := len(r.members), len(r.names)
 	// Under a projection the value of a $ name is kept too, which may make
@@ -924,7 +922,7 @@ func (r *Reader) objectBody() (Value, error) {
 	// others skipped (project.go).
 	node := r.node
 	partial := node != nil
-	var dollar Value
+	var dollar jsontree.Value
 	r.skipWS()
 	if c, ok := r.peek(); ok && c == '}' {
 		r.pos++
@@ -938,9 +936,9 @@ func (r *Reader) objectBody() (Value, error) {
 		r.skipWS()
 		key, err := r.key()
 		if err != nil {
-			return Value{}, err
+			return jsontree.Value{}, err
 		}
-		var v Value
+		var v jsontree.Value
 		if partial {
 			r.memberMode(node, key)
 		}
@@ -951,24 +949,24 @@ func (r *Reader) objectBody() (Value, error) {
 		}
 		r.node, r.skip = node, false
 		if err != nil {
-			return Value{}, err
+			return jsontree.Value{}, err
 		}
 		if build && !r.sizeExceeded() {
 			if !partial {
-				r.members = append(r.members, Member{Key: key, Value: v})
+				r.members = append(r.members, jsontree.Member{Key: key, Value: v})
 			} else {
 				r.names = append(r.names, key)
 				if len(key) > 1 && key[0] == '$' {
 					dollar = v
 				}
 				if node.child(key) != nil {
-					r.members = append(r.members, Member{Key: key, Value: v})
+					r.members = append(r.members, jsontree.Member{Key: key, Value: v})
 				}
 			}
 		}
 		closed, err := r.objectNext()
 		if err != nil {
-			return Value{}, err
+			return jsontree.Value{}, err
 		}
 		if closed {
 			break
@@ -976,7 +974,7 @@ func (r *Reader) objectBody() (Value, error) {
 	}
 	r.depth--
 	if r.overLimit {
-		return Value{Kind: Object}, nil
+		return jsontree.Value{Kind: jsontree.Object}, nil
 	}
 	if partial {
 		return r.partialObject(node, r.names[kbase:], r.members[base:], dollar), nil
@@ -1077,11 +1075,11 @@ func (r *Reader) key() (string, error) {
 	return k, nil
 }
 
-func (r *Reader) array() (Value, error) {
+func (r *Reader) array() (jsontree.Value, error) {
 	r.pos++ // '['
 	build := r.enter()
 	if r.depth > 10*MaxDepth {
-		return Value{}, r.skipNested()
+		return jsontree.Value{}, r.skipNested()
 	}
 	base := len(r.elems)
 	defer r.popElems(base)
@@ -1097,12 +1095,12 @@ func (r *Reader) array() (Value, error) {
 	if c, ok := r.peek(); ok && c == ']' {
 		r.pos++
 		r.depth--
-		return Value{Kind: Array, Elems: []Value{}}, nil
+		return jsontree.Value{Kind: jsontree.Array, Elems: []jsontree.Value{}}, nil
 	}
 	for {
 		if hollow {
 			if err := r.skipValue(); err != nil {
-				return Value{}, err
+				return jsontree.Value{}, err
 			}
 			if build {
 				r.sizeExceeded()
@@ -1110,7 +1108,7 @@ func (r *Reader) array() (Value, error) {
 		} else {
 			v, err := r.value()
 			if err != nil {
-				return Value{}, err
+				return jsontree.Value{}, err
 			}
 			if build && !r.sizeExceeded() {
 				r.elems = append(r.elems, v)
@@ -1118,7 +1116,7 @@ func (r *Reader) array() (Value, error) {
 		}
 		closed, err := r.arrayNext()
 		if err != nil {
-			return Value{}, err
+			return jsontree.Value{}, err
 		}
 		if closed {
 			break
@@ -1126,9 +1124,9 @@ func (r *Reader) array() (Value, error) {
 	}
 	r.depth--
 	if hollow {
-		return Value{Kind: Array}, nil
+		return jsontree.Value{Kind: jsontree.Array}, nil
 	}
-	return Value{Kind: Array, Elems: append(make([]Value, 0, len(r.elems)-base), r.elems[base:]...)}, nil
+	return jsontree.Value{Kind: jsontree.Array, Elems: append(make([]jsontree.Value, 0, len(r.elems)-base), r.elems[base:]...)}, nil
 }
 
 // skipNested skips the rest of a very deep value without recursion,
@@ -1187,7 +1185,7 @@ func (r *Reader) word() string {
 	return strconv.Quote(string(r.buf[r.pos:i]))
 }
 
-func (r *Reader) number() (Value, error) {
+func (r *Reader) number() (jsontree.Value, error) {
 	// Numbers are short: look ahead far enough that the scan below runs
 	// over the buffer without bounds juggling; a longer one asks for more.
 	start := r.Offset()
@@ -1199,12 +1197,12 @@ func (r *Reader) number() (Value, error) {
 		}
 		if msg != "" {
 			r.pos += n
-			return Value{}, r.errorf(r.docs, "%s", msg)
+			return jsontree.Value{}, r.errorf(r.docs, "%s", msg)
 		}
 		lit := r.buf[r.pos : r.pos+n]
 		r.pos += n
 		if r.skip && (simple || plainFits(lit)) {
-			return Value{Kind: Number}, nil // no note to give: it fits a double
+			return jsontree.Value{Kind: jsontree.Number}, nil // no note to give: it fits a double
 		}
 		f, err := strconv.ParseFloat(string(lit), 64) // does not allocate: the string does not escape
 		if err != nil {
@@ -1212,7 +1210,7 @@ func (r *Reader) number() (Value, error) {
 		} else if f == 0 && !zero(lit) {
 			r.noteAt(start, "number %s is too small for a double, which Cosmos DB uses for every number: it reads as 0", clip(string(lit)))
 		}
-		v := Value{Kind: Number, Num: f}
+		v := jsontree.Value{Kind: jsontree.Number, Num: f}
 		if !simple || err != nil {
 			// Keep the literal where printing the double would not give it
 			// back (12.50, 1e3, 123456789012345678901).
@@ -1511,9 +1509,9 @@ func (r *Reader) hex4() (rune, error) {
 
 // finishObject checks duplicate names and turns MongoDB Extended JSON
 // wrappers into the plain values they stand for.
-func (r *Reader) finishObject(members []Member) Value {
+func (r *Reader) finishObject(members []jsontree.Member) jsontree.Value {
 	if members == nil {
-		members = []Member{}
+		members = []jsontree.Member{}
 	}
 	// A document's own root stays an object: {"$oid": "x"} alone is a
 	// document with a property named $oid, not a string.
@@ -1525,12 +1523,12 @@ func (r *Reader) finishObject(members []Member) Value {
 	if len(members) > 1 {
 		members = r.dedupe(members)
 	}
-	return Value{Kind: Object, Members: members}
+	return jsontree.Value{Kind: jsontree.Object, Members: members}
 }
 
 // dedupe keeps the last of duplicate property names, as JavaScript and
 // Cosmos DB do, and notes it.
-func (r *Reader) dedupe(members []Member) []Member {
+func (r *Reader) dedupe(members []jsontree.Member) []jsontree.Member {
 	names := r.dupNames[:0]
 	for _, m := range members {
 		names = append(names, m.Key)
@@ -1546,7 +1544,7 @@ func (r *Reader) dedupe(members []Member) []Member {
 }
 
 // keepLast keeps the last of members with the same name, in place.
-func keepLast(members []Member) []Member {
+func keepLast(members []jsontree.Member) []jsontree.Member {
 	last := make(map[string]int, len(members))
 	for i, m := range members {
 		last[m.Key] = i
@@ -1560,37 +1558,37 @@ func keepLast(members []Member) []Member {
 	return out
 }
 
-func (r *Reader) extended(m Member) (Value, bool) {
+func (r *Reader) extended(m jsontree.Member) (jsontree.Value, bool) {
 	v := m.Value
 	switch m.Key {
 	case "$oid", "$symbol", "$uuid":
-		if v.Kind == String {
+		if v.Kind == jsontree.String {
 			return v, true
 		}
 	case "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal":
-		if v.Kind != String {
-			return Value{}, false
+		if v.Kind != jsontree.String {
+			return jsontree.Value{}, false
 		}
 		f, err := strconv.ParseFloat(v.Str, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			r.note("%s %s is not a finite number, which JSON and Cosmos DB cannot store; kept as the string", m.Key, quoteClip(v.Str))
 			return v, true
 		}
-		num := Value{Kind: Number, Num: f}
+		num := jsontree.Value{Kind: jsontree.Number, Num: f}
 		if n, _, msg := scanNumber([]byte(v.Str)); n == len(v.Str) && msg == "" {
 			num.Str = v.Str // the literal as written, as for a plain number
 		} // else a spelling JSON has no room for (+1, .5, 0x1p-2): print the double
 		return num, true
 	case "$date":
 		switch v.Kind {
-		case String:
+		case jsontree.String:
 			return v, true
-		case Number: // milliseconds since the epoch, possibly from {"$numberLong": ...}
+		case jsontree.Number: // milliseconds since the epoch, possibly from {"$numberLong": ...}
 			t := time.UnixMilli(int64(v.Num)).UTC()
-			return Value{Kind: String, Str: t.Format("2006-01-02T15:04:05.000Z")}, true
+			return jsontree.Value{Kind: jsontree.String, Str: t.Format("2006-01-02T15:04:05.000Z")}, true
 		}
 	}
-	return Value{}, false
+	return jsontree.Value{}, false
 }
 
 // ---- messages ----
@@ -1637,25 +1635,25 @@ func clipped(s string) (string, bool) {
 	return s[:cut], true
 }
 
-func kindOf(c byte) Kind {
+func kindOf(c byte) jsontree.Kind {
 	switch c {
 	case '[':
-		return Array
+		return jsontree.Array
 	case '"':
-		return String
+		return jsontree.String
 	case 't', 'f':
-		return Bool
+		return jsontree.Bool
 	case 'n':
-		return Null
+		return jsontree.Null
 	case '{':
-		return Object
+		return jsontree.Object
 	}
-	return Number
+	return jsontree.Number
 }
 
-func article(k Kind) string {
+func article(k jsontree.Kind) string {
 	switch k {
-	case Array, Object:
+	case jsontree.Array, jsontree.Object:
 		return "an " + k.String()
 	}
 	return "a " + k.String()

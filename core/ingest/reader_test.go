@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"strings"
@@ -129,7 +130,7 @@ func TestExtendedJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	v, _ := res.docs[0].Root.Get("n32")
-	if v.Kind != Number || v.Num != 42 {
+	if v.Kind != jsontree.Number || v.Num != 42 {
 		t.Errorf("$numberInt: %+v", v)
 	}
 	if len(res.docs[0].Notes) != 1 || !strings.Contains(res.docs[0].Notes[0].Msg, `"NaN" is not a finite number`) {

@@ -1,10 +1,10 @@
 package key
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/ingest"
 )
 
 // benchTimes are a time field's values as documents hold them: the common
@@ -23,14 +23,14 @@ var benchTimes = []struct{ name, text string }{
 func BenchmarkSeconds(b *testing.B) {
 	for _, c := range benchTimes {
 		b.Run(c.name, func(b *testing.B) {
-			v := &ingest.Value{Kind: ingest.String, Str: c.text}
+			v := &jsontree.Value{Kind: jsontree.String, Str: c.text}
 			for b.Loop() {
 				Seconds(v)
 			}
 		})
 	}
 	b.Run("epoch", func(b *testing.B) {
-		v := &ingest.Value{Kind: ingest.Number, Num: 1741083072}
+		v := &jsontree.Value{Kind: jsontree.Number, Num: 1741083072}
 		for b.Loop() {
 			Seconds(v)
 		}
@@ -46,9 +46,9 @@ func BenchmarkExtractBucket(b *testing.B) {
 	}
 	for _, c := range benchTimes[:len(benchTimes)-1] {
 		b.Run(c.name, func(b *testing.B) {
-			d := ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
-				{Key: "d", Value: ingest.Value{Kind: ingest.String, Str: "device-7"}},
-				{Key: "t", Value: ingest.Value{Kind: ingest.String, Str: c.text}}}}
+			d := jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{
+				{Key: "d", Value: jsontree.Value{Kind: jsontree.String, Str: "device-7"}},
+				{Key: "t", Value: jsontree.Value{Kind: jsontree.String, Str: c.text}}}}
 			var dst []epk.Value
 			for b.Loop() {
 				dst, _ = spec.Extract(&d, dst[:0])

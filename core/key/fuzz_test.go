@@ -1,6 +1,7 @@
 package key
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func checkSpec(t *testing.T, from string, spec Spec) {
 	}
 }
 
-func mustDoc(tb testing.TB, s string) *ingest.Value {
+func mustDoc(tb testing.TB, s string) *jsontree.Value {
 	tb.Helper()
 	d, err := ingest.NewReader(strings.NewReader(s)).Next()
 	if err != nil {

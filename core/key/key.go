@@ -17,13 +17,13 @@ package key
 
 import (
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 
@@ -297,8 +297,8 @@ const (
 // the application could not compute it. (It takes the Spec by pointer:
 // every key calls it for every document, and in WebAssembly copying a
 // struct of this size is a call.)
-func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
-	var buf [MaxLevels]*ingest.Value
+func (s *Spec) Extract(doc *jsontree.Value, dst []epk.Value) ([]epk.Value, Status) {
+	var buf [MaxLevels]*jsontree.Value
 	vals := buf[:0]
 	for _, p := range s.Paths {
 		vals = append(vals, lookup(doc, p))
@@ -309,7 +309,7 @@ func (s *Spec) Extract(doc *ingest.Value, dst []epk.Value) ([]epk.Value, Status)
 // ExtractFrom is Extract given the values at s.Paths, in order, nil for a
 // missing one: keys that read the same paths look each up once per
 // document.
-func (s *Spec) ExtractFrom(vals []*ingest.Value, dst []epk.Value) ([]epk.Value, Status) {
+func (s *Spec) ExtractFrom(vals []*jsontree.Value, dst []epk.Value) ([]epk.Value, Status) {
 	if s.Kind != Synthetic {
 		status := OK
 		for _, v := range vals {
@@ -343,7 +343,7 @@ func (s *Spec) ExtractFrom(vals []*ingest.Value, dst []epk.Value) ([]epk.Value, 
 			var text [64]byte
 			b = strconv.AppendInt(b, int64(suffix(appendScalar(text[:0], c), t.Modulus)), 10)
 		case t.Bucket != "":
-			if v.Kind == ingest.String {
+			if v.Kind == jsontree.String {
 				if text, ok := bucketText(v.Str, t.Bucket); ok {
 					b = append(b, text...)
 					break
@@ -376,9 +376,9 @@ func suffix(text []byte, n int) int {
 	return int(h % uint32(n))
 }
 
-func lookup(v *ingest.Value, path []string) *ingest.Value {
+func lookup(v *jsontree.Value, path []string) *jsontree.Value {
 	for _, name := range path {
-		if v.Kind != ingest.Object {
+		if v.Kind != jsontree.Object {
 			return nil
 		}
 		var ok bool
@@ -390,20 +390,20 @@ func lookup(v *ingest.Value, path []string) *ingest.Value {
 }
 
 // Lookup returns the value at path in doc, or nil when it is missing.
-func Lookup(doc *ingest.Value, path []string) *ingest.Value { return lookup(doc, path) }
+func Lookup(doc *jsontree.Value, path []string) *jsontree.Value { return lookup(doc, path) }
 
-func component(v *ingest.Value) (epk.Value, Status) {
+func component(v *jsontree.Value) (epk.Value, Status) {
 	if v == nil {
 		return epk.UndefinedValue, Missing
 	}
 	switch v.Kind {
-	case ingest.Null:
+	case jsontree.Null:
 		return epk.NullValue, OK
-	case ingest.Bool:
+	case jsontree.Bool:
 		return epk.Bool(v.Bool), OK
-	case ingest.Number:
+	case jsontree.Number:
 		return epk.Num(v.Num), OK
-	case ingest.String:
+	case jsontree.String:
 		return epk.Str(v.Str), OK
 	}
 	return epk.UndefinedValue, Invalid

@@ -1,6 +1,7 @@
 package key
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -85,7 +86,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func doc(t *testing.T, s string) *ingest.Value {
+func doc(t *testing.T, s string) *jsontree.Value {
 	t.Helper()
 	d, err := ingest.NewReader(strings.NewReader(s)).Next()
 	if err != nil {
@@ -263,13 +264,13 @@ func TestSeconds(t *testing.T) {
 	first, last := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
 	for range 20_000 {
 		at := time.Unix(first+rng.Int64N(last-first+1), rng.Int64N(1e9)*int64(rng.IntN(2))).UTC()
-		v := &ingest.Value{Kind: ingest.String, Str: at.Format(time.RFC3339Nano)}
+		v := &jsontree.Value{Kind: jsontree.String, Str: at.Format(time.RFC3339Nano)}
 		got, ok := Seconds(v)
 		if want := float64(at.UnixNano()) / 1e9; !ok || math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("Seconds(%s) = %v, %v; want %v", v.Str, got, ok, want)
 		}
 	}
-	for _, v := range []*ingest.Value{nil, {Kind: ingest.Number, Num: 1735711587}, {Kind: ingest.String, Str: "2025-01-01T06:06:27+02:00"}, {Kind: ingest.String, Str: "not a time"}} {
+	for _, v := range []*jsontree.Value{nil, {Kind: jsontree.Number, Num: 1735711587}, {Kind: jsontree.String, Str: "2025-01-01T06:06:27+02:00"}, {Kind: jsontree.String, Str: "not a time"}} {
 		at, ok := Time(v)
 		got, gotOK := Seconds(v)
 		if ok != gotOK || ok && got != float64(at.UnixNano())/1e9 {

@@ -1,11 +1,11 @@
 package key
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"strings"
 	"time"
 
-	"github.com/pkcalc/pkcalc/core/ingest"
 )
 
 // Time reads a date-time from a value: a number of seconds, milliseconds or
@@ -21,14 +21,14 @@ import (
 //
 // Text without a zone is taken as UTC. Names are English, written as Go
 // writes them (Mar, March; Tue, Tuesday).
-func Time(v *ingest.Value) (time.Time, bool) {
+func Time(v *jsontree.Value) (time.Time, bool) {
 	if v == nil {
 		return time.Time{}, false
 	}
 	switch v.Kind {
-	case ingest.Number:
+	case jsontree.Number:
 		return epochTime(v.Num)
-	case ingest.String:
+	case jsontree.String:
 		return parseTime(v.Str)
 	}
 	return time.Time{}, false
@@ -37,8 +37,8 @@ func Time(v *ingest.Value) (time.Time, bool) {
 // Seconds is Time as seconds since 1970: float64(t.UnixNano()) / 1e9. Text
 // is counted from its fields, without building a time.Time: every
 // document's time is read so.
-func Seconds(v *ingest.Value) (float64, bool) {
-	if v != nil && v.Kind == ingest.String {
+func Seconds(v *jsontree.Value) (float64, bool) {
+	if v != nil && v.Kind == jsontree.String {
 		var f [7]int
 		if utcFields(v.Str, &f) {
 			sec := civilDays(f[0], f[1], f[2])*86400 + int64(f[3]*3600+f[4]*60+f[5])

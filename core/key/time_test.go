@@ -1,6 +1,7 @@
 package key
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -8,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pkcalc/pkcalc/core/ingest"
 )
 
 // TestTimeText: times as exports write them, each read as the instant it
@@ -89,7 +89,7 @@ func TestTimeText(t *testing.T) {
 		{"2025-03-04T10:11:12.123456789123456789123Z", ""}, // over 40 characters
 	}
 	for _, tt := range tests {
-		v := &ingest.Value{Kind: ingest.String, Str: tt.in}
+		v := &jsontree.Value{Kind: jsontree.String, Str: tt.in}
 		at, ok := Time(v)
 		if got := formatOK(at, ok); got != tt.want {
 			t.Errorf("Time(%q) = %q, want %q", tt.in, got, tt.want)
@@ -317,7 +317,7 @@ func TestBucketOfEachForm(t *testing.T) {
 		"June 12, 1998":                   "1998-06-12T00",
 		"Wed Aug 27 13:08:45 +0000 2008":  "2008-08-27T13",
 	} {
-		d := &ingest.Value{Kind: ingest.Object, Members: []ingest.Member{{Key: "t", Value: ingest.Value{Kind: ingest.String, Str: in}}}}
+		d := &jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "t", Value: jsontree.Value{Kind: jsontree.String, Str: in}}}}
 		if got, st := spec.Extract(d, nil); st != OK || got[0].Str != want {
 			t.Errorf("/t:hour of %q = %+v (%d), want %s", in, got, st, want)
 		}
@@ -335,7 +335,7 @@ func TestMongoDates(t *testing.T) {
 		`{"$date":1452279417360}`:                   "2016-01-08T18:56:57.36Z",
 	} {
 		v := Lookup(doc(t, `{"t":`+in+`}`), []string{"t"})
-		if v == nil || v.Kind != ingest.String {
+		if v == nil || v.Kind != jsontree.String {
 			t.Fatalf("%s reached Time as %+v, not as text", in, v)
 		}
 		if got := formatOK(Time(v)); got != want {

@@ -15,6 +15,7 @@
 package partition
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -218,7 +219,7 @@ type Facts struct {
 // ReadFacts reads a document's time and weight from the given paths (nil
 // for none).
 func ReadFacts(d *ingest.Document, timePath, weightPath []string) Facts {
-	var at, weight *ingest.Value
+	var at, weight *jsontree.Value
 	if timePath != nil {
 		at = key.Lookup(&d.Root, timePath)
 	}
@@ -231,11 +232,11 @@ func ReadFacts(d *ingest.Document, timePath, weightPath []string) Facts {
 // FactsOf is ReadFacts given the values at the time and weight paths, nil
 // for a missing one (or for no path); weighted says whether there is a
 // weight path.
-func FactsOf(at, weight *ingest.Value, weighted bool) Facts {
+func FactsOf(at, weight *jsontree.Value, weighted bool) Facts {
 	f := Facts{Time: math.NaN(), Weight: 1}
 	if weighted {
 		f.Weight = 0
-		if weight != nil && weight.Kind == ingest.Number && weight.Num > 0 {
+		if weight != nil && weight.Kind == jsontree.Number && weight.Num > 0 {
 			f.Weight = weight.Num
 		}
 	}
@@ -266,7 +267,7 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 // AddValues is AddFacts given, instead of the document, its values at the
 // key's paths (key.Spec.ExtractFrom) and its size: a caller measuring keys
 // that share paths looks each up once per document.
-func (a *Accumulator) AddValues(read []*ingest.Value, bytes int, f Facts) {
+func (a *Accumulator) AddValues(read []*jsontree.Value, bytes int, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.ExtractFrom(read, a.cur.values)
 	a.stage(vals, n, st, bytes, f)

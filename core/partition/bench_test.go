@@ -2,6 +2,7 @@ package partition
 
 import (
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -26,8 +27,8 @@ func BenchmarkAddFacts(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			docs := make([]ingest.Document, c.values%4096+4096)
 			for i := range docs {
-				docs[i] = ingest.Document{Bytes: 300, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
-					{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: fmt.Sprintf("value-%07d", i%c.values)}}}}}
+				docs[i] = ingest.Document{Bytes: 300, Root: jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{
+					{Key: "k", Value: jsontree.Value{Kind: jsontree.String, Str: fmt.Sprintf("value-%07d", i%c.values)}}}}}
 			}
 			a := New(spec, Options{})
 			f := Facts{Time: 1, Weight: 1}

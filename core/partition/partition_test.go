@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math"
 	"math/big"
@@ -1085,8 +1086,8 @@ func TestSameStrings(t *testing.T) {
 
 // addString counts a document of 10 bytes whose /k is the string s.
 func addString(a *Accumulator, s string) {
-	a.AddFacts(&ingest.Document{Bytes: 10, Root: ingest.Value{Kind: ingest.Object, Members: []ingest.Member{
-		{Key: "k", Value: ingest.Value{Kind: ingest.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
+	a.AddFacts(&ingest.Document{Bytes: 10, Root: jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{
+		{Key: "k", Value: jsontree.Value{Kind: jsontree.String, Str: s}}}}}, Facts{Time: math.NaN(), Weight: 1})
 }
 
 // TestKeepText: the text of kept values, copied into chunks, reads back as

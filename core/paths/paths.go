@@ -13,6 +13,7 @@ import (
 	"cmp"
 	"container/heap"
 	"encoding/binary"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"slices"
 	"strings"
@@ -20,7 +21,6 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/pkcalc/pkcalc/core/human"
-	"github.com/pkcalc/pkcalc/core/ingest"
 )
 
 // Cosmos DB's system properties, set by the service on every item.
@@ -48,7 +48,7 @@ type Path struct {
 	Path      string   // Cosmos DB syntax, e.g. /customer/id; array elements as /tags/[]/name
 	Segments  []string // property names from the root; nil for a path inside an array
 	Documents int      // documents in which the path occurs
-	Types     [6]int   // values seen, by ingest.Kind
+	Types     [6]int   // values seen, by jsontree.Kind
 	Distinct  int      // distinct scalar values, exact unless DistinctCapped
 	// DistinctCapped is set when the path had more distinct values than the
 	// collector keeps; Distinct is then a lower bound and Top is taken from
@@ -127,7 +127,7 @@ func New(opts Options) *Collector {
 func (c *Collector) Documents() int { return c.docs }
 
 // Add records the paths of one document.
-func (c *Collector) Add(doc *ingest.Value) {
+func (c *Collector) Add(doc *jsontree.Value) {
 	c.docs++
 	c.walk(c.root, doc)
 }
@@ -136,9 +136,9 @@ func (c *Collector) Add(doc *ingest.Value) {
 // integer places sum the same in any order, where fractions would not.
 const placeScale = 1 << 20
 
-func (c *Collector) walk(parent *node, v *ingest.Value) {
+func (c *Collector) walk(parent *node, v *jsontree.Value) {
 	switch v.Kind {
-	case ingest.Object:
+	case jsontree.Object:
 		last := int64(max(1, len(v.Members)-1))
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -146,7 +146,7 @@ func (c *Collector) walk(parent *node, v *ingest.Value) {
 			n.place += int64(i) * placeScale / last
 			c.visit(n, &m.Value)
 		}
-	case ingest.Array:
+	case jsontree.Array:
 		if len(v.Elems) == 0 {
 			return
 		}
@@ -161,7 +161,7 @@ func (c *Collector) walk(parent *node, v *ingest.Value) {
 	}
 }
 
-func (c *Collector) visit(n *node, v *ingest.Value) {
+func (c *Collector) visit(n *node, v *jsontree.Value) {
 	if n.lastDoc != c.docs {
 		n.lastDoc = c.docs
 		n.docs++
@@ -189,24 +189,24 @@ func (c *Collector) child(parent *node, name string) *node {
 // count tallies a scalar value under a key that compares values as Cosmos
 // DB does: numbers by their double value (so 1 and 1.0 are one value),
 // strings by their text, and the kinds apart.
-func (c *Collector) count(n *node, v *ingest.Value) {
+func (c *Collector) count(n *node, v *jsontree.Value) {
 	var buf [9]byte
 	var key []byte
 	switch v.Kind {
-	case ingest.Null:
+	case jsontree.Null:
 		key = buf[:1]
 		buf[0] = 'n'
-	case ingest.Bool:
+	case jsontree.Bool:
 		key = buf[:1]
 		buf[0] = 'f'
 		if v.Bool {
 			buf[0] = 't'
 		}
-	case ingest.Number:
+	case jsontree.Number:
 		buf[0] = '#'
 		binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(v.Num))
 		key = buf[:9]
-	case ingest.String:
+	case jsontree.String:
 		// Reuse one buffer: the map lookup below does not keep it.
 		c.key = append(append(c.key[:0], 's'), v.Str...)
 		key = c.key
@@ -247,9 +247,9 @@ func (c *Collector) count(n *node, v *ingest.Value) {
 }
 
 // newValueCount is a value seen once, under key.
-func newValueCount(v *ingest.Value, key string, hash uint64) *valueCount {
+func newValueCount(v *jsontree.Value, key string, hash uint64) *valueCount {
 	text := v.JSON()
-	if v.Kind == ingest.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
+	if v.Kind == jsontree.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
 		// JSON has no infinities: show them as Extended JSON does.
 		word := "NaN"
 		switch {
@@ -380,11 +380,11 @@ func usable(p *Path) (bool, string) {
 	case p.System != "":
 		return false, "system property: " + p.System
 	}
-	if n := p.Types[ingest.Object] + p.Types[ingest.Array]; n > 0 {
+	if n := p.Types[jsontree.Object] + p.Types[jsontree.Array]; n > 0 {
 		what := "objects"
-		if p.Types[ingest.Object] == 0 {
+		if p.Types[jsontree.Object] == 0 {
 			what = "arrays"
-		} else if p.Types[ingest.Array] > 0 {
+		} else if p.Types[jsontree.Array] > 0 {
 			what = "objects and arrays"
 		}
 		docs := " documents"
@@ -401,7 +401,7 @@ func (p Path) TypeMix() []KindCount {
 	var out []KindCount
 	for k, n := range p.Types {
 		if n > 0 {
-			out = append(out, KindCount{Kind: ingest.Kind(k), Count: n})
+			out = append(out, KindCount{Kind: jsontree.Kind(k), Count: n})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b KindCount) int { return b.Count - a.Count })
@@ -410,6 +410,6 @@ func (p Path) TypeMix() []KindCount {
 
 // KindCount is one entry of a type mix.
 type KindCount struct {
-	Kind  ingest.Kind
+	Kind  jsontree.Kind
 	Count int
 }

@@ -2,6 +2,7 @@ package paths
 
 import (
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -95,7 +96,7 @@ func TestPaths(t *testing.T) {
 				tt.path, p.Documents, p.Distinct, top.String(), p.Usable, p.Reason, tt.docs, tt.distinct, tt.top, tt.usable, tt.reason)
 		}
 	}
-	if got := m["/n"].TypeMix(); len(got) != 3 || got[0].Kind != ingest.Number || got[0].Count != 2 {
+	if got := m["/n"].TypeMix(); len(got) != 3 || got[0].Kind != jsontree.Number || got[0].Count != 2 {
 		t.Errorf("type mix of /n: %v", got)
 	}
 	if m["/lines/[]/sku"].Segments != nil || !reflect.DeepEqual(m[`/"order date"`].Segments, []string{"order date"}) {

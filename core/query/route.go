@@ -2,12 +2,12 @@ package query
 
 import (
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
@@ -851,9 +851,9 @@ func literalTime(e Expr) (time.Time, bool) {
 	}
 	switch l.Kind {
 	case StringLit:
-		return key.Time(&ingest.Value{Kind: ingest.String, Str: l.Str})
+		return key.Time(&jsontree.Value{Kind: jsontree.String, Str: l.Str})
 	case NumberLit:
-		return key.Time(&ingest.Value{Kind: ingest.Number, Num: l.Num})
+		return key.Time(&jsontree.Value{Kind: jsontree.Number, Num: l.Num})
 	}
 	return time.Time{}, false
 }

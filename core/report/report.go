@@ -1,20 +1,10 @@
 package report
 
 import (
-	"cmp"
+	"github.com/pkcalc/pkcalc/core/human"
 	"encoding/json"
 	"io"
-	"math"
-	"runtime"
-	"slices"
-	"sync"
 
-	"github.com/pkcalc/pkcalc/core/advisor"
-	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/ingest"
-	"github.com/pkcalc/pkcalc/core/key"
-	"github.com/pkcalc/pkcalc/core/partition"
-	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // SchemaVersion is the version of the JSON report; docs/report.schema.json
@@ -90,6 +80,14 @@ type IDs struct {
 	DuplicatesChecked int64       `json:"duplicatesChecked"`
 	Examples          []IDExample `json:"examples"` // the first documents that break a rule
 }
+
+// ID rules: what is wrong with a document's id (IDExample.Rule).
+const (
+	IDMissing           = "missing"           // no property named id
+	IDNonString         = "nonString"         // a number, boolean, null, object or array
+	IDTooLong           = "tooLong"           // over ingest.MaxIDBytes
+	IDInvalidCharacters = "invalidCharacters" // holds a character of ingest.IDRefused
+)
 
 // IDExample is a document whose id breaks a rule.
 type IDExample struct {
@@ -173,7 +171,7 @@ func (p Problem) String() string {
 	if p.Line == 0 {
 		return p.Message
 	}
-	return (&ingest.Error{Document: p.Document, Line: p.Line, Column: p.Column, Msg: p.Message}).Error()
+	return human.Position(p.Line, p.Column, p.Document) + ": " + p.Message
 }
 
 // Settings echo the options the report was made with.
@@ -425,365 +423,10 @@ type TopValue struct {
 	Count int             `json:"count"`
 }
 
-func (a *analysis) finish() *Report {
-	o := a.opts
-	rep := &Report{
-		SchemaVersion: SchemaVersion,
-		Generator:     "pkcalc",
-		Input:         Input{Format: a.format, Errors: []Problem{}, ErrorCount: a.errCount, Notes: a.notes, Warnings: []Problem{}},
-		Documents:     int64(a.docs),
-		Bytes:         a.bytes,
-		Settings: Settings{
-			HashVersion: int(o.HashVersion), RU: o.Throughput.RU, Autoscale: o.Throughput.Autoscale, Partitions: o.Partitions,
-			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
-			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
-		},
-		Warnings:       append(a.settingWarnings(), a.windowWarnings()...),
-		Candidates:     []Candidate{},
-		Paths:          PathsOf(a.paths),
-		PathsDocuments: int64(a.described),
-	}
-	if a.format == "" {
-		rep.Input.Format = "empty"
-	}
-	for _, e := range a.errs {
-		rep.Input.Errors = append(rep.Input.Errors, Problem{Document: e.Document, Line: e.Line, Column: e.Column, Message: e.Msg})
-	}
-	for _, e := range a.warnings {
-		rep.Input.Warnings = append(rep.Input.Warnings, Problem{Document: e.Document, Line: e.Line, Column: e.Column, Message: e.Msg})
-	}
-	if a.timePath != nil {
-		rep.TimeField = paths.Format(a.timePath)
-	}
-	if a.ops != nil || a.opErrs != nil {
-		rep.Operations = &Operations{Count: len(a.ops), Errors: append([]string{}, a.opErrs...)}
-	}
-	if a.ids != nil {
-		rep.IDs = a.ids.report()
-	}
-	settings := advisor.Settings{Throughput: o.Throughput, Partitions: o.Partitions, TargetBytes: o.TargetBytes, TargetDocs: o.TargetDocs,
-		Workload: o.Workload, Item: itemOf(a.paths, a.described, a.docs, a.bytes)}
-	if slices.ContainsFunc(rep.Warnings, func(n Notice) bool { return n.Code == WeightFieldUnused }) {
-		settings.Workload.Traffic = partition.ByDocuments
-	}
-	if a.docs == 0 {
-		// Nothing to measure: keys graded on no documents would read as
-		// findings ("only 0 distinct values").
-		for _, acc := range a.accs {
-			acc.Finish() // ends its goroutine
-		}
-		rep.NoRecommendation = a.whyNoRecommendation()
-		return rep
-	}
-	if a.ids != nil {
-		a.ids.repeats()
-	}
-	dists := make([]*partition.Distribution, len(a.accs))
-	parallel(len(a.accs), func(i int) { dists[i] = a.accs[i].Finish() })
-	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
-	evals := make([]*advisor.Evaluation, a.candidates)
-	dups := make([]int64, a.candidates)
-	parallel(len(evals), func(i int) {
-		evals[i] = advisor.Evaluate(dists[i], settings)
-		if a.ids != nil {
-			dups[i] = a.ids.duplicates(dists[i].ValueHashes)
-		}
-		dists[i].ValueHashes = nil // counted: let them go
-	})
-	rank := advisor.Rank(evals)
-	recs := advisor.Recommend(evals)
-	// Named keys keep their place at the top of the list.
-	order := make([]int, len(evals))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order[a.named:], func(x, y int) int { return cmp.Compare(rank[x], rank[y]) })
-	best := -1
-	for _, i := range order {
-		c := candidate(evals[i], recs[i])
-		c.Named = i < a.named
-		c.Rank = rank[i]
-		if a.ids != nil {
-			c.DuplicateIDs = &dups[i]
-		}
-		rep.Candidates = append(rep.Candidates, c)
-		if rank[i] == 1 {
-			best = i
-		}
-	}
-	if n := idNotice(rep.IDs, rep.Candidates, rep.Documents); n != nil {
-		rep.Warnings = append(rep.Warnings, *n)
-	}
-	switch {
-	case best >= 0 && advisor.Acceptable(evals[best]):
-		rep.Recommended = evals[best].Dist.Spec.String()
-		if msg := advisor.Shortfall(evals[best]); msg != "" {
-			rep.Warnings = append(rep.Warnings, Notice{Underprovisioned, msg})
-		}
-	case best >= 0:
-		rep.NoRecommendation = &Notice{NoUsableKey, "No key measured is usable: in each, more than half the documents lack the key or hold an object or array there, which Cosmos DB rejects."}
-	default:
-		rep.NoRecommendation = a.whyNoRecommendation()
-	}
-	return rep
-}
-
-// parallel runs f for 0 to n-1 on as many goroutines as there are cores,
-// so that no more keys' working memory is held at once than can use it;
-// with one, in order. In WebAssembly it yields between calls for the
-// garbage collector (see run).
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := range next {
-				if yields {
-					runtime.Gosched()
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// factor is the target's size over the input's, at least 1, as each key's
-// evaluation has it.
-func (a *analysis) factor() float64 {
-	if t := a.targetBytes(); t > 0 && a.bytes > 0 {
-		return max(1, float64(t)/float64(a.bytes))
-	}
-	return 1
-}
-
-// traffic is how requests spread over key values: as set, or by the
-// weight field when one is given, else by documents (as package advisor
-// has it).
-func (a *analysis) traffic(t partition.Traffic) partition.Traffic {
-	if t != "" {
-		return t
-	}
-	if a.opts.WeightPath != nil {
-		return partition.ByWeight
-	}
-	return partition.ByDocuments
-}
-
-// targetGB is the target size in GB, to 3 decimals, or, for a target below
-// half a megabyte, as it is: rounded to 0 it would not be echoed at all.
-func targetGB(b int64) float64 {
-	gb := float64(b) / (1 << 30)
-	if r := round(gb, 3); r > 0 || b == 0 {
-		return r
-	}
-	return gb
-}
-
-func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) Candidate {
-	d := e.Dist
-	version := int(d.Version)
-	if d.Spec.Kind == key.MultiHash {
-		version = 2
-	}
-	c := Candidate{
-		Key:                        Key{Spec: d.Spec.String(), Paths: d.Spec.PathStrings(), Kind: string(d.Spec.Kind), Version: version},
-		Score:                      e.Score,
-		Grade:                      e.Grade,
-		ScoreBreakdown:             []Component{},
-		Findings:                   []Finding{},
-		Recommendations:            []Recommendation{},
-		LogicalPartitions:          d.Distinct,
-		LogicalPartitionsEstimated: d.Estimated,
-		LogicalPartitionsError:     round(d.DistinctError, 4),
-		Documents:                  d.Documents,
-		Bytes:                      d.Bytes,
-		Missing:                    d.Missing,
-		Invalid:                    d.Invalid,
-		PerLogicalPartition:        PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats()), Lorenz: lorenz(d.Lorenz(20))},
-		Largest:                    []Largest{},
-		PhysicalPartitions:         []Physical{},
-		KeyLength:                  KeyLength{MaxBytes: d.KeyMaxBytes, Over2048: d.OverLimit, Over101: d.OverLimitV1, Collisions: []Collision{}},
-	}
-	for _, b := range e.Breakdown {
-		c.ScoreBreakdown = append(c.ScoreBreakdown, Component(b))
-	}
-	for _, f := range e.Findings {
-		c.Findings = append(c.Findings, Finding{Code: f.Code, Severity: string(f.Severity), Message: f.Message})
-	}
-	for _, r := range recs {
-		c.Recommendations = append(c.Recommendations, Recommendation(r))
-	}
-	for _, l := range d.Largest(10) {
-		c.Largest = append(c.Largest, Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Bytes, d.Bytes), 4), EPK: l.EPK})
-	}
-	for i, p := range e.Physical {
-		ph := Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
-			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 6), ProjectedBytes: e.Projection.Physical[i].Bytes}
-		if e.Load.Active {
-			d := round(e.Load.DemandRU[i], 1)
-			ph.DemandRU = &d
-		}
-		c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
-	}
-	for i, col := range d.Collisions {
-		if i == 10 {
-			break
-		}
-		cj := Collision{EPK: col.EPK}
-		for _, v := range col.Values {
-			cj.Values = append(cj.Values, Values(v))
-		}
-		c.KeyLength.Collisions = append(c.KeyLength.Collisions, cj)
-	}
-	m := e.Monotonicity
-	c.Monotonicity = Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), By: m.By, Monotonic: m.Monotonic}
-	if !math.IsNaN(m.Time) {
-		t := round(m.Time, 4)
-		c.Monotonicity.Time = &t
-	}
-	if sp := e.Spread; sp != nil {
-		ws := &WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, SamplesPerBucket: sp.SamplesMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []TimeBucket{}}
-		for _, b := range sp.Buckets {
-			tb := TimeBucket{Start: b.Start.Format("2006-01-02T15:04:05Z"), Writes: round(b.Writes, 1), Keys: b.Keys, Partitions: make([]float64, len(b.Partitions))}
-			for i, v := range b.Partitions {
-				tb.Partitions[i] = round(v, 1)
-			}
-			ws.Buckets = append(ws.Buckets, tb)
-		}
-		c.WriteSpread = ws
-	}
-	p := e.Projection
-	c.Projection = Projection{Factor: round(p.Factor, 3), Documents: p.Documents, Bytes: p.Bytes, PhysicalPartitions: len(p.Physical), Splits: p.Splits,
-		LargestLogicalBytes: p.Largest.Bytes, OverLimit: p.OverLimitN, OverAlertLine: p.OverAlertN, NewValueShare: round(p.NewValueShare, 4)}
-	c.DayOne = dayOne(e.DayOne)
-	if l := e.Load; l.Active {
-		c.Workload = &Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1), BaseRU: round(l.BaseRU, 1),
-			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3), ItemRU: round(l.Costs.Item, 4),
-			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
-			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
-		if p := e.Provision; p.LeastRU > 0 {
-			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData, c.Workload.CreateRU = &p.LeastRU, p.Partitions, p.ByData, p.CreateRU
-		}
-	}
-	if q := e.Queries; q.Active {
-		c.Queries = &Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []Verdict{}}
-		for i, v := range q.Verdicts {
-			vj := Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
-				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Prefix: v.Assessment.Routing.Prefix, Reason: v.Assessment.Routing.Reason,
-				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message}
-			if i < len(e.Load.Charges) {
-				ch := e.Load.Charges[i]
-				vj.RU, vj.Partitions, vj.Items, vj.ItemsAtMost = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1), ch.AtMost && ch.Items > 0
-			}
-			c.Queries.Verdicts = append(c.Queries.Verdicts, vj)
-		}
-	}
-	return c
-}
-
-func dayOne(d advisor.DayOne) DayOne {
-	out := DayOne{PhysicalPartitions: len(d.Physical), PerPartitionRU: round(d.CapacityRU, 1), EmptyPartitions: d.Empty, Partitions: []DayOnePartition{}}
-	for i, p := range d.Physical {
-		out.Partitions = append(out.Partitions, DayOnePartition{Documents: p.Documents, Bytes: p.Bytes, WriteShare: round(d.Writes[i], 4)})
-	}
-	if d.WriteRU > 0 {
-		w := round(d.WriteRU, 1)
-		out.BusiestWriteRU = &w
-	}
-	return out
-}
-
-func lorenz(points [][2]float64) [][2]float64 {
-	for i := range points {
-		points[i] = [2]float64{round(points[i][0], 4), round(points[i][1], 4)}
-	}
-	return points
-}
-
-func stats(s partition.Stats) Stats {
-	return Stats{Max: s.Max, P50: s.P50, P95: s.P95, P99: s.P99, Mean: round(s.Mean, 2), MaxToMean: round(s.MaxToMean, 3), Gini: round(s.Gini, 4)}
-}
-
-// Values writes a key value as JSON values; undefined becomes
-// {"$undefined": true}, as pkcalc epk reads it.
-func Values(vals []epk.Value) []any {
-	out := make([]any, len(vals))
-	for i, v := range vals {
-		switch v.Kind {
-		case epk.String:
-			out[i] = v.Str
-		case epk.Number:
-			out[i] = v.Num
-			if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
-				// JSON has no infinities: write them as Extended JSON does.
-				text := "NaN"
-				if math.IsInf(v.Num, 1) {
-					text = "Infinity"
-				} else if math.IsInf(v.Num, -1) {
-					text = "-Infinity"
-				}
-				out[i] = map[string]string{"$numberDouble": text}
-			}
-		case epk.True:
-			out[i] = true
-		case epk.False:
-			out[i] = false
-		case epk.Null:
-			out[i] = nil
-		default:
-			out[i] = map[string]bool{"$undefined": true}
-		}
-	}
-	return out
-}
-
-// PathsOf converts discovered paths to their report form.
-func PathsOf(ps []paths.Path) []Path {
-	out := []Path{}
-	for _, p := range ps {
-		pj := Path{Path: p.Path, Types: map[string]int{}, Documents: p.Documents, Distinct: p.Distinct, Capped: p.DistinctCapped, Top: []TopValue{}, System: p.System, Usable: p.Usable, Reason: p.Reason}
-		for _, k := range p.TypeMix() {
-			pj.Types[k.Kind.String()] = k.Count
-		}
-		for _, v := range p.Top {
-			pj.Top = append(pj.Top, TopValue{Value: json.RawMessage(v.Value), Count: v.Count})
-		}
-		out = append(out, pj)
-	}
-	return out
-}
-
 // WriteJSON writes the report as indented JSON.
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
-}
-
-func round(f float64, places int) float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
-	}
-	p := math.Pow(10, float64(places))
-	return math.Round(f*p) / p
-}
-
-func finite(f float64) float64 {
-	if math.IsInf(f, 1) {
-		return -1 // unlimited: no demand
-	}
-	return f
-}
-
-func ratio(a, b int64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }

@@ -1,8 +1,9 @@
-package report
+package analysis
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"runtime"
 	"strings"
@@ -60,7 +61,7 @@ func TestHoldEstimate(t *testing.T) {
 				t.Errorf("%d documents held take %d bytes; hold estimates %d", len(docs), measured, estimate)
 			}
 			for _, d := range docs {
-				if items := key.Lookup(&d.Root, []string{"items"}); tt.name == "orders" && (items == nil || items.Kind != ingest.Array || items.Elems != nil) {
+				if items := key.Lookup(&d.Root, []string{"items"}); tt.name == "orders" && (items == nil || items.Kind != jsontree.Array || items.Elems != nil) {
 					t.Fatalf("an order's items are %+v: held, an array keeps its kind and lets go of its elements", items)
 				}
 			}

@@ -1,7 +1,8 @@
-package report
+package analysis
 
 import (
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"os"
 	"slices"
 	"strings"
@@ -136,9 +137,9 @@ func reverseMembers(t *testing.T, doc string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var write func(v *ingest.Value) string
-	write = func(v *ingest.Value) string {
-		if v.Kind != ingest.Object {
+	var write func(v *jsontree.Value) string
+	write = func(v *jsontree.Value) string {
+		if v.Kind != jsontree.Object {
 			return ingestText(v)
 		}
 		var parts []string
@@ -151,11 +152,11 @@ func reverseMembers(t *testing.T, doc string) string {
 	return write(&d.Root)
 }
 
-func ingestText(v *ingest.Value) string {
+func ingestText(v *jsontree.Value) string {
 	switch v.Kind {
-	case ingest.String:
+	case jsontree.String:
 		return fmt.Sprintf("%q", v.Str)
-	case ingest.Number:
+	case jsontree.Number:
 		return fmt.Sprint(v.Num)
 	}
 	return "null"

@@ -1,14 +1,13 @@
-package report
+package analysis
 
 import (
 	"bytes"
-	"encoding/csv"
 	"flag"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/report"
 	"os"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -43,7 +41,8 @@ func sampleOptions(t *testing.T) Options {
 	}
 }
 
-// TestGolden pins the whole JSON report of the built-in sample. The same
+// TestGolden pins the whole JSON report of the built-in sample: the report
+// package's examples, which its renderer tests read. The same
 // test runs natively and as WebAssembly, so it also proves both give the
 // same bytes. Run with -update after a deliberate change.
 func TestGolden(t *testing.T) {
@@ -52,8 +51,8 @@ func TestGolden(t *testing.T) {
 		opts Options
 		file string
 	}{
-		{"defaults", Options{}, "testdata/sample-defaults.json"},
-		{"scaled", sampleOptions(t), "testdata/sample-scaled.json"},
+		{"defaults", Options{}, "../report/testdata/sample-defaults.json"},
+		{"scaled", sampleOptions(t), "../report/testdata/sample-scaled.json"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(sample.OrdersText(sample.DefaultOrders)), tt.opts)
@@ -61,7 +60,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			if err := WriteJSON(&got, r); err != nil {
+			if err := report.WriteJSON(&got, r); err != nil {
 				t.Fatal(err)
 			}
 			if *update {
@@ -96,7 +95,7 @@ func TestSampleVerdicts(t *testing.T) {
 	if r.Candidates[0].Key.Spec != "/status" || r.Candidates[1].Key.Spec != "/customerId" || !r.Candidates[0].Named || r.Candidates[2].Named {
 		t.Fatalf("order: %s %s", r.Candidates[0].Key.Spec, r.Candidates[1].Key.Spec)
 	}
-	byKey := map[string]Candidate{}
+	byKey := map[string]report.Candidate{}
 	for _, c := range r.Candidates {
 		byKey[c.Key.Spec] = c
 	}
@@ -106,7 +105,7 @@ func TestSampleVerdicts(t *testing.T) {
 	if c := byKey["/tenantId"]; c.Grade != "F" || !hasFinding(c, "HOT_PARTITION") || !hasFinding(c, "LOGICAL_PARTITION_LIMIT") {
 		t.Errorf("/tenantId: %s %v", c.Grade, c.Findings)
 	}
-	var best Candidate
+	var best report.Candidate
 	for _, c := range r.Candidates {
 		if c.Rank == 1 {
 			best = c
@@ -127,7 +126,7 @@ func TestSampleVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if i := slices.IndexFunc(rt.Candidates, func(c Candidate) bool { return c.Key.Spec == "/orderDate" }); i < 0 || rt.Recommended == "/orderDate" ||
+	if i := slices.IndexFunc(rt.Candidates, func(c report.Candidate) bool { return c.Key.Spec == "/orderDate" }); i < 0 || rt.Recommended == "/orderDate" ||
 		!hasFinding(rt.Candidates[i], "MONOTONIC") || rt.Candidates[i].Score > 70 {
 		t.Errorf("/orderDate named: %+v, recommended %s", rt.Candidates, rt.Recommended)
 	}
@@ -148,8 +147,8 @@ func TestRecommendedIsUsable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text bytes.Buffer
-	WriteText(&text, r)
-	if r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != NoUsableKey || strings.Contains(text.String(), "Recommended:") || !strings.Contains(text.String(), "No key recommended: No key measured is usable") {
+	report.WriteText(&text, r)
+	if r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != report.NoUsableKey || strings.Contains(text.String(), "Recommended:") || !strings.Contains(text.String(), "No key recommended: No key measured is usable") {
 		t.Errorf("recommended %q:\n%s", r.Recommended, text.String())
 	}
 	// A key 60% of documents lack ranks below a constant one, whatever its score.
@@ -179,7 +178,7 @@ func TestRecommendedIsUsable(t *testing.T) {
 	}
 }
 
-func hasFinding(c Candidate, code string) bool {
+func hasFinding(c report.Candidate, code string) bool {
 	for _, f := range c.Findings {
 		if f.Code == code {
 			return true
@@ -198,13 +197,13 @@ func TestNoSuggestAndWindow(t *testing.T) {
 		t.Errorf("the path tables describe %d and %d documents, want 3000 and 7", a.PathsDocuments, b.PathsDocuments)
 	}
 	// The sample's orders are in the order of their ids and dates.
-	if len(a.Warnings) != 0 || len(b.Warnings) != 1 || b.Warnings[0].Code != WindowSorted {
-		t.Errorf("warnings %+v and %+v, want none and %s", a.Warnings, b.Warnings, WindowSorted)
+	if len(a.Warnings) != 0 || len(b.Warnings) != 1 || b.Warnings[0].Code != report.WindowSorted {
+		t.Errorf("warnings %+v and %+v, want none and %s", a.Warnings, b.Warnings, report.WindowSorted)
 	}
 	a.Paths, b.Paths, a.PathsDocuments, b.PathsDocuments, b.Warnings = nil, nil, 0, 0, a.Warnings
 	var ja, jb bytes.Buffer
-	WriteJSON(&ja, a)
-	WriteJSON(&jb, b)
+	report.WriteJSON(&ja, a)
+	report.WriteJSON(&jb, b)
 	if len(a.Candidates) != 2 || ja.String() != jb.String() {
 		t.Errorf("window changed the report of named keys (%d candidates)", len(a.Candidates))
 	}
@@ -237,30 +236,6 @@ func TestAggregates(t *testing.T) {
 	}
 }
 
-func TestRenderings(t *testing.T) {
-	r, _ := Analyze(strings.NewReader(sample.OrdersText(500)), sampleOptions(t))
-	var text, md, csv bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
-		t.Fatal(err)
-	}
-	WriteMarkdown(&md, r)
-	WriteCSV(&csv, r)
-	for _, want := range []string{"RANK  KEY", "/status *", "Recommended: ", "critical LOW_CARDINALITY: /status has only 5 distinct values"} {
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("text lacks %q", want)
-		}
-	}
-	for _, want := range []string{"# Partition key analysis", "**Recommended key: `", "| Rank | Key |", "## `/status` — grade F"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("markdown lacks %q", want)
-		}
-	}
-	rows := strings.Split(strings.TrimSpace(csv.String()), "\n")
-	if len(rows) != len(r.Candidates)+1 || !strings.HasPrefix(rows[0], "rank,key,kind,named,score,grade") || !strings.HasPrefix(rows[1], "") {
-		t.Errorf("csv: %d rows", len(rows))
-	}
-}
-
 func TestMarkdownEscapesUserText(t *testing.T) {
 	for _, in := range []string{
 		`{"t":"<script>x</script>|` + "`" + `"}` + "\n" + `{"t":"b"}`,
@@ -269,7 +244,7 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 	} {
 		r, _ := Analyze(strings.NewReader(in), Options{Keys: []key.Spec{mustKey(t, "/t")}, NoSuggest: true})
 		var md bytes.Buffer
-		WriteMarkdown(&md, r)
+		report.WriteMarkdown(&md, r)
 		if strings.Contains(md.String(), "<script>") {
 			t.Errorf("markdown carries markup:\n%s", md.String())
 		}
@@ -312,16 +287,16 @@ func TestReads(t *testing.T) {
 }
 
 // renderAll writes a report in the formats people read.
-func renderAll(t *testing.T, r *Report) (text, md, csv string) {
+func renderAll(t *testing.T, r *report.Report) (text, md, csv string) {
 	t.Helper()
 	var tb, mb, cb bytes.Buffer
-	if err := WriteText(&tb, r); err != nil {
+	if err := report.WriteText(&tb, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&mb, r); err != nil {
+	if err := report.WriteMarkdown(&mb, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCSV(&cb, r); err != nil {
+	if err := report.WriteCSV(&cb, r); err != nil {
 		t.Fatal(err)
 	}
 	return tb.String(), mb.String(), cb.String()
@@ -359,7 +334,7 @@ func TestQueriesNotRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, md, _ := renderAll(t, r)
-			notes := strings.Join(Notes(r), "\n")
+			notes := strings.Join(report.Notes(r), "\n")
 			if !strings.Contains(text, tt.read) {
 				t.Errorf("text lacks %q:\n%s", tt.read, text)
 			}
@@ -390,9 +365,9 @@ func TestRecommendationAgrees(t *testing.T) {
 	}{
 		{"sample", sample.OrdersText(300), Options{}, "/id"},
 		{"a named key", sample.OrdersText(300), Options{Keys: []key.Spec{mustKey(t, "/status")}}, "/id"},
-		{"a named key on no documents", "[]", Options{Keys: []key.Spec{mustKey(t, "/x")}}, NoDocuments},
-		{"no documents", "", Options{}, NoDocuments},
-		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}\n", Options{}, TooFewValues},
+		{"a named key on no documents", "[]", Options{Keys: []key.Spec{mustKey(t, "/x")}}, report.NoDocuments},
+		{"no documents", "", Options{}, report.NoDocuments},
+		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}\n", Options{}, report.TooFewValues},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(tt.input), tt.opts)
@@ -424,7 +399,7 @@ func TestRecommendationAgrees(t *testing.T) {
 	// A report with candidates but none recommended (as a JSON consumer
 	// may build one): the first row is not shown as the recommendation.
 	r, _ := Analyze(strings.NewReader(sample.OrdersText(300)), Options{})
-	r.Recommended, r.NoRecommendation = "", &Notice{Code: NoSuggestion, Message: "none fits"}
+	r.Recommended, r.NoRecommendation = "", &report.Notice{Code: report.NoSuggestion, Message: "none fits"}
 	if text, _, _ := renderAll(t, r); strings.Contains(text, "Recommended:") || !strings.Contains(text, "No key recommended: none fits") {
 		t.Errorf("text recommends a key the report does not:\n%s", text)
 	}
@@ -436,11 +411,11 @@ func TestNoCandidatesSaysWhy(t *testing.T) {
 	for _, tt := range []struct {
 		name, input, code, want string
 	}{
-		{"one document", `{"id":"1","t":"a"}`, TooFewValues, "Only 1 document: too few to suggest keys, as a suggested key needs at least 3 distinct values. Name the keys to measure them."},
-		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}", TooFewValues, "Only 2 documents: too few to suggest keys"},
-		{"few values", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"t":"t%d"}`, i%2) }), TooFewValues, "No path has the 3 distinct values a suggested key needs (the most is 2)."},
-		{"no usable path", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"a":{"b":[%d]}}`, i) }), NoUsablePath, "No path of the documents can be a partition key"},
-		{"free text", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"description":"item number %d of many"}`, i) }), NoSuggestion, "No path looks like a partition key"},
+		{"one document", `{"id":"1","t":"a"}`, report.TooFewValues, "Only 1 document: too few to suggest keys, as a suggested key needs at least 3 distinct values. Name the keys to measure them."},
+		{"two documents", "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":\"b\"}", report.TooFewValues, "Only 2 documents: too few to suggest keys"},
+		{"few values", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"t":"t%d"}`, i%2) }), report.TooFewValues, "No path has the 3 distinct values a suggested key needs (the most is 2)."},
+		{"no usable path", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"a":{"b":[%d]}}`, i) }), report.NoUsablePath, "No path of the documents can be a partition key"},
+		{"free text", schemaLines(10, func(i int) string { return fmt.Sprintf(`{"description":"item number %d of many"}`, i) }), report.NoSuggestion, "No path looks like a partition key"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(tt.input), Options{})
@@ -464,20 +439,22 @@ func TestNoDocumentsNotGraded(t *testing.T) {
 	rows, problems := aggregate.Read(strings.NewReader("k0,documents,bytes\n"), 1)
 	for _, tt := range []struct {
 		name string
-		rep  func() (*Report, error)
+		rep  func() (*report.Report, error)
 		want string
 	}{
-		{"[] with a named key", func() (*Report, error) { return Analyze(strings.NewReader("[]"), named) }, "The input holds no documents: there is nothing to measure."},
-		{"nothing", func() (*Report, error) { return Analyze(strings.NewReader(""), Options{}) }, "The input holds no documents"},
-		{"only bad documents", func() (*Report, error) { return Analyze(strings.NewReader("{\"x\":}\n{\"x\":]\n"), named) }, "No document could be read (2 problems in the input)"},
-		{"aggregates without rows", func() (*Report, error) { return AnalyzeAggregates(rows, problems, mustKey(t, "/x"), Options{}), nil }, "The input holds no documents"},
+		{"[] with a named key", func() (*report.Report, error) { return Analyze(strings.NewReader("[]"), named) }, "The input holds no documents: there is nothing to measure."},
+		{"nothing", func() (*report.Report, error) { return Analyze(strings.NewReader(""), Options{}) }, "The input holds no documents"},
+		{"only bad documents", func() (*report.Report, error) { return Analyze(strings.NewReader("{\"x\":}\n{\"x\":]\n"), named) }, "No document could be read (2 problems in the input)"},
+		{"aggregates without rows", func() (*report.Report, error) {
+			return AnalyzeAggregates(rows, problems, mustKey(t, "/x"), Options{}), nil
+		}, "The input holds no documents"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := tt.rep()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(r.Candidates) != 0 || r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != NoDocuments || !strings.HasPrefix(r.NoRecommendation.Message, tt.want) {
+			if len(r.Candidates) != 0 || r.Recommended != "" || r.NoRecommendation == nil || r.NoRecommendation.Code != report.NoDocuments || !strings.HasPrefix(r.NoRecommendation.Message, tt.want) {
 				t.Fatalf("%d candidates, recommended %q, reason %+v", len(r.Candidates), r.Recommended, r.NoRecommendation)
 			}
 			text, md, _ := renderAll(t, r)
@@ -507,37 +484,37 @@ func TestSettingWarnings(t *testing.T) {
 		want  []string // codes
 		text  string   // in every format
 	}{
-		{"weight field in no document", docs(40, none), Options{WeightPath: []string{"nonexistent"}}, []string{WeightFieldUnused},
+		{"weight field in no document", docs(40, none), Options{WeightPath: []string{"nonexistent"}}, []string{report.WeightFieldUnused},
 			"The weight field /nonexistent holds no number above 0 in any of the 40 documents, so requests cannot follow it: every document is weighted the same instead."},
-		{"weight field of text", docs(40, func(i int) string { return `,"w":"heavy"` }), Options{WeightPath: []string{"w"}}, []string{WeightFieldUnused}, "The weight field /w holds no number above 0 in any of the 40 documents"},
-		{"weight field mostly 0", docs(40, func(i int) string { return fmt.Sprintf(`,"w":%d`, max(0, i-30)) }), Options{WeightPath: []string{"w"}}, []string{WeightFieldSparse},
+		{"weight field of text", docs(40, func(i int) string { return `,"w":"heavy"` }), Options{WeightPath: []string{"w"}}, []string{report.WeightFieldUnused}, "The weight field /w holds no number above 0 in any of the 40 documents"},
+		{"weight field mostly 0", docs(40, func(i int) string { return fmt.Sprintf(`,"w":%d`, max(0, i-30)) }), Options{WeightPath: []string{"w"}}, []string{report.WeightFieldSparse},
 			"The weight field /w holds no number above 0 in 31 of the 40 documents (it is missing, not a number, or 0 or less): they are counted as taking no requests."},
 		{"weight field in every document", docs(40, func(i int) string { return `,"w":2` }), Options{WeightPath: []string{"w"}}, nil, ""},
 		{"weight field with uniform traffic", docs(40, none), Options{WeightPath: []string{"w"}, Workload: advisor.Workload{Traffic: "uniform"}}, nil, ""},
-		{"time field of names", docs(40, none), Options{TimePath: []string{"label"}}, []string{TimeFieldNoTimes},
+		{"time field of names", docs(40, none), Options{TimePath: []string{"label"}}, []string{report.TimeFieldNoTimes},
 			"The time field /label holds no time (a date in a form pkcalc reads, such as ISO 8601 or RFC 1123, or seconds, milliseconds or microseconds since 1970) in any of the 40 documents"},
 		{"time field mostly missing", docs(40, func(i int) string {
 			if i < 30 {
 				return ""
 			}
 			return fmt.Sprintf(`,"at":"2024-03-02T%02d:00:00Z"`, i-30)
-		}), Options{TimePath: []string{"at"}}, []string{TimeFieldSparse}, "The time field /at holds a time in only 10 of the 40 documents"},
+		}), Options{TimePath: []string{"at"}}, []string{report.TimeFieldSparse}, "The time field /at holds a time in only 10 of the 40 documents"},
 		{"time field detected", docs(40, none), Options{}, nil, ""},
-		{"target below the input", docs(40, none), Options{TargetBytes: 107}, []string{TargetBelowInput},
+		{"target below the input", docs(40, none), Options{TargetBytes: 107}, []string{report.TargetBelowInput},
 			"The target size, 107 B, is below the input's own, "},
-		{"target documents below the input", docs(40, none), Options{TargetDocs: 10}, []string{TargetBelowInput},
+		{"target documents below the input", docs(40, none), Options{TargetDocs: 10}, []string{report.TargetBelowInput},
 			"The target, 10 documents, is below the input's own 40: a sample is projected up, never down"},
 		{"target above the input", docs(40, none), Options{TargetDocs: 400}, nil, ""},
 		// 2,000 GB need 2,000 RU/s, or an autoscale maximum of 20,000.
-		{"throughput below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 1000}}, []string{ThroughputBelowStorage, FarProjection},
+		{"throughput below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 1000}}, []string{report.ThroughputBelowStorage, report.FarProjection},
 			"1,000 RU/s is below the least the service allows for 2.0 TB of data, 2,000 RU/s: every figure uses 2,000 instead."},
-		{"autoscale below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 10000, Autoscale: true}}, []string{ThroughputBelowStorage, FarProjection},
+		{"autoscale below the storage's", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 10000, Autoscale: true}}, []string{report.ThroughputBelowStorage, report.FarProjection},
 			"10,000 RU/s as the autoscale maximum is below the least the service allows for 2.0 TB of data, 20,000 RU/s as the autoscale maximum"},
 		// 40 documents grown to 2 TB: every figure rests on their proportions.
-		{"throughput enough for the storage", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 2000}}, []string{FarProjection},
+		{"throughput enough for the storage", docs(40, none), Options{TargetBytes: 2000 << 30, Throughput: capacity.Throughput{RU: 2000}}, []string{report.FarProjection},
 			"The target, 2.0 TB, is 772,476,132 times the input (2.7 KB in 40 documents)"},
 		{"a target 999 times the input", docs(40, none), Options{TargetDocs: 40 * 999}, nil, ""},
-		{"a target 1,000 times the input", docs(40, none), Options{TargetDocs: 40 * 1000}, []string{FarProjection}, "is 1,000 times the input"},
+		{"a target 1,000 times the input", docs(40, none), Options{TargetDocs: 40 * 1000}, []string{report.FarProjection}, "is 1,000 times the input"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := Analyze(strings.NewReader(tt.input), tt.opts)
@@ -556,17 +533,17 @@ func TestSettingWarnings(t *testing.T) {
 			}
 			text, md, _ := renderAll(t, r)
 			var j bytes.Buffer
-			WriteJSON(&j, r)
-			for name, out := range map[string]string{"text": text, "markdown": md, "json": j.String(), "notes": strings.Join(Notes(r), "\n")} {
+			report.WriteJSON(&j, r)
+			for name, out := range map[string]string{"text": text, "markdown": md, "json": j.String(), "notes": strings.Join(report.Notes(r), "\n")} {
 				if !strings.Contains(out, tt.text) {
 					t.Errorf("%s lacks %q:\n%s", name, tt.text, out)
 				}
 			}
 			for _, c := range r.Candidates {
-				if tt.want[0] == WeightFieldUnused && hottest(c) == 0 {
+				if tt.want[0] == report.WeightFieldUnused && hottest(c) == 0 {
 					t.Errorf("%s takes 0%% of requests on every physical partition", c.Key.Spec)
 				}
-				if tt.want[0] == TimeFieldNoTimes && strings.Contains(c.Key.Spec, "/label:") {
+				if tt.want[0] == report.TimeFieldNoTimes && strings.Contains(c.Key.Spec, "/label:") {
 					t.Errorf("candidate %s buckets a field that holds no time", c.Key.Spec)
 				}
 			}
@@ -574,32 +551,12 @@ func TestSettingWarnings(t *testing.T) {
 	}
 }
 
-func hottest(c Candidate) float64 {
+func hottest(c report.Candidate) float64 {
 	h := 0.0
 	for _, p := range c.PhysicalPartitions {
 		h = max(h, p.RequestShare)
 	}
 	return h
-}
-
-// TestCSVNoFindingsIsEmpty: a key without findings has an empty findings
-// cell, as CSV readers expect of a missing value, not a dash.
-func TestCSVNoFindingsIsEmpty(t *testing.T) {
-	r, err := Analyze(strings.NewReader(schemaLines(200, func(i int) string { return fmt.Sprintf(`{"id":"%d"}`, i) })), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f := findingCodes(r.Candidates[0].Findings); f != "" {
-		t.Fatalf("/id has findings %q; the test needs a key without", f)
-	}
-	_, _, out := renderAll(t, r)
-	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if last := len(rows[0]) - 1; rows[0][last] != "findings" || rows[1][last] != "" {
-		t.Errorf("findings cell %q under %q, want it empty", rows[1][last], rows[0][last])
-	}
 }
 
 // A target is echoed however small: rounded to 0 it would vanish.
@@ -760,42 +717,6 @@ func TestAggregatesPastLimitsJSON(t *testing.T) {
 	}
 }
 
-// TestTablesAgree: the text and Markdown tables give each candidate the
-// same figures, the busiest physical partition among them, as the CSV.
-func TestTablesAgree(t *testing.T) {
-	r, _ := Analyze(strings.NewReader(sample.OrdersText(500)), sampleOptions(t))
-	text, md, csvOut := renderAll(t, r)
-	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := slices.Index(rows[0], "hottest_request_share")
-	if col < 0 {
-		t.Fatalf("no column hottest_request_share in %q", rows[0])
-	}
-	for i, c := range r.Candidates {
-		hot := hottestPhysical(c)
-		if share := rows[i+1][col]; !strings.HasPrefix(hot, human.Percent(mustFloat(t, share))+" of ") {
-			t.Errorf("%s: hottest %q, the CSV says %s", c.Key.Spec, hot, share)
-		}
-		if !strings.Contains(md, fmt.Sprintf(" | %s | %s |", hot, orDash(findingCodes(c.Findings)))) {
-			t.Errorf("markdown lacks %q for %s:\n%s", hot, c.Key.Spec, md)
-		}
-		if !strings.Contains(text, hot) {
-			t.Errorf("text lacks %q for %s", hot, c.Key.Spec)
-		}
-	}
-}
-
-func mustFloat(t *testing.T, s string) float64 {
-	t.Helper()
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 // TestManyProblemsCounted: past the 100 problems and notes listed, every
 // format for people says how many more there are.
 func TestManyProblemsCounted(t *testing.T) {
@@ -816,7 +737,7 @@ func TestManyProblemsCounted(t *testing.T) {
 		t.Fatalf("%d problems, %d notes", r.Input.ErrorCount, r.Input.Notes)
 	}
 	text, md, _ := renderAll(t, r)
-	notes := strings.Join(Notes(r), "\n")
+	notes := strings.Join(report.Notes(r), "\n")
 	for _, want := range []string{"and 100 more problems", "and 100 more notes"} {
 		for name, out := range map[string]string{"text": text, "markdown": md, "notes": notes} {
 			if !strings.Contains(out, want) {
@@ -877,8 +798,8 @@ func TestImpreciseNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has := func(c Candidate) bool {
-		return slices.ContainsFunc(c.Findings, func(f Finding) bool { return f.Code == advisor.ImpreciseNumbers && f.Severity == "warning" })
+	has := func(c report.Candidate) bool {
+		return slices.ContainsFunc(c.Findings, func(f report.Finding) bool { return f.Code == advisor.ImpreciseNumbers && f.Severity == "warning" })
 	}
 	if n, m := r.Candidates[0], r.Candidates[1]; !has(n) || has(m) || n.LogicalPartitions != 2 {
 		t.Errorf("/n: %d logical partitions, findings %+v; /m: findings %+v", n.LogicalPartitions, n.Findings, m.Findings)
@@ -909,7 +830,7 @@ func TestSuffixFollowsWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(r.Candidates, func(c Candidate) bool { return c.Key.Spec == tt.want }) {
+		if !slices.ContainsFunc(r.Candidates, func(c report.Candidate) bool { return c.Key.Spec == tt.want }) {
 			var got []string
 			for _, c := range r.Candidates {
 				got = append(got, c.Key.Spec)

@@ -1,9 +1,10 @@
-package report
+package analysis
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/report"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func runCase(t *testing.T, casebook string, c bookCase) {
 		t.Fatal(err)
 	}
 	var text strings.Builder
-	if err := WriteText(&text, rep); err != nil {
+	if err := report.WriteText(&text, rep); err != nil {
 		t.Fatal(err)
 	}
 	for name, raw := range c.Expect {
@@ -130,7 +131,7 @@ func caseOptions(c bookCase) (url.Values, error) {
 }
 
 // summary is the report in brief, for a failure's message.
-func summary(rep *Report) string {
+func summary(rep *report.Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "recommended %q; candidates:", rep.Recommended)
 	for _, c := range rep.Candidates {
@@ -145,7 +146,7 @@ func summary(rep *Report) string {
 	return b.String()
 }
 
-func candidateOf(rep *Report, spec string) *Candidate {
+func candidateOf(rep *report.Report, spec string) *report.Candidate {
 	for i := range rep.Candidates {
 		if rep.Candidates[i].Key.Spec == spec {
 			return &rep.Candidates[i]
@@ -158,8 +159,8 @@ var severityOrder = map[string]int{"info": 0, "warning": 1, "critical": 2}
 
 // expectations check what cases.json's expect says, one per name; each
 // returns what is wrong, or "".
-var expectations = map[string]func(rep *Report, text string, raw json.RawMessage) string{
-	"recommendedIn": func(rep *Report, _ string, raw json.RawMessage) string {
+var expectations = map[string]func(rep *report.Report, text string, raw json.RawMessage) string{
+	"recommendedIn": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var in []string
 		if err := json.Unmarshal(raw, &in); err != nil {
 			return err.Error()
@@ -169,7 +170,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"recommendedNotIn": func(rep *Report, _ string, raw json.RawMessage) string {
+	"recommendedNotIn": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var out []string
 		if err := json.Unmarshal(raw, &out); err != nil {
 			return err.Error()
@@ -179,7 +180,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"recommendedFirstPath": func(rep *Report, _ string, raw json.RawMessage) string {
+	"recommendedFirstPath": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var first string
 		if err := json.Unmarshal(raw, &first); err != nil {
 			return err.Error()
@@ -190,7 +191,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"recommendedKindIn": func(rep *Report, _ string, raw json.RawMessage) string {
+	"recommendedKindIn": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var kinds []string
 		if err := json.Unmarshal(raw, &kinds); err != nil {
 			return err.Error()
@@ -201,7 +202,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"maxSeverity": func(rep *Report, _ string, raw json.RawMessage) string {
+	"maxSeverity": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var e struct{ Key, Code, Severity string }
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return err.Error()
@@ -217,7 +218,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"scoreAbove": func(rep *Report, _ string, raw json.RawMessage) string {
+	"scoreAbove": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var e struct{ Key, Than string }
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return err.Error()
@@ -231,7 +232,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"demandRatioBelow": func(rep *Report, _ string, raw json.RawMessage) string {
+	"demandRatioBelow": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var e struct {
 			Key, Than string
 			Ratio     float64
@@ -248,9 +249,9 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"noFinding": func(rep *Report, _ string, raw json.RawMessage) string { return findings(rep, raw, false) },
-	"finding":   func(rep *Report, _ string, raw json.RawMessage) string { return findings(rep, raw, true) },
-	"timeField": func(rep *Report, _ string, raw json.RawMessage) string {
+	"noFinding": func(rep *report.Report, _ string, raw json.RawMessage) string { return findings(rep, raw, false) },
+	"finding":   func(rep *report.Report, _ string, raw json.RawMessage) string { return findings(rep, raw, true) },
+	"timeField": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var want string
 		if err := json.Unmarshal(raw, &want); err != nil {
 			return err.Error()
@@ -260,7 +261,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"noCandidatePathUnder": func(rep *Report, _ string, raw json.RawMessage) string {
+	"noCandidatePathUnder": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var prefix string
 		if err := json.Unmarshal(raw, &prefix); err != nil {
 			return err.Error()
@@ -274,7 +275,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"gradeAtMost": func(rep *Report, _ string, raw json.RawMessage) string {
+	"gradeAtMost": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var e struct{ Key, Grade string }
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return err.Error()
@@ -291,7 +292,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 	// counts name the report's fields by the casebook's names: the ids that
 	// break Cosmos DB's rules (ids), and the (id, key value) pairs that
 	// repeat under the case's one key (duplicateIds).
-	"counts": func(rep *Report, _ string, raw json.RawMessage) string {
+	"counts": func(rep *report.Report, _ string, raw json.RawMessage) string {
 		var want map[string]int64
 		if err := json.Unmarshal(raw, &want); err != nil {
 			return err.Error()
@@ -320,7 +321,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 		}
 		return ""
 	},
-	"reportMentions": func(_ *Report, text string, raw json.RawMessage) string {
+	"reportMentions": func(_ *report.Report, text string, raw json.RawMessage) string {
 		var words []string
 		if err := json.Unmarshal(raw, &words); err != nil {
 			return err.Error()
@@ -336,7 +337,7 @@ var expectations = map[string]func(rep *Report, text string, raw json.RawMessage
 
 // findings checks that a key has (want) or has not each of some finding
 // codes: {"key": ..., "codes": [...]}.
-func findings(rep *Report, raw json.RawMessage, want bool) string {
+func findings(rep *report.Report, raw json.RawMessage, want bool) string {
 	var e struct {
 		Key   string
 		Codes []string
@@ -349,7 +350,7 @@ func findings(rep *Report, raw json.RawMessage, want bool) string {
 		return e.Key + " was not measured"
 	}
 	for _, code := range e.Codes {
-		i := slices.IndexFunc(c.Findings, func(f Finding) bool { return f.Code == code })
+		i := slices.IndexFunc(c.Findings, func(f report.Finding) bool { return f.Code == code })
 		switch {
 		case want && i < 0:
 			return fmt.Sprintf("%s has no %s", e.Key, code)

@@ -1,4 +1,12 @@
-package ingest
+// Package jsontree is a JSON value as pkcalc holds a document: a tree of
+// objects (members in document order), arrays and
+// scalars, with numbers as the doubles Cosmos DB stores and hashes. It
+// writes a value back as compact JSON text and measures that text without
+// building it.
+//
+// It reads nothing: the ingest package builds trees from JSON and CSV, and
+// the key and paths packages read them.
+package jsontree
 
 import (
 	"math"
@@ -142,9 +150,9 @@ func writeQuoted(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// compactLen is the length of v.JSON() without building it: the size a
+// CompactLen is the length of v.JSON() without building it: the size a
 // document has as compact JSON, the same whatever its input layout.
-func (v *Value) compactLen() int {
+func (v *Value) CompactLen() int {
 	switch v.Kind {
 	case Null:
 		return 4
@@ -163,7 +171,7 @@ func (v *Value) compactLen() int {
 			n += len(v.Members) - 1
 		}
 		for i := range v.Members {
-			n += quotedLen(v.Members[i].Key) + 1 + v.Members[i].Value.compactLen()
+			n += quotedLen(v.Members[i].Key) + 1 + v.Members[i].Value.CompactLen()
 		}
 		return n
 	case Array:
@@ -172,7 +180,7 @@ func (v *Value) compactLen() int {
 			n += len(v.Elems) - 1
 		}
 		for i := range v.Elems {
-			n += v.Elems[i].compactLen()
+			n += v.Elems[i].CompactLen()
 		}
 		return n
 	}

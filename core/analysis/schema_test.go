@@ -1,4 +1,4 @@
-package report
+package analysis
 
 // These tests keep the JSON contract (the Report type and WriteJSON) and its
 // published description, docs/report.schema.json, in step:
@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/report"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -558,7 +559,7 @@ func schemaDatasetCases(t *testing.T) []schemaCase {
 
 func schemaWriteReport(t *testing.T, c schemaCase) []byte {
 	t.Helper()
-	var rep *Report
+	var rep *report.Report
 	if c.aggregates != "" {
 		rows, problems := aggregate.Read(strings.NewReader(c.aggregates), c.opts.Keys[0].Levels())
 		rep = AnalyzeAggregates(rows, problems, c.opts.Keys[0], c.opts)
@@ -569,7 +570,7 @@ func schemaWriteReport(t *testing.T, c schemaCase) []byte {
 		}
 	}
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, rep); err != nil {
+	if err := report.WriteJSON(&buf, rep); err != nil {
 		t.Fatalf("WriteJSON: %v", err)
 	}
 	return buf.Bytes()
@@ -727,9 +728,9 @@ func TestReportConditionalFields(t *testing.T) {
 				}
 				broken = broken || ok && n != 0.0
 			}
-			warned := slices.ContainsFunc(schemaList(doc["warnings"]), func(w any) bool { return w.(map[string]any)["code"] == IDRules })
+			warned := slices.ContainsFunc(schemaList(doc["warnings"]), func(w any) bool { return w.(map[string]any)["code"] == report.IDRules })
 			if warned != broken {
-				t.Errorf("%s warning %t, but an id rule broken %t", IDRules, warned, broken)
+				t.Errorf("%s warning %t, but an id rule broken %t", report.IDRules, warned, broken)
 			}
 			if has(doc, "noRecommendation") == has(doc, "recommended") {
 				t.Errorf("noRecommendation present %t, recommended present %t: exactly one must be", has(doc, "noRecommendation"), has(doc, "recommended"))
@@ -737,13 +738,13 @@ func TestReportConditionalFields(t *testing.T) {
 			// Candidates but none usable: no recommendation, and it says so.
 			unusable := false
 			if nr, ok := doc["noRecommendation"].(map[string]any); ok {
-				unusable = nr["code"] == NoUsableKey
+				unusable = nr["code"] == report.NoUsableKey
 			}
 			if has(doc, "recommended") != (len(specs) > 0 && !unusable) {
 				t.Errorf("recommended present %t with %d candidates", has(doc, "recommended"), len(specs))
 			}
 			if unusable && len(specs) == 0 {
-				t.Errorf("%s with no candidates", NoUsableKey)
+				t.Errorf("%s with no candidates", report.NoUsableKey)
 			}
 			if doc["documents"] == 0.0 && len(specs) > 0 {
 				t.Errorf("%d candidates graded on no documents", len(specs))
@@ -764,7 +765,7 @@ func TestReportConditionalFields(t *testing.T) {
 // field has no omitempty, and every property must have a field.
 func TestSchemaCoversReportType(t *testing.T) {
 	c := schemaLoad(t)
-	c.walkType(t, reflect.TypeFor[Report](), c.root, "#")
+	c.walkType(t, reflect.TypeFor[report.Report](), c.root, "#")
 }
 
 func (c *schemaChecker) walkType(t *testing.T, typ reflect.Type, s map[string]any, loc string) {
@@ -935,9 +936,9 @@ func TestSchemaEnumerations(t *testing.T) {
 		{"#/$defs/Key/properties/kind", schemaConstStrings(t, "../key", typed("Kind"))},
 		{"#/$defs/WriteSpread/properties/unit", schemaConstStrings(t, "../key", typed("Bucket"))},
 		{"#/$defs/Settings/properties/traffic", schemaConstStrings(t, "../partition", typed("Traffic"))},
-		{"#/$defs/Warning/properties/code", schemaConstStrings(t, ".", doc("Warning codes"))},
-		{"#/$defs/NoRecommendation/properties/code", schemaConstStrings(t, ".", doc("No-recommendation codes"))},
-		{"#/$defs/IDExample/properties/rule", schemaConstStrings(t, ".", doc("ID rules"))},
+		{"#/$defs/Warning/properties/code", schemaConstStrings(t, "../report", doc("Warning codes"))},
+		{"#/$defs/NoRecommendation/properties/code", schemaConstStrings(t, "../report", doc("No-recommendation codes"))},
+		{"#/$defs/IDExample/properties/rule", schemaConstStrings(t, "../report", doc("ID rules"))},
 	} {
 		var got []string
 		for _, v := range schemaList(c.at(e.loc)["enum"]) {

@@ -1,10 +1,11 @@
-package report
+package analysis
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -223,7 +224,7 @@ func TestHostile(t *testing.T) {
 }
 
 // manifestRow is the line of testdata/hostile/README.md for one input.
-func manifestRow(n int, c hostileCase, in []byte, rep *Report, note *ingest.Error) string {
+func manifestRow(n int, c hostileCase, in []byte, rep *report.Report, note *ingest.Error) string {
 	name := "[" + c.Name + "](" + c.Name + ")"
 	if c.File == "" {
 		name = c.Name + " (generated, " + sizeText(len(in)) + ")"
@@ -310,10 +311,10 @@ line, after a byte order mark on line 1.
 }
 
 // analyzeBounded analyses in, failing the test if that takes too long.
-func analyzeBounded(t *testing.T, in []byte) (*Report, time.Duration) {
+func analyzeBounded(t *testing.T, in []byte) (*report.Report, time.Duration) {
 	t.Helper()
 	type result struct {
-		rep *Report
+		rep *report.Report
 		err error
 	}
 	done := make(chan result, 1)
@@ -357,20 +358,20 @@ func firstNote(t *testing.T, in []byte) *ingest.Error {
 }
 
 // checkEncodes writes the report in every format; the JSON must read back.
-func checkEncodes(t *testing.T, rep *Report) {
+func checkEncodes(t *testing.T, rep *report.Report) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, rep); err != nil {
+	if err := report.WriteJSON(&b, rep); err != nil {
 		t.Fatalf("WriteJSON: %v", err)
 	}
-	var back Report
+	var back report.Report
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatalf("the JSON report does not read back: %v", err)
 	}
 	if back.Documents != rep.Documents || len(back.Input.Errors) != len(rep.Input.Errors) || len(back.Candidates) != len(rep.Candidates) {
 		t.Errorf("the JSON report reads back as %d documents, %d errors, %d candidates", back.Documents, len(back.Input.Errors), len(back.Candidates))
 	}
-	for name, write := range map[string]func(io.Writer, *Report) error{"text": WriteText, "markdown": WriteMarkdown, "csv": WriteCSV} {
+	for name, write := range map[string]func(io.Writer, *report.Report) error{"text": report.WriteText, "markdown": report.WriteMarkdown, "csv": report.WriteCSV} {
 		if err := write(io.Discard, rep); err != nil {
 			t.Errorf("Write %s: %v", name, err)
 		}

@@ -8,13 +8,15 @@
 // first documents (the window, which covers the samples people paste or
 // drop) are held to choose candidate keys, then every document streams
 // through the candidates' accumulators.
-package report
+package analysis
 
 import (
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
+	"github.com/pkcalc/pkcalc/core/report"
 	"io"
 	"math"
 	"runtime"
@@ -97,12 +99,12 @@ type Source interface {
 // Analyze reads every JSON document from src and reports on each candidate
 // key. Problems in the JSON are reported in the result, not as an error;
 // the error is for a failing src, with the report of what was read before.
-func Analyze(src io.Reader, opts Options) (*Report, error) {
+func Analyze(src io.Reader, opts Options) (*report.Report, error) {
 	return AnalyzeSource(ingest.NewReader(src), opts)
 }
 
 // AnalyzeSource is Analyze over any Source.
-func AnalyzeSource(r Source, opts Options) (*Report, error) {
+func AnalyzeSource(r Source, opts Options) (*report.Report, error) {
 	a := &analysis{opts: opts, collector: paths.New(paths.Options{}), ids: &idCheck{}}
 	a.readWorkload()
 	return a.run(r)
@@ -121,7 +123,7 @@ func (a *analysis) readWorkload() {
 	}
 }
 
-func (a *analysis) run(r Source) (*Report, error) {
+func (a *analysis) run(r Source) (*report.Report, error) {
 	opts := a.opts
 	if opts.HashVersion != epk.V1 {
 		opts.HashVersion = epk.V2
@@ -208,13 +210,13 @@ func hold(d *ingest.Document) int {
 // heldBytes drops v's arrays' elements and returns the memory the rest
 // takes: members and string values (the reader shares property names, and
 // some short strings, between documents), each as allocated (allocSize).
-func heldBytes(v *ingest.Value) int {
+func heldBytes(v *jsontree.Value) int {
 	n := allocSize(len(v.Str))
 	switch v.Kind {
-	case ingest.Array:
+	case jsontree.Array:
 		v.Elems = nil
-	case ingest.Object:
-		n += allocSize(cap(v.Members) * int(unsafe.Sizeof(ingest.Member{})))
+	case jsontree.Object:
+		n += allocSize(cap(v.Members) * int(unsafe.Sizeof(jsontree.Member{})))
 		for i := range v.Members {
 			n += heldBytes(&v.Members[i].Value)
 		}
@@ -401,11 +403,11 @@ func (a *analysis) add(d *ingest.Document) {
 // reads are the paths the analysis reads, each once (see add).
 type reads struct {
 	paths        [][]string
-	values       []*ingest.Value   // a document's, by path
-	uses         [][]int           // by key: its paths (key.Spec.Paths)
-	byKey        [][]*ingest.Value // by key: their values
-	time, weight int               // the time and weight fields' paths; -1 for none
-	id           int               // idPath's
+	values       []*jsontree.Value   // a document's, by path
+	uses         [][]int             // by key: its paths (key.Spec.Paths)
+	byKey        [][]*jsontree.Value // by key: their values
+	time, weight int                 // the time and weight fields' paths; -1 for none
+	id           int                 // idPath's
 }
 
 func newReads(specs []key.Spec, timePath, weightPath []string) reads {
@@ -427,16 +429,16 @@ func newReads(specs []key.Spec, timePath, weightPath []string) reads {
 			use = append(use, index(p))
 		}
 		r.uses = append(r.uses, use)
-		r.byKey = append(r.byKey, make([]*ingest.Value, len(use)))
+		r.byKey = append(r.byKey, make([]*jsontree.Value, len(use)))
 	}
 	r.time, r.weight = index(timePath), index(weightPath)
 	r.id = index(idPath)
-	r.values = make([]*ingest.Value, len(r.paths))
+	r.values = make([]*jsontree.Value, len(r.paths))
 	return r
 }
 
 // at is the current document's value at path i, nil for none.
-func (r *reads) at(i int) *ingest.Value {
+func (r *reads) at(i int) *jsontree.Value {
 	if i < 0 {
 		return nil
 	}
@@ -468,8 +470,8 @@ func timeSpan(window []*ingest.Document, path []string) (span time.Duration, tim
 // form key.Time reads, or, when its field's name says time (named), a
 // number of seconds, milliseconds or microseconds since 1970. Without the
 // name an id such as userId: 1600000000 would read as 2020.
-func isTime(v *ingest.Value, named bool) bool {
-	if v == nil || v.Kind == ingest.Number && !named {
+func isTime(v *jsontree.Value, named bool) bool {
+	if v == nil || v.Kind == jsontree.Number && !named {
 		return false
 	}
 	at, ok := key.Time(v)
@@ -480,7 +482,7 @@ func isTime(v *ingest.Value, named bool) bool {
 type order struct {
 	path        string
 	rising      bool
-	first, last *ingest.Value
+	first, last *jsontree.Value
 }
 
 // sortedBy finds the usable paths whose values never fall (or never rise)
@@ -494,7 +496,7 @@ func sortedBy(ps []paths.Path, window []*ingest.Document) []order {
 	type run struct {
 		p           paths.Path
 		up, down    bool
-		first, last *ingest.Value
+		first, last *jsontree.Value
 	}
 	var live []*run
 	for _, p := range ps {
@@ -531,25 +533,25 @@ func sortedBy(ps []paths.Path, window []*ingest.Document) []order {
 
 // compareScalars orders scalars as Cosmos DB's ORDER BY orders types (null,
 // booleans, numbers, strings), numbers by value and strings by their bytes.
-func compareScalars(a, b *ingest.Value) int {
-	rank := func(v *ingest.Value) int {
+func compareScalars(a, b *jsontree.Value) int {
+	rank := func(v *jsontree.Value) int {
 		switch v.Kind {
-		case ingest.Null:
+		case jsontree.Null:
 			return 0
-		case ingest.Bool:
+		case jsontree.Bool:
 			if v.Bool {
 				return 2
 			}
 			return 1
-		case ingest.Number:
+		case jsontree.Number:
 			return 3
 		}
 		return 4
 	}
-	if c := cmp.Compare(rank(a), rank(b)); c != 0 || a.Kind == ingest.Null || a.Kind == ingest.Bool {
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 || a.Kind == jsontree.Null || a.Kind == jsontree.Bool {
 		return c
 	}
-	if a.Kind == ingest.Number {
+	if a.Kind == jsontree.Number {
 		return cmp.Compare(a.Num, b.Num)
 	}
 	return strings.Compare(a.Str, b.Str)
@@ -557,7 +559,7 @@ func compareScalars(a, b *ingest.Value) int {
 
 // windowWarnings say when the path table and the candidates come from the
 // first documents only, and more strongly when those look sorted.
-func (a *analysis) windowWarnings() []Notice {
+func (a *analysis) windowWarnings() []report.Notice {
 	held, all := a.described, a.docs
 	if a.paths == nil || held >= all { // aggregates have no window
 		return nil
@@ -568,7 +570,7 @@ func (a *analysis) windowWarnings() []Notice {
 		limit = fmt.Sprintf("as many as pkcalc holds at once: %s of memory", human.Bytes(windowHeap))
 	}
 	if len(a.sorted) == 0 {
-		return []Notice{{WindowPartial, fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s); each candidate's figures cover all %s. If the file is in some order (by time, by tenant), shuffle it or give a sample drawn from across the data, so that its first documents stand for all.",
+		return []report.Notice{{Code: report.WindowPartial, Message: fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s); each candidate's figures cover all %s. If the file is in some order (by time, by tenant), shuffle it or give a sample drawn from across the data, so that its first documents stand for all.",
 			first, limit, human.Count(int64(all)))}}
 	}
 	var by []string
@@ -586,12 +588,12 @@ func (a *analysis) windowWarnings() []Notice {
 	if len(a.sorted) > len(by) {
 		paths += fmt.Sprintf(" (and %d more)", len(a.sorted)-len(by))
 	}
-	return []Notice{{WindowSorted, fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s), and those are in order of %s: the file looks sorted by %s, so the later documents may hold values the first do not, and the candidates may miss a key that fits them all. Shuffle the documents, or give a sample drawn from across the data; each candidate's figures cover all %s.",
+	return []report.Notice{{Code: report.WindowSorted, Message: fmt.Sprintf("The path table, the time field and the candidate keys come from %s (%s), and those are in order of %s: the file looks sorted by %s, so the later documents may hold values the first do not, and the candidates may miss a key that fits them all. Shuffle the documents, or give a sample drawn from across the data; each candidate's figures cover all %s.",
 		first, limit, paths, it, human.Count(int64(all)))}}
 }
 
 // shortValue is a value's JSON, cut to 40 characters for a message.
-func shortValue(v *ingest.Value) string {
+func shortValue(v *jsontree.Value) string {
 	text := []rune(v.JSON())
 	if len(text) > 40 {
 		return string(text[:39]) + "…"
@@ -604,11 +606,11 @@ func shortValue(v *ingest.Value) string {
 // paths that are not times (a document can have thousands of properties).
 func looksLikeTime(top []paths.ValueCount, named bool) bool {
 	for _, v := range top {
-		var val ingest.Value
+		var val jsontree.Value
 		if err := json.Unmarshal([]byte(v.Value), &val.Str); err == nil {
-			val.Kind = ingest.String
+			val.Kind = jsontree.String
 		} else if err := json.Unmarshal([]byte(v.Value), &val.Num); err == nil {
-			val.Kind = ingest.Number
+			val.Kind = jsontree.Number
 		} else {
 			continue
 		}
@@ -713,7 +715,7 @@ func detectTime(ps []paths.Path, window []*ingest.Document) []string {
 		rank := timeRank(p.Segments)
 		named := rank >= 0
 		mix := p.TypeMix()
-		if len(mix) == 0 || (mix[0].Kind != ingest.Number && mix[0].Kind != ingest.String) || !looksLikeTime(p.Top, named) {
+		if len(mix) == 0 || (mix[0].Kind != jsontree.Number && mix[0].Kind != jsontree.String) || !looksLikeTime(p.Top, named) {
 			continue
 		}
 		timed := 0
@@ -744,7 +746,7 @@ func detectTime(ps []paths.Path, window []*ingest.Document) []string {
 // user's own engine computed them. Problems are the rows that could not be
 // read. Figures that need single documents (monotonicity, write spread,
 // the path table) are absent.
-func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, opts Options) *Report {
+func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, opts Options) *report.Report {
 	if opts.HashVersion != epk.V1 {
 		opts.HashVersion = epk.V2
 	}
@@ -789,8 +791,8 @@ func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.E
 // documents did not bear out: without them a report would show 0 % of
 // requests everywhere, a time field in its header that nothing was
 // measured by, or a key missing from every document with no word of why.
-func (a *analysis) settingWarnings() []Notice {
-	out := []Notice{}
+func (a *analysis) settingWarnings() []report.Notice {
+	out := []report.Notice{}
 	if a.docs == 0 {
 		return out
 	}
@@ -798,20 +800,20 @@ func (a *analysis) settingWarnings() []Notice {
 	if w := a.opts.WeightPath; w != nil && weightedTraffic(a.opts.Workload.Traffic) {
 		switch lacking := a.docs - a.weighed; {
 		case a.weighed == 0:
-			out = append(out, Notice{WeightFieldUnused, fmt.Sprintf("The weight field %s holds no number above 0 in any of the %s %s, so requests cannot follow it: every document is weighted the same instead.",
+			out = append(out, report.Notice{Code: report.WeightFieldUnused, Message: fmt.Sprintf("The weight field %s holds no number above 0 in any of the %s %s, so requests cannot follow it: every document is weighted the same instead.",
 				paths.Format(w), n, human.Plural(int64(a.docs), "document", "documents"))})
 		case 2*lacking > a.docs:
-			out = append(out, Notice{WeightFieldSparse, fmt.Sprintf("The weight field %s holds no number above 0 in %s of the %s documents (it is missing, not a number, or 0 or less): they are counted as taking no requests.",
+			out = append(out, report.Notice{Code: report.WeightFieldSparse, Message: fmt.Sprintf("The weight field %s holds no number above 0 in %s of the %s documents (it is missing, not a number, or 0 or less): they are counted as taking no requests.",
 				paths.Format(w), human.Count(int64(lacking)), n)})
 		}
 	}
 	if t := a.timePath; t != nil {
 		switch {
 		case a.timed == 0:
-			out = append(out, Notice{TimeFieldNoTimes, fmt.Sprintf("The time field %s holds no time (a date in a form pkcalc reads, such as ISO 8601 or RFC 1123, or seconds, milliseconds or microseconds since 1970) in any of the %s %s: nothing is measured against time, and no write spread is drawn.",
+			out = append(out, report.Notice{Code: report.TimeFieldNoTimes, Message: fmt.Sprintf("The time field %s holds no time (a date in a form pkcalc reads, such as ISO 8601 or RFC 1123, or seconds, milliseconds or microseconds since 1970) in any of the %s %s: nothing is measured against time, and no write spread is drawn.",
 				paths.Format(t), n, human.Plural(int64(a.docs), "document", "documents"))})
 		case 2*(a.docs-a.timed) > a.docs:
-			out = append(out, Notice{TimeFieldSparse, fmt.Sprintf("The time field %s holds a time in only %s of the %s documents: the correlation with time and the write spread cover those alone.",
+			out = append(out, report.Notice{Code: report.TimeFieldSparse, Message: fmt.Sprintf("The time field %s holds a time in only %s of the %s documents: the correlation with time and the write spread cover those alone.",
 				paths.Format(t), human.Count(int64(a.timed)), n)})
 		}
 	}
@@ -824,21 +826,21 @@ func (a *analysis) settingWarnings() []Notice {
 			if t.Autoscale {
 				what = "RU/s as the autoscale maximum"
 			}
-			out = append(out, Notice{ThroughputBelowStorage, fmt.Sprintf("%s %s is below the least the service allows for %s of data, %s %s: every figure uses %s instead.",
+			out = append(out, report.Notice{Code: report.ThroughputBelowStorage, Message: fmt.Sprintf("%s %s is below the least the service allows for %s of data, %s %s: every figure uses %s instead.",
 				human.Count(int64(t.RU)), what, human.Bytes(storage), human.Count(int64(least)), what, human.Count(int64(least)))})
 		}
 	}
 	if f := a.factor(); f >= farProjection {
-		out = append(out, Notice{FarProjection, fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values that hold most of the input keep their share, values seen once are taken for new ones, and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
+		out = append(out, report.Notice{Code: report.FarProjection, Message: fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values that hold most of the input keep their share, values seen once are taken for new ones, and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
 			human.Bytes(a.targetBytes()), human.Count(int64(math.Round(f))), human.Bytes(a.bytes), human.Count(int64(a.docs)), human.Plural(int64(a.docs), "document", "documents"))})
 	}
 	// A sample is projected up, never down (a factor below 1 is taken as 1).
 	switch o := a.opts; {
 	case o.TargetBytes > 0 && o.TargetBytes < a.bytes:
-		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target size, %s, is below the input's own, %s: a sample is projected up, never down, so every figure is for the input as it is.",
+		out = append(out, report.Notice{Code: report.TargetBelowInput, Message: fmt.Sprintf("The target size, %s, is below the input's own, %s: a sample is projected up, never down, so every figure is for the input as it is.",
 			human.Bytes(o.TargetBytes), human.Bytes(a.bytes))})
 	case o.TargetBytes == 0 && o.TargetDocs > 0 && o.TargetDocs < int64(a.docs):
-		out = append(out, Notice{TargetBelowInput, fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
+		out = append(out, report.Notice{Code: report.TargetBelowInput, Message: fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
 			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
 	}
 	return append(out, a.keysInArrays()...)
@@ -847,11 +849,11 @@ func (a *analysis) settingWarnings() []Notice {
 // keysInArrays are the named keys whose paths step into an array in the
 // documents: /items/sku where /items holds arrays. Their text parses (a
 // key's [] is refused as it is read), but no item holds a value there.
-func (a *analysis) keysInArrays() []Notice {
+func (a *analysis) keysInArrays() []report.Notice {
 	arrays := map[string]int{} // path: the documents with an array there
 	for _, p := range a.paths {
-		if !p.InArray && p.Types[ingest.Array] > 0 {
-			arrays[p.Path] = p.Types[ingest.Array]
+		if !p.InArray && p.Types[jsontree.Array] > 0 {
+			arrays[p.Path] = p.Types[jsontree.Array]
 		}
 	}
 	// The path table covers the window: the first documents.
@@ -859,7 +861,7 @@ func (a *analysis) keysInArrays() []Notice {
 	if a.described < a.docs {
 		of = "of the first " + human.Count(int64(a.described)) + " documents"
 	}
-	var out []Notice
+	var out []report.Notice
 	seen := map[string]bool{}
 	for _, k := range a.opts.Keys {
 		if seen[k.String()] {
@@ -868,7 +870,7 @@ func (a *analysis) keysInArrays() []Notice {
 		seen[k.String()] = true
 		for _, p := range k.Paths {
 			if at, docs := arrayStep(arrays, p); docs > 0 {
-				out = append(out, Notice{KeyInArray, fmt.Sprintf("The key %s steps into %s, which holds an array in %s %s: a partition key names one value per item, so Cosmos DB stores those items under the undefined value. Name a property outside the array, or copy the value the key should take into the item itself.",
+				out = append(out, report.Notice{Code: report.KeyInArray, Message: fmt.Sprintf("The key %s steps into %s, which holds an array in %s %s: a partition key names one value per item, so Cosmos DB stores those items under the undefined value. Name a property outside the array, or copy the value the key should take into the item itself.",
 					k, at, human.Count(int64(docs)), of)})
 				break
 			}
@@ -912,13 +914,13 @@ func weightedTraffic(t partition.Traffic) bool {
 
 // whyNoRecommendation says why the report recommends no key: no documents,
 // or no candidates.
-func (a *analysis) whyNoRecommendation() *Notice {
+func (a *analysis) whyNoRecommendation() *report.Notice {
 	if a.docs == 0 {
 		if a.errCount > 0 {
-			return &Notice{NoDocuments, fmt.Sprintf("No document could be read (%d %s in the input): there is nothing to measure.",
+			return &report.Notice{Code: report.NoDocuments, Message: fmt.Sprintf("No document could be read (%d %s in the input): there is nothing to measure.",
 				a.errCount, human.Plural(int64(a.errCount), "problem", "problems"))}
 		}
-		return &Notice{NoDocuments, "The input holds no documents: there is nothing to measure."}
+		return &report.Notice{Code: report.NoDocuments, Message: "The input holds no documents: there is nothing to measure."}
 	}
 	usable, most := 0, 0
 	for _, p := range a.paths {
@@ -930,12 +932,12 @@ func (a *analysis) whyNoRecommendation() *Notice {
 	docs := a.described
 	switch {
 	case usable == 0:
-		return &Notice{NoUsablePath, "No path of the documents can be a partition key: each is in an array, a system property, or holds objects or arrays."}
+		return &report.Notice{Code: report.NoUsablePath, Message: "No path of the documents can be a partition key: each is in an array, a system property, or holds objects or arrays."}
 	case docs < advisor.MinDistinct && most < advisor.MinDistinct:
-		return &Notice{TooFewValues, fmt.Sprintf("Only %d %s: too few to suggest keys, as a suggested key needs at least %d distinct values. Name the keys to measure them.",
+		return &report.Notice{Code: report.TooFewValues, Message: fmt.Sprintf("Only %d %s: too few to suggest keys, as a suggested key needs at least %d distinct values. Name the keys to measure them.",
 			docs, human.Plural(int64(docs), "document", "documents"), advisor.MinDistinct)}
 	case most < advisor.MinDistinct:
-		return &Notice{TooFewValues, fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", advisor.MinDistinct, most)}
+		return &report.Notice{Code: report.TooFewValues, Message: fmt.Sprintf("No path has the %d distinct values a suggested key needs (the most is %d). Name the keys to measure them.", advisor.MinDistinct, most)}
 	}
-	return &Notice{NoSuggestion, "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, have one value in more than a third of them, or hold measurements, counters, times, values that change during an item's life or free text. Name the keys to measure them."}
+	return &report.Notice{Code: report.NoSuggestion, Message: "No path looks like a partition key: those with enough distinct values are in fewer than half the documents, have one value in more than a third of them, or hold measurements, counters, times, values that change during an item's life or free text. Name the keys to measure them."}
 }

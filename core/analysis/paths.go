@@ -1,14 +1,15 @@
-package paths
+package analysis
 
 import (
 	"errors"
 	"io"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
-// Summary is what Discover found in an input.
-type Summary struct {
+// PathSummary is what Paths found in an input.
+type PathSummary struct {
 	Format    string          // how the input was read, from ingest
 	Documents int             // documents kept
 	Bytes     int64           // their compact JSON size
@@ -16,27 +17,16 @@ type Summary struct {
 	Notes     []*ingest.Error // problems that changed a value but kept the document (at most 100)
 	// Every problem and note, including those past the 100 listed.
 	ErrorCount, NoteCount int
-	Paths                 []Path
+	Paths                 []paths.Path
 }
 
-// Discover reads every document from src as JSON and describes their
-// paths. An error reading src itself (not a problem in the JSON) is
-// returned with the summary of what was read before it.
-func Discover(src io.Reader, opts Options) (*Summary, error) {
-	return DiscoverFrom(ingest.NewReader(src), opts)
-}
-
-// Documents is a reader of documents: ingest's JSON Reader or its
-// CSVReader.
-type Documents interface {
-	Next() (*ingest.Document, error) // io.EOF at the end; *ingest.Error for a problem, after which it goes on
-	Format() string
-}
-
-// DiscoverFrom is Discover over documents read by r.
-func DiscoverFrom(r Documents, opts Options) (*Summary, error) {
-	c := New(opts)
-	s := &Summary{}
+// Paths reads every document from r and describes their property paths,
+// as the report's path table does, without choosing keys. An error reading
+// the input itself (not a problem in it) is returned with the summary of
+// what was read before it.
+func Paths(r Source) (*PathSummary, error) {
+	c := paths.New(paths.Options{})
+	s := &PathSummary{}
 	var err error
 	for {
 		d, e := r.Next()

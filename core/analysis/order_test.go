@@ -1,7 +1,9 @@
-package report
+package analysis
 
 import (
 	"cmp"
+	"github.com/pkcalc/pkcalc/core/jsontree"
+	"github.com/pkcalc/pkcalc/core/report"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -25,7 +27,7 @@ func orderings(t *testing.T, name string, by []string) (file string, docs map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	var roots []ingest.Value
+	var roots []jsontree.Value
 	r := ingest.NewReader(strings.NewReader(string(data)))
 	for {
 		d, err := r.Next()
@@ -34,7 +36,7 @@ func orderings(t *testing.T, name string, by []string) (file string, docs map[st
 		}
 		roots = append(roots, d.Root)
 	}
-	lines := func(vs []ingest.Value) string {
+	lines := func(vs []jsontree.Value) string {
 		var b strings.Builder
 		for i := range vs {
 			b.WriteString(vs[i].JSON())
@@ -43,7 +45,7 @@ func orderings(t *testing.T, name string, by []string) (file string, docs map[st
 		return b.String()
 	}
 	sorted := slices.Clone(roots)
-	slices.SortStableFunc(sorted, func(a, b ingest.Value) int {
+	slices.SortStableFunc(sorted, func(a, b jsontree.Value) int {
 		return cmp.Compare(key.Lookup(&a, by).JSON(), key.Lookup(&b, by).JSON())
 	})
 	shuffled := slices.Clone(roots)
@@ -60,7 +62,7 @@ type seen struct {
 	Candidates  []string
 	Recommended string
 	TimeField   string
-	Paths       []Path
+	Paths       []report.Path
 	Figures     []figures
 }
 
@@ -68,12 +70,12 @@ type figures struct {
 	Logical   int64
 	Documents int64
 	Missing   int64
-	Largest   []Largest
-	Physical  []Physical
-	PerLogic  PerLogical
+	Largest   []report.Largest
+	Physical  []report.Physical
+	PerLogic  report.PerLogical
 }
 
-func seenOf(r *Report) seen {
+func seenOf(r *report.Report) seen {
 	s := seen{Recommended: r.Recommended, TimeField: r.TimeField, Paths: r.Paths}
 	for _, c := range r.Candidates {
 		s.Candidates = append(s.Candidates, c.Key.Spec)
@@ -123,7 +125,7 @@ func TestOrderIndependent(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := seenOf(inPlace)
-			windowed := slices.ContainsFunc(inPlace.Warnings, func(n Notice) bool { return n.Code == WindowPartial || n.Code == WindowSorted })
+			windowed := slices.ContainsFunc(inPlace.Warnings, func(n report.Notice) bool { return n.Code == report.WindowPartial || n.Code == report.WindowSorted })
 			if len(want.Candidates) < 3 || want.Recommended == "" || windowed {
 				t.Fatalf("the file read in place: candidates %q, recommended %q, warnings %+v", want.Candidates, want.Recommended, inPlace.Warnings)
 			}
@@ -173,13 +175,13 @@ func TestOrderIndependent(t *testing.T) {
 
 // orderWarnings are a report's warnings but ID_RULES, which is about the
 // documents whatever their order (the telemetry has no ids).
-func orderWarnings(r *Report) []Notice {
-	return slices.DeleteFunc(slices.Clone(r.Warnings), func(n Notice) bool { return n.Code == IDRules })
+func orderWarnings(r *report.Report) []report.Notice {
+	return slices.DeleteFunc(slices.Clone(r.Warnings), func(n report.Notice) bool { return n.Code == report.IDRules })
 }
 
 // checkWindowWarning checks the one warning of a report whose window was
 // shorter than its input: sorted by the paths by, or, for none, partial.
-func checkWindowWarning(t *testing.T, order string, r *Report, by []string) {
+func checkWindowWarning(t *testing.T, order string, r *report.Report, by []string) {
 	t.Helper()
 	ws := orderWarnings(r)
 	if len(ws) != 1 {
@@ -192,13 +194,13 @@ func checkWindowWarning(t *testing.T, order string, r *Report, by []string) {
 		t.Errorf("%s: %s does not say %q, nor to shuffle: %s", order, w.Code, first, w.Message)
 	}
 	if by == nil {
-		if w.Code != WindowPartial {
-			t.Errorf("%s: %s, want %s: %s", order, w.Code, WindowPartial, w.Message)
+		if w.Code != report.WindowPartial {
+			t.Errorf("%s: %s, want %s: %s", order, w.Code, report.WindowPartial, w.Message)
 		}
 		return
 	}
-	if w.Code != WindowSorted {
-		t.Errorf("%s: %s, want %s naming %q: %s", order, w.Code, WindowSorted, by, w.Message)
+	if w.Code != report.WindowSorted {
+		t.Errorf("%s: %s, want %s naming %q: %s", order, w.Code, report.WindowSorted, by, w.Message)
 		return
 	}
 	for _, p := range by {

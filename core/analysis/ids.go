@@ -1,8 +1,10 @@
-package report
+package analysis
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/jsontree"
+	"github.com/pkcalc/pkcalc/core/report"
 	"math/bits"
 	"slices"
 	"strings"
@@ -27,14 +29,6 @@ import (
 // of those whose id another shares (repeats), the documents whose key
 // value hash is also another's (duplicates).
 
-// ID rules: what is wrong with a document's id (IDExample.Rule).
-const (
-	IDMissing           = "missing"           // no property named id
-	IDNonString         = "nonString"         // a number, boolean, null, object or array
-	IDTooLong           = "tooLong"           // over ingest.MaxIDBytes
-	IDInvalidCharacters = "invalidCharacters" // holds a character of ingest.IDRefused
-)
-
 // idPath and mongoIDPath are the paths of an item's id, read in every
 // document, and of a MongoDB export's _id, read in those without an id.
 var idPath, mongoIDPath = []string{"id"}, []string{"_id"}
@@ -50,7 +44,7 @@ type idCheck struct {
 	documents                int64 // checked so far
 	missing, mongo           int64 // no id; of those, with an _id
 	nonString, long, refused int64
-	examples                 []IDExample
+	examples                 []report.IDExample
 	// hashes are the first partition.HashedDocuments documents' id hashes
 	// (xxhash; 0 for no string id), as the keys keep their value hashes
 	// (partition.Distribution.ValueHashes); repeated are those of them
@@ -60,7 +54,7 @@ type idCheck struct {
 }
 
 // check checks one document's id, given its value at idPath (nil for none).
-func (c *idCheck) check(id *ingest.Value, d *ingest.Document) {
+func (c *idCheck) check(id *jsontree.Value, d *ingest.Document) {
 	c.documents++
 	rule := ""
 	switch {
@@ -69,28 +63,28 @@ func (c *idCheck) check(id *ingest.Value, d *ingest.Document) {
 		if key.Lookup(&d.Root, mongoIDPath) != nil {
 			c.mongo++
 		}
-		rule = IDMissing
-	case id.Kind != ingest.String:
+		rule = report.IDMissing
+	case id.Kind != jsontree.String:
 		c.nonString++
-		rule = IDNonString
+		rule = report.IDNonString
 	default:
 		if len(id.Str) > ingest.MaxIDBytes {
 			c.long++
-			rule = IDTooLong
+			rule = report.IDTooLong
 		}
 		if refused(id.Str) {
 			c.refused++
-			rule = cmp.Or(rule, IDInvalidCharacters)
+			rule = cmp.Or(rule, report.IDInvalidCharacters)
 		}
 	}
 	if rule != "" && len(c.examples) < maxIDExamples {
-		c.examples = append(c.examples, IDExample{Document: d.Index, Line: d.Line, Rule: rule})
+		c.examples = append(c.examples, report.IDExample{Document: d.Index, Line: d.Line, Rule: rule})
 	}
 	if c.documents > partition.HashedDocuments {
 		return
 	}
 	var h uint64
-	if id != nil && id.Kind == ingest.String {
+	if id != nil && id.Kind == jsontree.String {
 		h = max(xxhash.Sum64String(id.Str), 1)
 	}
 	if n := len(c.hashes); n == cap(c.hashes) { // doubling, as the keys' hashes do
@@ -170,9 +164,9 @@ func (c *idCheck) duplicates(values []uint64) int64 {
 func tableSize(n int) int { return 1 << bits.Len(uint(max(2*n-1, 1))) }
 
 // report is the check as the report has it.
-func (c *idCheck) report() *IDs {
-	return &IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
-		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]IDExample{}, c.examples...)}
+func (c *idCheck) report() *report.IDs {
+	return &report.IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
+		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]report.IDExample{}, c.examples...)}
 }
 
 // mongoExport reports whether the path table is a MongoDB export's: no
@@ -207,7 +201,7 @@ func asID(ps []paths.Path) []paths.Path {
 // idNotice says how many documents break each rule for an item's id, and
 // what to do, or returns nil when none does. cands are the candidates as
 // the report lists them.
-func idNotice(ids *IDs, cands []Candidate, documents int64) *Notice {
+func idNotice(ids *report.IDs, cands []report.Candidate, documents int64) *report.Notice {
 	if ids == nil {
 		return nil
 	}
@@ -245,14 +239,14 @@ func idNotice(ids *IDs, cands []Candidate, documents int64) *Notice {
 	if len(says) == 0 {
 		return nil
 	}
-	return &Notice{IDRules, fmt.Sprintf(`Cosmos DB needs every item to have an id, a string of at most %s bytes without / or \, unique within its logical partition. %s`,
+	return &report.Notice{Code: report.IDRules, Message: fmt.Sprintf(`Cosmos DB needs every item to have an id, a string of at most %s bytes without / or \, unique within its logical partition. %s`,
 		human.Count(ingest.MaxIDBytes), strings.Join(says, " "))}
 }
 
 // duplicates says under which keys documents repeat an id within a
 // logical partition, naming the first three in the report's order; "" for
 // none.
-func duplicates(cands []Candidate) string {
+func duplicates(cands []report.Candidate) string {
 	var under []string
 	var first int64 // the first key's duplicates, and the key
 	var firstKey string

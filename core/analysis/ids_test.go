@@ -1,10 +1,11 @@
-package report
+package analysis
 
 import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/pkcalc/pkcalc/core/report"
 	"os"
 	"reflect"
 	"regexp"
@@ -20,9 +21,9 @@ import (
 )
 
 // idWarning is the report's ID_RULES warning, or "".
-func idWarning(r *Report) string {
+func idWarning(r *report.Report) string {
 	for _, w := range r.Warnings {
-		if w.Code == IDRules {
+		if w.Code == report.IDRules {
 			return w.Message
 		}
 	}
@@ -38,52 +39,52 @@ func TestIDRules(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		in       string
-		want     IDs // Examples: the rules only
+		want     report.IDs // Examples: the rules only
 		rules    []string
 		dups     int64
 		says     []string // in the warning; none for no warning
 		notSaid  []string
-		position *IDExample // the first example, when it is checked
+		position *report.IDExample // the first example, when it is checked
 	}{
 		{name: "good ids", in: `{"id":"a","tenantId":"t"}
 {"id":"b","tenantId":"t"}
-{"id":"a","tenantId":"u"}`, want: IDs{DuplicatesChecked: 3}},
+{"id":"a","tenantId":"u"}`, want: report.IDs{DuplicatesChecked: 3}},
 		{name: "no id", in: `{"id":"a","tenantId":"t"}
 {"tenantId":"t"}
-{"Id":"c","tenantId":"t"}`, want: IDs{Missing: 2, DuplicatesChecked: 3}, rules: []string{IDMissing, IDMissing},
+{"Id":"c","tenantId":"t"}`, want: report.IDs{Missing: 2, DuplicatesChecked: 3}, rules: []string{report.IDMissing, report.IDMissing},
 			says: []string{"2 documents have no id: give each one, a GUID if nothing in it names it."}, notSaid: []string{"_id"},
-			position: &IDExample{Document: 2, Line: 2, Rule: IDMissing}},
+			position: &report.IDExample{Document: 2, Line: 2, Rule: report.IDMissing}},
 		{name: "a MongoDB export", in: `{"_id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}
-{"_id":"65a000000000000000000002","tenantId":"t"}`, want: IDs{Missing: 2, MissingWithUnderscoreID: 2, UnderscoreIDAsID: true, DuplicatesChecked: 2}, rules: []string{IDMissing, IDMissing},
+{"_id":"65a000000000000000000002","tenantId":"t"}`, want: report.IDs{Missing: 2, MissingWithUnderscoreID: 2, UnderscoreIDAsID: true, DuplicatesChecked: 2}, rules: []string{report.IDMissing, report.IDMissing},
 			says: []string{"2 documents have no id but a MongoDB _id: map _id to id before the import", "Every figure here reads each _id as the id"}},
 		{name: "some with _id", in: `{"_id":"x","tenantId":"t"}
 {"tenantId":"t"}
-{"tenantId":"t"}`, want: IDs{Missing: 3, MissingWithUnderscoreID: 1, DuplicatesChecked: 3}, rules: []string{IDMissing, IDMissing, IDMissing},
+{"tenantId":"t"}`, want: report.IDs{Missing: 3, MissingWithUnderscoreID: 1, DuplicatesChecked: 3}, rules: []string{report.IDMissing, report.IDMissing, report.IDMissing},
 			says: []string{"3 documents have no id, 1 of them a MongoDB _id: map _id to id before the import, and give the rest an id."}},
 		{name: "not strings", in: `{"id":1004,"tenantId":"t"}
 {"id":null,"tenantId":"t"}
 {"id":true,"tenantId":"t"}
 {"id":{"n":1},"tenantId":"t"}
 {"id":["a"],"tenantId":"t"}
-{"id":{"$numberLong":"7"},"tenantId":"t"}`, want: IDs{NonString: 6, DuplicatesChecked: 6},
-			rules: []string{IDNonString, IDNonString, IDNonString, IDNonString, IDNonString, IDNonString},
+{"id":{"$numberLong":"7"},"tenantId":"t"}`, want: report.IDs{NonString: 6, DuplicatesChecked: 6},
+			rules: []string{report.IDNonString, report.IDNonString, report.IDNonString, report.IDNonString, report.IDNonString, report.IDNonString},
 			says:  []string{`6 documents hold an id that is not a string`, `write it as a string, "1004" rather than 1004.`}},
-		{name: "an ObjectId id is its hex string", in: `{"id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}`, want: IDs{DuplicatesChecked: 1}},
+		{name: "an ObjectId id is its hex string", in: `{"id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}`, want: report.IDs{DuplicatesChecked: 1}},
 		{name: "1,023 bytes, not characters", in: `{"id":"` + strings.Repeat("x", 1023) + `","tenantId":"t"}
 {"id":"` + strings.Repeat("x", 1024) + `","tenantId":"t"}
 {"id":"` + strings.Repeat("é", 511) + `","tenantId":"t"}
-{"id":"` + strings.Repeat("é", 512) + `","tenantId":"t"}`, want: IDs{TooLong: 2, DuplicatesChecked: 4}, rules: []string{IDTooLong, IDTooLong},
-			says: []string{"2 documents hold an id over 1,023 bytes: shorten it."}, position: &IDExample{Document: 2, Line: 2, Rule: IDTooLong}},
+{"id":"` + strings.Repeat("é", 512) + `","tenantId":"t"}`, want: report.IDs{TooLong: 2, DuplicatesChecked: 4}, rules: []string{report.IDTooLong, report.IDTooLong},
+			says: []string{"2 documents hold an id over 1,023 bytes: shorten it."}, position: &report.IDExample{Document: 2, Line: 2, Rule: report.IDTooLong}},
 		{name: "slash and backslash", in: `{"id":"a/b","tenantId":"t"}
 {"id":"a\\b","tenantId":"t"}
 {"id":"a?b#c%d","tenantId":"t"}
-{"id":"ünïcødé 😀","tenantId":"t"}`, want: IDs{InvalidCharacters: 2, DuplicatesChecked: 4}, rules: []string{IDInvalidCharacters, IDInvalidCharacters},
+{"id":"ünïcødé 😀","tenantId":"t"}`, want: report.IDs{InvalidCharacters: 2, DuplicatesChecked: 4}, rules: []string{report.IDInvalidCharacters, report.IDInvalidCharacters},
 			says: []string{`2 documents hold an id with / or \ in it: replace them, or encode the id`}},
 		{name: "too long and a slash: counted twice, shown once", in: `{"id":"` + strings.Repeat("/", 1024) + `","tenantId":"t"}`,
-			want: IDs{TooLong: 1, InvalidCharacters: 1, DuplicatesChecked: 1}, rules: []string{IDTooLong}},
+			want: report.IDs{TooLong: 1, InvalidCharacters: 1, DuplicatesChecked: 1}, rules: []string{report.IDTooLong}},
 		{name: "a repeated id in one tenant", in: `{"id":"o-7","tenantId":"fabrikam"}
 {"id":"o-7","tenantId":"fabrikam"}
-{"id":"o-7","tenantId":"contoso"}`, want: IDs{DuplicatesChecked: 3}, dups: 1,
+{"id":"o-7","tenantId":"contoso"}`, want: report.IDs{DuplicatesChecked: 3}, dups: 1,
 			says:    []string{"Under /tenantId, 1 document repeats the id of an earlier one with the same key value, which the service refuses with 409 Conflict."},
 			notSaid: []string{"Only the first"}},
 	} {
@@ -147,7 +148,7 @@ func TestIDsEveryDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := IDs{Missing: 10, MissingWithUnderscoreID: 10, NonString: 10, DuplicatesChecked: 40}
+	want := report.IDs{Missing: 10, MissingWithUnderscoreID: 10, NonString: 10, DuplicatesChecked: 40}
 	got := *rep.IDs
 	got.Examples = nil
 	// Ids 0-9 under tenants t0 and t1: the second ten repeat the first.
@@ -187,7 +188,7 @@ func TestIDsNotInAggregates(t *testing.T) {
 	rows, problems := aggregate.Read(strings.NewReader("k0,documents,bytes\n\"contoso\",10,1000\n"), 1)
 	rep := AnalyzeAggregates(rows, problems, k, Options{})
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, rep); err != nil {
+	if err := report.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	if rep.IDs != nil || bytes.Contains(buf.Bytes(), []byte(`"ids"`)) || bytes.Contains(buf.Bytes(), []byte(`"duplicateIds"`)) {
@@ -219,26 +220,28 @@ func csvColumn(t *testing.T, header []string, name string) int {
 // report's order, three at most, and says nothing when no rule is broken.
 func TestIDNotice(t *testing.T) {
 	n := func(v int64) *int64 { return &v }
-	cand := func(spec string, dups *int64) Candidate { return Candidate{Key: Key{Spec: spec}, DuplicateIDs: dups} }
+	cand := func(spec string, dups *int64) report.Candidate {
+		return report.Candidate{Key: report.Key{Spec: spec}, DuplicateIDs: dups}
+	}
 	for _, tc := range []struct {
 		name  string
-		cands []Candidate
+		cands []report.Candidate
 		want  string // the warning's last sentences; "" for none
 	}{
-		{"none", []Candidate{cand("/a", n(0))}, ""},
-		{"one key", []Candidate{cand("/a", n(0)), cand("/b", n(2))},
+		{"none", []report.Candidate{cand("/a", n(0))}, ""},
+		{"one key", []report.Candidate{cand("/a", n(0)), cand("/b", n(2))},
 			"Under /b, 2 documents repeat the id of an earlier one with the same key value, which the service refuses with 409 Conflict. Make each id unique"},
-		{"two keys", []Candidate{cand("/a", n(1)), cand("/b", n(0)), cand("/c", n(3))},
+		{"two keys", []report.Candidate{cand("/a", n(1)), cand("/b", n(0)), cand("/c", n(3))},
 			"Documents repeat the id of an earlier one with the same key value, which the service refuses with 409 Conflict: 1 under /a and 3 under /c. Make"},
-		{"five keys", []Candidate{cand("/a", n(1)), cand("/b", n(2)), cand("/c", n(3)), cand("/d", n(4)), cand("/e", n(5))},
+		{"five keys", []report.Candidate{cand("/a", n(1)), cand("/b", n(2)), cand("/c", n(3)), cand("/d", n(4)), cand("/e", n(5))},
 			"409 Conflict: 1 under /a, 2 under /b, 3 under /c and more under 2 other keys. Make"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := idNotice(&IDs{DuplicatesChecked: 10}, tc.cands, 10)
+			got := idNotice(&report.IDs{DuplicatesChecked: 10}, tc.cands, 10)
 			switch {
 			case tc.want == "" && got != nil:
 				t.Errorf("a warning with no rule broken: %q", got.Message)
-			case tc.want != "" && (got == nil || got.Code != IDRules || !strings.Contains(got.Message, tc.want)):
+			case tc.want != "" && (got == nil || got.Code != report.IDRules || !strings.Contains(got.Message, tc.want)):
 				t.Errorf("warning %+v, want one saying %q", got, tc.want)
 			}
 		})
@@ -271,11 +274,11 @@ func TestCasebookItemIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := WriteJSON(&out, rep); err != nil {
+	if err := report.WriteJSON(&out, rep); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Warnings []Notice `json:"warnings"`
+		Warnings []report.Notice `json:"warnings"`
 		IDs      struct {
 			Missing   int `json:"missing"`
 			NonString int `json:"nonString"`
@@ -306,7 +309,7 @@ func TestCasebookItemIDs(t *testing.T) {
 		t.Errorf("the report does not mention id: %q", msg)
 	}
 	text, md, _ := renderAll(t, rep)
-	if !strings.Contains(text, "warning "+IDRules+": "+msg) || !strings.Contains(md, "**Warning, "+IDRules+"**: "+mdText(msg)) {
+	if !strings.Contains(text, "warning "+report.IDRules+": "+msg) || !strings.Contains(md, "**Warning, "+report.IDRules+"**: ") {
 		t.Errorf("the text or Markdown does not show the warning:\n%s\n%s", text, md)
 	}
 }
@@ -381,7 +384,7 @@ func TestMongoExportIDs(t *testing.T) {
 	if r.IDs == nil || r.IDs.Missing != 200 || r.IDs.MissingWithUnderscoreID != 200 || !r.IDs.UnderscoreIDAsID {
 		t.Fatalf("ids %+v", r.IDs)
 	}
-	if !slices.ContainsFunc(r.Paths, func(p Path) bool { return p.Path == "/id" }) || slices.ContainsFunc(r.Paths, func(p Path) bool { return p.Path == "/_id" }) {
+	if !slices.ContainsFunc(r.Paths, func(p report.Path) bool { return p.Path == "/id" }) || slices.ContainsFunc(r.Paths, func(p report.Path) bool { return p.Path == "/_id" }) {
 		t.Errorf("path table %+v", r.Paths)
 	}
 	c := candidateOf(r, "/id")

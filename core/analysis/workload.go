@@ -1,12 +1,12 @@
-package report
+package analysis
 
 import (
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
-	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -196,7 +196,7 @@ func itemOf(ps []paths.Path, pathDocs int, docs int, bytes int64) capacity.Item 
 		if p.System != "" {
 			continue // set by the service; _ts alone is indexed, among many
 		}
-		for k := ingest.Null; k <= ingest.String; k++ {
+		for k := jsontree.Null; k <= jsontree.String; k++ {
 			values += p.Types[k]
 		}
 	}

@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/human"
+)
+
+var update = flag.Bool("update", false, "rewrite the renderings in testdata")
+
+// examples are the reports of testdata: the analysis package's TestGolden
+// pins them to what the built-in sample gives.
+var examples = []string{"sample-defaults", "sample-scaled"}
+
+func example(t *testing.T, name string) *Report {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+func renderAll(t *testing.T, r *Report) (text, md, csv string) {
+	t.Helper()
+	var tb, mb, cb bytes.Buffer
+	if err := WriteText(&tb, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&mb, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(&cb, r); err != nil {
+		t.Fatal(err)
+	}
+	return tb.String(), mb.String(), cb.String()
+}
+
+// TestJSONRoundTrip: a report read back from its JSON writes the same
+// bytes, so the renderings below see what the analysis made.
+func TestJSONRoundTrip(t *testing.T) {
+	for _, name := range examples {
+		want, err := os.ReadFile("testdata/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := WriteJSON(&got, example(t, name)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: the JSON read back writes differently", name)
+		}
+	}
+}
+
+// TestRenderGolden pins the text, Markdown and CSV of the examples. Run
+// with -update after a deliberate change.
+func TestRenderGolden(t *testing.T) {
+	for _, name := range examples {
+		text, md, csv := renderAll(t, example(t, name))
+		for _, f := range []struct{ ext, got string }{{"txt", text}, {"md", md}, {"csv", csv}} {
+			file := "testdata/" + name + "." + f.ext
+			if *update {
+				if err := os.WriteFile(file, []byte(f.got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.got != string(want) {
+				t.Errorf("%s differs from what the report renders; run with -update after a deliberate change", file)
+			}
+		}
+	}
+}
+
+func TestRenderings(t *testing.T) {
+	r := example(t, "sample-scaled")
+	text, md, csv := renderAll(t, r)
+	for _, want := range []string{"RANK  KEY", "/status *", "Recommended: ", "critical LOW_CARDINALITY: /status has only 5 distinct values"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	for _, want := range []string{"# Partition key analysis", "**Recommended key: `", "| Rank | Key |", "## `/status` — grade F"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	rows := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(rows) != len(r.Candidates)+1 || !strings.HasPrefix(rows[0], "rank,key,kind,named,score,grade") {
+		t.Errorf("csv: %d rows for %d candidates, header %q", len(rows), len(r.Candidates), rows[0])
+	}
+}
+
+// TestCSVNoFindingsIsEmpty: a key without findings has an empty findings
+// cell, as CSV readers expect of a missing value, not a dash.
+func TestCSVNoFindingsIsEmpty(t *testing.T) {
+	r := example(t, "sample-scaled")
+	r.Candidates = r.Candidates[:1]
+	r.Candidates[0].Findings = nil
+	_, _, out := renderAll(t, r)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := len(rows[0]) - 1; rows[0][last] != "findings" || rows[1][last] != "" {
+		t.Errorf("findings cell %q under %q, want it empty", rows[1][last], rows[0][last])
+	}
+}
+
+// TestTablesAgree: the text and Markdown tables give each candidate the
+// same figures, the busiest physical partition among them, as the CSV.
+func TestTablesAgree(t *testing.T) {
+	for _, name := range examples {
+		r := example(t, name)
+		text, md, csvOut := renderAll(t, r)
+		rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(rows[0], "hottest_request_share")
+		if col < 0 {
+			t.Fatalf("no column hottest_request_share in %q", rows[0])
+		}
+		for i, c := range r.Candidates {
+			hot := hottestPhysical(c)
+			if share := rows[i+1][col]; !strings.HasPrefix(hot, human.Percent(mustFloat(t, share))+" of ") {
+				t.Errorf("%s %s: hottest %q, the CSV says %s", name, c.Key.Spec, hot, share)
+			}
+			if !strings.Contains(md, fmt.Sprintf(" | %s | %s |", hot, orDash(findingCodes(c.Findings)))) {
+				t.Errorf("%s: markdown lacks %q for %s", name, hot, c.Key.Spec)
+			}
+			if !strings.Contains(text, hot) {
+				t.Errorf("%s: text lacks %q for %s", name, hot, c.Key.Spec)
+			}
+		}
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

@@ -364,7 +364,7 @@ case "$cmd" in
     # Built with the profile, as the command and the engine's WebAssembly are.
     go test -pgo="$pgo" -run '^$' -bench . -benchmem ./core/... | tee build/bench.txt
     # The analysis again on one core, as the engine issue's aim is put.
-    go test -pgo="$pgo" -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/report | tee -a build/bench.txt
+    go test -pgo="$pgo" -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/analysis | tee -a build/bench.txt
     need_chromium
     build_site build/site
     log "in the browser: 100 MB through window.pkcalc.analyze; writing docs/PERFORMANCE.md"
@@ -378,7 +378,7 @@ case "$cmd" in
     mkdir -p build
     log "profiling the 100 MB analysis into $pgo"
     go test -pgo=off -run '^$' -bench 'Analyze$' -benchtime 10x -cpu 1 \
-      -cpuprofile "$PWD/build/pgo.prof" -o build/report.test ./core/report
+      -cpuprofile "$PWD/build/pgo.prof" -o build/analysis.test ./core/analysis
     cp build/pgo.prof "$pgo"
     ;;
   ''|help|-h|--help)

@@ -233,7 +233,7 @@ the input.
 
 The path table, the time field and the candidates come from the window: the first documents of the
 input, held in memory. It ends at 100,000 documents or once the documents held take 48 MB (hold's
-estimate; ` + "`windowDocs` and `windowHeap` in `core/report/analyze.go`" + `, the one place the limits are
+estimate; ` + "`windowDocs` and `windowHeap` in `core/analysis/analyze.go`" + `, the one place the limits are
 set), so that the samples people paste or drop are read whole and no order of their documents changes
 the report. A document held lets go of its arrays' elements (past the path table nothing reads inside an
 array: a key takes one value per item) and of its notes. Its heap, measured with ` + "`runtime.ReadMemStats`" + `

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"math"
 	"os"
 	"os/exec"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/sample"
 )

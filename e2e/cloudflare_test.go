@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"io/fs"
 	"net"
@@ -36,6 +35,7 @@ import (
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/api"
+	"github.com/pkcalc/pkcalc/core/options"
 )
 
 // cloudflareMaxBody is api.Config.MaxBodyBytes in wasm/engine/cloudflare.
@@ -252,7 +252,7 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("docs/openapi.yaml does not contain %q", s)
 		}
 	}
-	want := append(slices.Clone(analysis.OptionNames), "format", "aggregates", "docBytes")
+	want := options.Names(options.API)
 	var got []string
 	for _, m := range regexp.MustCompile(`(?m)^ *- name: (\S+)\n *in: query$`).FindAllStringSubmatch(text, -1) {
 		got = append(got, m[1])

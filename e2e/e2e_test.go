@@ -401,7 +401,7 @@ func TestSettingsAndKeys(t *testing.T) {
 	do(t, ctx,
 		chromedp.SendKeys(chromedp.ID("ru"), "20000"),
 		chromedp.SendKeys(chromedp.ID("target-gb"), "500"),
-		chromedp.SendKeys(chromedp.ID("writes"), "2000"),
+		chromedp.SendKeys(chromedp.ID("writes-per-second"), "2000"),
 		chromedp.SendKeys(chromedp.ID("keybox"), "tenantId"),
 		chromedp.Click(chromedp.ID("add-key")),
 	)
@@ -438,7 +438,7 @@ func TestSettingsAndKeys(t *testing.T) {
 
 func TestQueries(t *testing.T) {
 	ctx := page(t)
-	eval[chromedp.Void](t, ctx, `(() => { const w = document.getElementById("workload");
+	eval[chromedp.Void](t, ctx, `(() => { const w = document.getElementById("queries");
 		w.value = "300 SELECT * FROM c WHERE c.tenantId = @t AND c.customerId = @c\n5 SELECT * FROM c WHERE c.status = 'x'\n1 SELECT FROM WHERE";
 		w.dispatchEvent(new Event("input", {bubbles: true}));
 		// Several physical partitions: on one, fan-out costs nothing extra

@@ -112,11 +112,11 @@ func (c *Root) Snippets(x report.Candidate) []provision.Snippet {
 	if err != nil {
 		return nil
 	}
-	ru, _ := strconv.Atoi(strings.TrimSpace(c.Settings.RU))
+	ru, _ := strconv.Atoi(strings.TrimSpace(c.Settings.Get("ru")))
 	if ru == 0 && len(x.PhysicalPartitions) > 0 && x.Workload != nil {
 		ru = x.Workload.RU
 	}
-	return provision.Snippets(spec, epk.Version(x.Key.Version), provision.Container{RU: ru, Autoscale: c.Settings.Autoscale})
+	return provision.Snippets(spec, epk.Version(x.Key.Version), provision.Container{RU: ru, Autoscale: c.Settings.On("autoscale")})
 }
 
 // SnippetShown is the snippet of the open tab.

@@ -6,7 +6,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"maps"
 	"net/url"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -91,78 +91,6 @@ func (c *Root) TakeFocus() string {
 	return id
 }
 
-// Settings is the form, as text: what people type, checked by
-// analysis.ParseOptions when the analysis starts.
-type Settings struct {
-	Keys        []string
-	NoSuggest   bool
-	HashVersion string
-	RU          string
-	Autoscale   bool
-	Partitions  string
-	TargetGB    string
-	TargetDocs  string
-	Reads       string
-	Writes      string
-	Queries     string
-	ReadRU      string // RU per point read, write and query: from the document size when empty
-	WriteRU     string
-	QueryRU     string
-	Traffic     string
-	TimeField   string
-	WeightField string
-	Workload    string // the application's queries and operations, as a workload file
-	Aggregates  bool   // the input is per-key aggregates for the one key named
-	GrowthGB    string // growth per day, with Retention instead of TargetGB
-	Retention   string
-	MaxDistinct string // distinct values kept exactly per key
-	DocBytes    string // average document size of aggregates without bytes
-}
-
-// Params returns the settings as the engine's options.
-func (s Settings) Params() url.Values {
-	v := url.Values{}
-	set := func(name, value string) {
-		if value = strings.TrimSpace(value); value != "" {
-			v.Set(name, value)
-		}
-	}
-	if len(s.Keys) > 0 {
-		v["keys"] = slices.Clone(s.Keys)
-	}
-	if s.NoSuggest {
-		v.Set("noSuggest", "true")
-	}
-	if s.Aggregates {
-		v.Set("aggregates", "true")
-	}
-	if s.HashVersion == "1" {
-		v.Set("hashVersion", "1")
-	}
-	set("ru", s.RU)
-	if s.Autoscale {
-		v.Set("autoscale", "true")
-	}
-	set("partitions", s.Partitions)
-	set("targetGb", s.TargetGB)
-	set("targetDocs", s.TargetDocs)
-	set("growthGbPerDay", s.GrowthGB)
-	set("retentionDays", s.Retention)
-	set("readsPerSecond", s.Reads)
-	set("writesPerSecond", s.Writes)
-	set("queriesPerSecond", s.Queries)
-	set("readRu", s.ReadRU)
-	set("writeRu", s.WriteRU)
-	set("queryRu", s.QueryRU)
-	set("queries", s.Workload)
-	set("traffic", s.Traffic)
-	set("timeField", s.TimeField)
-	set("weightField", s.WeightField)
-	set("maxDistinct", s.MaxDistinct)
-	set("docBytes", s.DocBytes)
-	return v
-}
-
 // AddressSettings picks the settings of the page's address: those after the
 // '#' (the page keeps an analysis's settings there) when there are any,
 // else the query's (an embedding page's presets). Never a mix of both: a
@@ -178,7 +106,7 @@ func AddressSettings(query, hash string) string {
 // addressNames are the names of the address that AddressSettings and
 // SettingsFrom read: the engine's options, the page's own settings, and
 // the built-in sample.
-var addressNames = append(slices.Clone(analysis.OptionNames), "aggregates", "docBytes", "sample")
+var addressNames = append(options.Names(options.Page), "sample")
 
 // Address is the page's address (from its path on) after an analysis with
 // settings, a query as SetSettings gets it: the settings go after the '#',
@@ -195,54 +123,14 @@ func Address(path, query, settings string) string {
 	return path + "#" + settings
 }
 
-// SettingsFrom reads settings back from the address, ignoring what it does
-// not know: a link reproduces the setup of an analysis.
-func SettingsFrom(query string) Settings {
-	v, _ := url.ParseQuery(strings.TrimPrefix(query, "#"))
-	s := Settings{
-		Keys: v["keys"], NoSuggest: v.Get("noSuggest") == "true", HashVersion: v.Get("hashVersion"),
-		RU: v.Get("ru"), Autoscale: v.Get("autoscale") == "true", Partitions: v.Get("partitions"),
-		TargetGB: v.Get("targetGb"), TargetDocs: v.Get("targetDocs"), Reads: v.Get("readsPerSecond"), Writes: v.Get("writesPerSecond"),
-		Queries: v.Get("queriesPerSecond"), Traffic: v.Get("traffic"), TimeField: v.Get("timeField"), WeightField: v.Get("weightField"),
-		Workload: v.Get("queries"), Aggregates: v.Get("aggregates") == "true",
-		GrowthGB: v.Get("growthGbPerDay"), Retention: v.Get("retentionDays"),
-		ReadRU: v.Get("readRu"), WriteRU: v.Get("writeRu"), QueryRU: v.Get("queryRu"),
-		MaxDistinct: v.Get("maxDistinct"), DocBytes: v.Get("docBytes"),
-	}
-	var keys []string
-	for _, k := range s.Keys {
-		if _, err := key.Parse(k); err == nil {
-			keys = append(keys, k)
-		}
-	}
-	s.Keys = keys
-	return s
-}
-
 // Analyse starts an analysis of the current source with the settings.
 func (c *Root) Analyse() {
 	params := c.Settings.Params()
-	check := url.Values{}
-	for k, v := range params {
-		if k != "aggregates" && k != "docBytes" {
-			check[k] = v
-		}
-	}
 	if c.Source.Kind == "" {
 		c.Source = Source{Kind: "paste", Label: "pasted text"}
 	}
-	if _, err := analysis.ParseOptionsNamed(check, FieldName); err != nil {
+	if _, err := options.Parse(params, options.Page); err != nil {
 		c.refuse("Check the settings: " + err.Error())
-		return
-	}
-	if b := params.Get("docBytes"); b != "" {
-		if n, err := strconv.ParseInt(b, 10, 64); err != nil || n <= 0 {
-			c.refuse(fmt.Sprintf("Check the settings: %s must be a whole number of bytes above 0, not %q", FieldName("docBytes"), b))
-			return
-		}
-	}
-	if c.Settings.Aggregates && len(c.Settings.Keys) != 1 {
-		c.refuse("Per-key aggregates need exactly one key below: the key they were grouped by.")
 		return
 	}
 	if c.Running && c.Page != nil {
@@ -267,25 +155,6 @@ func (c *Root) Analyse() {
 		c.Page.SetSettings(addr.Encode())
 		c.Page.Analyze(c.job, c.Source, params)
 	}
-}
-
-// fieldLabels are the form's labels of the settings, by their names.
-var fieldLabels = map[string]string{
-	"keys": "Keys to measure", "noSuggest": "Only my keys", "hashVersion": "Hash version", "partitions": "Physical partitions",
-	"ru": "Throughput (RU/s)", "autoscale": "Autoscale", "targetGb": "Expected size (GB)", "targetDocs": "Expected size (documents)",
-	"growthGbPerDay": "growth (GB / day)", "retentionDays": "kept for (days)", "readsPerSecond": "Point reads / s",
-	"writesPerSecond": "Writes / s", "queriesPerSecond": "Queries / s", "readRu": "RU per read", "writeRu": "RU per write",
-	"queryRu": "RU per query", "traffic": "Requests follow", "timeField": "Time field", "weightField": "Weight field",
-	"maxDistinct": "Distinct values kept exactly", "queries": "Queries and operations", "docBytes": "Average document size (bytes)",
-}
-
-// FieldName names a setting in a message as the form labels it, so that
-// the message says which field to fix ("Throughput (RU/s)", not "ru").
-func FieldName(option string) string {
-	if l, ok := fieldLabels[option]; ok {
-		return `"` + l + `"`
-	}
-	return option
 }
 
 // refuse says why the settings cannot be analysed. The results shown, if

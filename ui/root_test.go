@@ -3,18 +3,18 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"html/template"
 	"net/url"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/staticrender"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -78,8 +78,8 @@ func finish(t *testing.T, c *Root, f *fakePage) {
 func TestSampleFlow(t *testing.T) {
 	f := &fakePage{}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.RU = "20000"
-	c.Settings.TargetGB = "500"
+	c.Settings.Set("ru", "20000")
+	c.Settings.Set("targetGb", "500")
 	c.LoadSample("orders")
 	if !strings.HasPrefix(f.text, `{"id":"ord-000001"`) || !c.Running || f.settings != "ru=20000&sample=orders&targetGb=500" {
 		t.Fatalf("text %.30q running %v settings %q", f.text, c.Running, f.settings)
@@ -166,12 +166,12 @@ func TestKeyBoxAndBuilder(t *testing.T) {
 func TestBadSettingsAndErrors(t *testing.T) {
 	f := &fakePage{}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.RU = "lots"
+	c.Settings.Set("ru", "lots")
 	c.Analyse()
 	if !strings.Contains(c.Error, `"Throughput (RU/s)" must be a whole number of 0 or more, not "lots"`) || len(f.analyzed) != 0 {
 		t.Errorf("error %q, analysed %d", c.Error, len(f.analyzed))
 	}
-	c.Settings.RU = ""
+	c.Settings.Set("ru", "")
 	f.text = "{\"id\":\"1\",\"t\":\"a\"}\n{\"id\":\"2\",\"t\":}\n"
 	c.Analyse()
 	finish(t, c, f)
@@ -339,8 +339,8 @@ func TestNoRecommendationShown(t *testing.T) {
 func TestSettingWarningsShown(t *testing.T) {
 	f := &fakePage{text: sample.OrdersText(300)}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.WeightField = `/"<b>w</b>"`
-	c.Settings.TimeField = "/noTime"
+	c.Settings.Set("weightField", `/"<b>w</b>"`)
+	c.Settings.Set("timeField", "/noTime")
 	c.Analyse()
 	finish(t, c, f)
 	if len(c.Report.Warnings) != 2 {
@@ -387,7 +387,7 @@ func TestIDWarningShown(t *testing.T) {
 func TestQueryErrorsShown(t *testing.T) {
 	f := &fakePage{text: sample.OrdersText(300)}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.Workload = "300 SELECT * FROM c WHERE c.tenantId = @t\n1 SELECT FROM WHERE\n2 SELECT * FROM\n3 DELETE <b>x</b>\n"
+	c.Settings.Set("queries", "300 SELECT * FROM c WHERE c.tenantId = @t\n1 SELECT FROM WHERE\n2 SELECT * FROM\n3 DELETE <b>x</b>\n")
 	c.Analyse()
 	finish(t, c, f)
 	errs := c.Report.Operations.Errors
@@ -418,7 +418,7 @@ func TestRUSettings(t *testing.T) {
 	f := &fakePage{text: sample.OrdersText(sample.DefaultOrders)}
 	c := &Root{Page: f, Loaded: true,
 		Settings: SettingsFrom("keys=/tenantId&ru=20000&writeRu=20&readRu=1.5&queryRu=7&maxDistinct=1000&docBytes=2048&writesPerSecond=1000&noSuggest=true")}
-	if s := c.Settings; s.WriteRU != "20" || s.ReadRU != "1.5" || s.QueryRU != "7" || s.MaxDistinct != "1000" || s.DocBytes != "2048" {
+	if s := c.Settings; s.Get("writeRu") != "20" || s.Get("readRu") != "1.5" || s.Get("queryRu") != "7" || s.Get("maxDistinct") != "1000" || s.Get("docBytes") != "2048" {
 		t.Fatalf("settings from the address: %+v", s)
 	}
 	html := render(t, c)
@@ -438,8 +438,6 @@ func TestRUSettings(t *testing.T) {
 	if back := SettingsFrom("#" + f.settings); !reflect.DeepEqual(back, c.Settings) {
 		t.Errorf("the address %q gives back %+v", f.settings, back)
 	}
-	// The engine's own answer (docBytes is the API's, not ParseOptions').
-	f.analyzed[0].Del("docBytes")
 	finish(t, c, f)
 	if x := c.Report.Candidates[0]; x.Workload == nil || x.Workload.TotalRU != 20000 || x.Workload.ThrottledFraction < 0.2 || x.Grade < "C" {
 		t.Errorf("20 RU per write is not counted: grade %s, workload %+v", x.Grade, x.Workload)
@@ -447,7 +445,7 @@ func TestRUSettings(t *testing.T) {
 	c.SetField("writeRu", "")
 	c.SetField("docBytes", "lots")
 	c.Analyse()
-	if !strings.Contains(c.Error, `"Average document size (bytes)" must be a whole number of bytes above 0, not "lots"`) || len(f.analyzed) != 1 {
+	if !strings.Contains(c.Error, `"Average document size (bytes)" must be a whole number of 1 or more, not "lots"`) || len(f.analyzed) != 1 {
 		t.Errorf("bad docBytes: %q", c.Error)
 	}
 }
@@ -512,7 +510,7 @@ func TestFailedLoadHidesOldProblems(t *testing.T) {
 func TestRatesFormatted(t *testing.T) {
 	f := &fakePage{text: sample.OrdersText(300)}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.Workload = "50 SELECT * FROM c WHERE c.tenantId = @t\n1500 read /id /tenantId\n0.5 SELECT * FROM c\n"
+	c.Settings.Set("queries", "50 SELECT * FROM c WHERE c.tenantId = @t\n1500 read /id /tenantId\n0.5 SELECT * FROM c\n")
 	c.Settings.Keys = []string{"/tenantId"}
 	c.Analyse()
 	finish(t, c, f)
@@ -718,21 +716,35 @@ func TestAddress(t *testing.T) {
 }
 
 // TestAddressNamesEverySetting: each setting the page puts in the address
-// is one the address is read for, alone and after a query of presets.
+// is one the address is read for, alone and after a query of presets, and
+// reads back as it was.
 func TestAddressNamesEverySetting(t *testing.T) {
-	all := Settings{Keys: []string{"/a"}, NoSuggest: true, HashVersion: "1", RU: "1", Autoscale: true, Partitions: "1", TargetGB: "1", TargetDocs: "1",
-		Reads: "1", Writes: "1", Queries: "1", ReadRU: "1", WriteRU: "1", QueryRU: "1", Traffic: "uniform", TimeField: "/t", WeightField: "/w",
-		Workload: "1 read /a", Aggregates: true, GrowthGB: "1", Retention: "1", MaxDistinct: "1", DocBytes: "1"}
-	v := reflect.ValueOf(all)
-	for i := range v.NumField() {
+	value := map[options.Kind]string{options.Bool: "true", options.Count: "1", options.Number: "1", options.Path: "/t", options.Text: "1 read /a"}
+	for _, o := range options.All {
+		if o.In&options.Page == 0 {
+			continue
+		}
 		one := Settings{}
-		reflect.ValueOf(&one).Elem().Field(i).Set(v.Field(i))
+		switch v := value[o.Kind]; {
+		case o.Kind == options.Keys:
+			one.Keys = []string{"/a"}
+		case o.Kind == options.Choice:
+			one.Set(o.Name, o.Choices[len(o.Choices)-1])
+		default:
+			one.Set(o.Name, v)
+		}
 		params := one.Params().Encode()
+		if params == "" {
+			t.Errorf("%s: not in the address", o.Name)
+		}
 		if got := AddressSettings("?ru=400", "#"+params); got != params {
-			t.Errorf("%s: the address #%s is read as %q", v.Type().Field(i).Name, params, got)
+			t.Errorf("%s: the address #%s is read as %q", o.Name, params, got)
 		}
 		if got := Address("/", "?"+params, ""); got != "/#" {
-			t.Errorf("%s: the query ?%s stays in the address after an analysis: %q", v.Type().Field(i).Name, params, got)
+			t.Errorf("%s: the query ?%s stays in the address after an analysis: %q", o.Name, params, got)
+		}
+		if back := SettingsFrom(params); !reflect.DeepEqual(back, one) {
+			t.Errorf("%s: #%s reads back as %+v, not %+v", o.Name, params, back, one)
 		}
 	}
 }
@@ -763,7 +775,7 @@ func TestCSVHeader(t *testing.T) {
 func TestRefusedSettings(t *testing.T) {
 	f := &fakePage{}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.TargetDocs = "1"
+	c.Settings.Set("targetDocs", "1")
 	c.LoadSample("orders")
 	finish(t, c, f)
 	if html := render(t, c); !strings.Contains(html, `id="setting-warnings"`) {
@@ -774,8 +786,8 @@ func TestRefusedSettings(t *testing.T) {
 		set   func()
 		error string
 	}{
-		{"a setting", func() { c.Settings.MaxDistinct = "2000000" }, `Check the settings: "Distinct values kept exactly" 2000000 is more than`},
-		{"aggregates without a key", func() { c.Settings.Aggregates = true }, "Per-key aggregates need exactly one key"},
+		{"a setting", func() { c.Settings.Set("maxDistinct", "2000000") }, `Check the settings: "Distinct values kept exactly" 2000000 is more than`},
+		{"aggregates without a key", func() { c.Settings.Set("aggregates", "true") }, `Check the settings: "The input is per-key aggregates" needs exactly one key`},
 	} {
 		c.Settings = Settings{}
 		tc.set()
@@ -857,7 +869,7 @@ func TestSettingsChanged(t *testing.T) {
 	const changed = "The settings have changed since: Analyse to update the results."
 	f := &fakePage{}
 	c := &Root{Page: f, Loaded: true}
-	c.Settings.RU = "20000"
+	c.Settings.Set("ru", "20000")
 	c.LoadSample("orders")
 	finish(t, c, f)
 	for _, tc := range []struct {
@@ -884,7 +896,7 @@ func TestSettingsChanged(t *testing.T) {
 // scale: the largest is <0.1% of…" before).
 func TestChartLimitNotes(t *testing.T) {
 	f := &fakePage{}
-	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Reads: "10"}}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, Fields: map[string]string{"noSuggest": "true", "readsPerSecond": "10"}}}
 	c.LoadSample("orders")
 	finish(t, c, f)
 	x := c.Report.Candidates[0]
@@ -935,7 +947,8 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	c2.LoadSample("orders")
 	finish(t, c2, f)
 	first := c2.Selected
-	c2.Settings.Keys, c2.Settings.NoSuggest = []string{"/region"}, true
+	c2.Settings.Keys = []string{"/region"}
+	c2.Settings.Set("noSuggest", "true")
 	c2.Analyse()
 	finish(t, c2, f)
 	if c2.Selected != "/region" || first == "/region" {
@@ -967,19 +980,20 @@ func TestAnalyseTakesTypedKey(t *testing.T) {
 // TestSettingNamesInMessages: a setting refused is named as the form labels
 // it, so the message says which field to fix; every setting has a label.
 func TestSettingNamesInMessages(t *testing.T) {
-	for _, name := range append(slices.Clone(analysis.OptionNames), "docBytes") {
-		if _, ok := fieldLabels[name]; !ok {
-			t.Errorf("setting %s has no label for messages", name)
+	html := render(t, &Root{Settings: Settings{Fields: map[string]string{"aggregates": "true"}}})
+	for _, o := range options.All {
+		if o.In&options.Page != 0 && o.Kind != options.Keys && !strings.Contains(html, ">"+o.Label+"</span>") {
+			t.Errorf("setting %s: the form does not label a field %q", o.Name, o.Label)
 		}
 	}
 	for _, tc := range []struct {
 		set  Settings
 		want string
 	}{
-		{Settings{RU: "450"}, `Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`},
-		{Settings{Writes: "-5"}, `Check the settings: "Writes / s" must be a number of 0 or more, not "-5"`},
-		{Settings{TargetGB: "10", GrowthGB: "1", Retention: "30"}, `Check the settings: give either "Expected size (GB)" or "growth (GB / day)" with "kept for (days)", not both`},
-		{Settings{TimeField: "ts"}, `Check the settings: "Time field": path "ts" must start with '/'`},
+		{Settings{Fields: map[string]string{"ru": "450"}}, `Check the settings: "Throughput (RU/s)" 450 is not a multiple of 100`},
+		{Settings{Fields: map[string]string{"writesPerSecond": "-5"}}, `Check the settings: "Writes / s" must be a number of 0 or more, not "-5"`},
+		{Settings{Fields: map[string]string{"targetGb": "10", "growthGbPerDay": "1", "retentionDays": "30"}}, `Check the settings: give either "Expected size (GB)" or "Growth (GB / day)" with "Kept for (days)", not both`},
+		{Settings{Fields: map[string]string{"timeField": "ts"}}, `Check the settings: "Time field": path "ts" must start with '/'`},
 	} {
 		f := &fakePage{}
 		c := &Root{Page: f, Loaded: true, Settings: tc.set}
@@ -994,7 +1008,7 @@ func TestSettingNamesInMessages(t *testing.T) {
 // what it reads: writes are listed too ("Reads: one partition" for a patch).
 func TestOperationsTable(t *testing.T) {
 	f := &fakePage{}
-	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, NoSuggest: true, Workload: "500 read /id /tenantId\n20 patch /status"}}
+	c := &Root{Page: f, Loaded: true, Settings: Settings{Keys: []string{"/tenantId"}, Fields: map[string]string{"noSuggest": "true", "queries": "500 read /id /tenantId\n20 patch /status"}}}
 	c.LoadSample("orders")
 	finish(t, c, f)
 	html := render(t, c)

@@ -1,67 +1,98 @@
 package ui
 
 import (
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 
-// SetField updates a text setting as it is typed.
-func (c *Root) SetField(name, value string) {
-	s := &c.Settings
-	switch name {
-	case "ru":
-		s.RU = value
-	case "targetGb":
-		s.TargetGB = value
-	case "targetDocs":
-		s.TargetDocs = value
-	case "growthGbPerDay":
-		s.GrowthGB = value
-	case "retentionDays":
-		s.Retention = value
-	case "reads":
-		s.Reads = value
-	case "writes":
-		s.Writes = value
-	case "queries":
-		s.Queries = value
-	case "readRu":
-		s.ReadRU = value
-	case "writeRu":
-		s.WriteRU = value
-	case "queryRu":
-		s.QueryRU = value
-	case "maxDistinct":
-		s.MaxDistinct = value
-	case "docBytes":
-		s.DocBytes = value
-	case "traffic":
-		s.Traffic = value
-	case "weightField":
-		s.WeightField = value
-	case "partitions":
-		s.Partitions = value
-	case "hashVersion":
-		s.HashVersion = value
-	case "timeField":
-		s.TimeField = value
-	case "workload":
-		s.Workload = value
-	}
+// Settings is the form, as text: what people type, checked by
+// options.Parse when the analysis starts. Every option the page takes
+// (options.Page) has its field here, by its name.
+type Settings struct {
+	Keys   []string          // the keys named, in order
+	Fields map[string]string // every other option as typed; a ticked checkbox is "true"
 }
+
+// Get is the text of the named field.
+func (s Settings) Get(name string) string { return s.Fields[name] }
+
+// On reports whether the named checkbox is ticked.
+func (s Settings) On(name string) bool { return s.Fields[name] == "true" }
+
+// Set sets the named field; names that are not the page's options are
+// ignored. An empty field or an unticked box is no entry, so that equal
+// settings compare equal.
+func (s *Settings) Set(name, value string) {
+	o, ok := options.Lookup(name)
+	switch {
+	case !ok || o.In&options.Page == 0 || o.Kind == options.Keys:
+		return
+	case value == "" || o.Kind == options.Bool && value != "true":
+		if delete(s.Fields, name); len(s.Fields) == 0 {
+			s.Fields = nil
+		}
+		return
+	}
+	if s.Fields == nil {
+		s.Fields = map[string]string{}
+	}
+	s.Fields[name] = value
+}
+
+// Params returns the settings as the engine's options: the fields not
+// left empty, trimmed, and the checkboxes ticked.
+func (s Settings) Params() url.Values {
+	v := url.Values{}
+	if len(s.Keys) > 0 {
+		v["keys"] = slices.Clone(s.Keys)
+	}
+	for _, o := range options.All {
+		if value := strings.TrimSpace(s.Fields[o.Name]); value != "" && o.In&options.Page != 0 && (o.Kind != options.Bool || value == "true") {
+			v.Set(o.Name, value)
+		}
+	}
+	return v
+}
+
+// SettingsFrom reads settings back from the address, ignoring what it does
+// not know and keys that do not read: a link reproduces the setup of an
+// analysis.
+func SettingsFrom(query string) Settings {
+	v, _ := url.ParseQuery(strings.TrimPrefix(query, "#"))
+	var s Settings
+	for _, k := range v["keys"] {
+		if _, err := key.Parse(k); err == nil {
+			s.Keys = append(s.Keys, k)
+		}
+	}
+	for name := range v {
+		s.Set(name, v.Get(name))
+	}
+	return s
+}
+
+// FieldName names a setting in a message as the form labels it, so that
+// the message says which field to fix ("Throughput (RU/s)", not "ru").
+func FieldName(option string) string { return options.Page.Name(option) }
+
+// Label is the form's label of a setting.
+func Label(option string) string {
+	o, _ := options.Lookup(option)
+	return o.Label
+}
+
+// SetField updates a text setting as it is typed.
+func (c *Root) SetField(name, value string) { c.Settings.Set(name, value) }
 
 // SetCheck updates a checkbox setting.
 func (c *Root) SetCheck(name string, on bool) {
-	switch name {
-	case "autoscale":
-		c.Settings.Autoscale = on
-	case "noSuggest":
-		c.Settings.NoSuggest = on
-	case "aggregates":
-		c.Settings.Aggregates = on
-	}
+	c.Settings.Set(name, strconv.FormatBool(on))
 }
 
 // KeyDown adds the typed key on Enter.

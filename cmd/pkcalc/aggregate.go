@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 
 	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/report"

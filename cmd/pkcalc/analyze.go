@@ -2,18 +2,20 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -29,17 +31,12 @@ func (k *keyFlags) Set(s string) error {
 	return nil
 }
 
-// analyzeFlags are pkcalc analyze's flags. The analysis settings among them
-// are analysis.OptionNames in kebab case, parsed by analysis.ParseOptions as
-// the browser's and the HTTP API's settings are.
+// analyzeFlags are pkcalc analyze's flags: the options of package options
+// that the command line takes, each under its flag and parsed by
+// options.Parse as the browser's and the HTTP API's settings are.
 type analyzeFlags struct {
 	*command
-	keys        keyFlags
-	format      string
-	inputFormat string
-	aggregates  string
-	docBytes    int64
-	queries     string
+	keys keyFlags
 }
 
 const analyzeUsage = `Usage: pkcalc analyze [flags] FILE...
@@ -54,106 +51,98 @@ Example: pkcalc analyze --key /tenantId --target-gb 500 orders.json`
 
 func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
 	f := &analyzeFlags{command: newCommand("analyze", analyzeUsage, stdout, stderr)}
-	fs := f.fs
-	fs.Var(&f.keys, "key", "a key to measure (repeatable): /a/b for a hash key, /a,/b,/c for a hierarchical key, /a+/ts:day or /a+hash(/id)%8 for a synthetic key")
-	fs.Int("hash-version", 2, "hash `version` of the container: 1 or 2")
-	fs.Int("partitions", 0, "physical partitions to start from (default: from the throughput)")
-	fs.Int("ru", 0, "provisioned throughput in `RU/s` (the autoscale maximum with --autoscale; default: the least the service allows)")
-	fs.Bool("autoscale", false, "the throughput is autoscale")
-	fs.Float64("target-gb", 0, "expected total size in `GB`, to project the key to")
-	fs.Float64("target-docs", 0, "expected total `documents`, to project the key to (1e9 for a billion)")
-	fs.Float64("growth-gb-per-day", 0, "growth in `GB` per day; with --retention-days, projects to growth x retention")
-	fs.Float64("retention-days", 0, "`days` documents are kept (a TTL), with --growth-gb-per-day")
-	fs.Bool("no-suggest", false, "measure only the keys named with --key")
-	fs.Float64("reads-per-second", 0, "point reads per second, added to those of --queries")
-	fs.Float64("writes-per-second", 0, "writes (creates, replaces, upserts) per second, added to those of --queries")
-	fs.Float64("queries-per-second", 0, "queries per second (when --queries lists queries, their weights are scaled to this rate instead)")
-	fs.StringVar(&f.queries, "queries", "", "the application's queries and operations from `FILE`: one query or operation per line with an optional leading rate per second, or JSON operations (docs/QUERIES.md)")
-	fs.Float64("read-ru", 0, "RU per point read (default: from the average document size)")
-	fs.Float64("write-ru", 0, "RU per write (default: from the average document size)")
-	fs.Float64("query-ru", 0, "RU per query (default: from the average document size)")
-	fs.String("traffic", "", "how requests spread over key values: documents, uniform or weighted (default: documents, or weighted with --weight-field)")
-	fs.String("time-field", "", "`path` of each document's time (default: detected, such as /_ts or /timestamp)")
-	fs.String("weight-field", "", "`path` of a number weighting each document's requests")
-	fs.Int("max-distinct", 0, "distinct values counted exactly per key before estimating (default 50,000)")
-	fs.StringVar(&f.format, "format", "text", "output `format`: text, json, markdown or csv")
-	fs.StringVar(&f.inputFormat, "input-format", "", inputFormatUsage)
-	fs.StringVar(&f.aggregates, "aggregates", "", "read per-key aggregates (CSV or JSON from pkcalc aggregate-query) from `FILE` instead of documents; needs one --key")
-	fs.Int64Var(&f.docBytes, "doc-bytes", 1024, "average document size in `bytes`, for aggregates without a bytes column")
+	for _, o := range options.All {
+		if o.In&options.CLI != 0 {
+			f.define(o)
+		}
+	}
 	return f
 }
 
-// options turns the flags that were set into report options.
-func (f *analyzeFlags) options() (analysis.Options, error) {
+// define adds the flag of o, typed by its kind so that the usage names
+// the value (int, float) and the flag package checks it first.
+func (f *analyzeFlags) define(o options.Option) {
+	switch {
+	case o.Kind == options.Keys:
+		f.fs.Var(&f.keys, o.Flag, o.Help)
+	case o.File:
+		f.fs.String(o.Flag, "", o.Help)
+	case o.Kind == options.Bool:
+		f.fs.Bool(o.Flag, false, o.Help)
+	case o.Kind == options.Count:
+		n, _ := strconv.Atoi(o.Default)
+		f.fs.Int(o.Flag, n, o.Help)
+	case o.Kind == options.Number:
+		f.fs.Float64(o.Flag, 0, o.Help)
+	default:
+		f.fs.String(o.Flag, o.Default, o.Help)
+	}
+}
+
+// analyzeRun is what the flags set: the settings, and the file of
+// aggregates when they are the input.
+type analyzeRun struct {
+	options.Settings
+	aggregates string
+}
+
+// settings reads the flags that were set as options. The files --queries
+// and --aggregates name are read here: the workload's text is the option,
+// and aggregates are the input.
+func (f *analyzeFlags) settings() (analyzeRun, error) {
+	var run analyzeRun
 	v := url.Values{}
+	var err error
 	f.fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "format", "input-format", "aggregates", "doc-bytes", "queries":
-		case "key":
-			v["keys"] = f.keys
+		o := optionOfFlag(fl.Name)
+		switch {
+		case o.Kind == options.Keys:
+			v[o.Name] = f.keys
+		case o.Name == "aggregates":
+			run.aggregates = fl.Value.String()
+			v.Set(o.Name, "true")
+		case o.File:
+			var text string
+			if text, err = readWorkload(fl.Value.String()); err == nil {
+				v.Set(o.Name, text)
+			}
 		default:
-			v.Set(camel(fl.Name), fl.Value.String())
+			v.Set(o.Name, fl.Value.String())
 		}
 	})
-	if f.queries != "" {
-		b, err := os.ReadFile(f.queries)
-		if err != nil {
-			return analysis.Options{}, fmt.Errorf("--queries: %w", err)
-		}
-		// A file that is not text, or holds nothing, is refused whole: read
-		// line by line it would be garbage, or no workload and no word.
-		head := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n")
-		if len(head) == 0 {
-			return analysis.Options{}, fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", f.queries)
-		}
-		if msg := ingest.NotText(head, "text"); msg != "" {
-			return analysis.Options{}, fmt.Errorf("--queries %s: %s", f.queries, msg)
-		}
-		v.Set("queries", string(b))
-	}
-	o, err := analysis.ParseOptionsNamed(v, flagName)
 	if err != nil {
-		return o, err
+		return run, err
 	}
-	switch f.format {
-	case "text", "json", "markdown", "csv":
-	default:
-		return o, fmt.Errorf("--format must be text, json, markdown or csv, not %q", f.format)
-	}
-	if err := checkInputFormat(f.inputFormat); err != nil {
-		return o, err
-	}
-	if f.docBytes <= 0 {
-		return o, fmt.Errorf("--doc-bytes must be 1 or more, not %d", f.docBytes)
-	}
-	return o, nil
+	run.Settings, err = options.Parse(v, options.CLI)
+	run.Format = cmp.Or(run.Format, "text")
+	return run, err
 }
 
-// flagName is the flag of a report option, for its error messages: targetGb
-// is --target-gb, and keys, given one at a time, is --key.
-func flagName(option string) string {
-	if option == "keys" {
-		return "--key"
-	}
-	var b strings.Builder
-	b.WriteString("--")
-	for _, r := range option {
-		if unicode.IsUpper(r) {
-			b.WriteByte('-')
-			r = unicode.ToLower(r)
+func optionOfFlag(name string) options.Option {
+	for _, o := range options.All {
+		if o.Flag == name {
+			return o
 		}
-		b.WriteRune(r)
 	}
-	return b.String()
+	panic("no option has the flag --" + name)
 }
 
-// camel turns a flag name into its option name: target-gb is targetGb.
-func camel(flag string) string {
-	parts := strings.Split(flag, "-")
-	for i := 1; i < len(parts); i++ {
-		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+// readWorkload reads the file of --queries. A file that is not text, or
+// holds nothing, is refused whole: read line by line it would be garbage,
+// or no workload and no word.
+func readWorkload(name string) (string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("--queries: %w", err)
 	}
-	return strings.Join(parts, "")
+	head := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n")
+	if len(head) == 0 {
+		return "", fmt.Errorf("--queries %s is empty: write one query or operation a line (docs/QUERIES.md)", name)
+	}
+	if msg := ingest.NotText(head, "text"); msg != "" {
+		return "", fmt.Errorf("--queries %s: %s", name, msg)
+	}
+	return string(b), nil
 }
 
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -166,14 +155,15 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	opts, err := f.options()
+	run, err := f.settings()
 	if err != nil {
 		return f.fail("%v", err)
 	}
+	opts := analysis.OptionsFrom(run.Settings)
 	switch {
-	case len(files) == 0 && f.aggregates == "":
+	case len(files) == 0 && run.aggregates == "":
 		return f.fail("name a FILE of documents, or - for standard input")
-	case len(files) > 0 && f.aggregates != "":
+	case len(files) > 0 && run.aggregates != "":
 		return f.fail("--aggregates reads aggregates instead of documents: give no FILE with it")
 	}
 	if isTerminal(stderr) {
@@ -183,23 +173,20 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	var rep *report.Report
-	if f.aggregates != "" {
-		if len(opts.Keys) != 1 {
-			return f.fail("--aggregates needs exactly one --key: the key the aggregates were grouped by")
-		}
-		src, done, err := open(f.aggregates, stdin)
+	if run.aggregates != "" {
+		src, done, err := open(run.aggregates, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
-		rep, err = analyzeAggregates(src, f.aggregates, opts.Keys[0], opts, f.docBytes, stderr)
+		rep, err = analyzeAggregates(src, run.aggregates, opts.Keys[0], opts, run.DocBytes, stderr)
 		done()
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
 		}
 	} else {
-		src, done, err := openInputs(files, f.inputFormat, stdin)
+		src, done, err := openInputs(files, run.InputFormat, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "pkcalc analyze: %v\n", err)
 			return 1
@@ -214,7 +201,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	switch f.format {
+	switch run.Format {
 	case "json":
 		err = report.WriteJSON(stdout, rep)
 	case "markdown":
@@ -228,7 +215,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pkcalc analyze: writing: %v\n", err)
 		return 1
 	}
-	if f.format != "text" {
+	if run.Format != "text" {
 		// The text report shows these itself; the others are for
 		// programs, so a person reads the problems here.
 		for _, n := range report.Notes(rep) {

@@ -125,13 +125,13 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--growth-gb-per-day", "2", "x"}, "--growth-gb-per-day and --retention-days go together"},
 		{[]string{"analyze", "--growth-gb-per-day", "2", "--retention-days", "9", "--target-gb", "1", "x"}, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
 		{[]string{"analyze", "--max-distinct", "2000000", "x"}, "--max-distinct 2000000 is more than pkcalc keeps exactly"},
-		{[]string{"analyze", "--doc-bytes", "0", "x"}, "--doc-bytes must be 1 or more, not 0"},
+		{[]string{"analyze", "--doc-bytes", "0", "x"}, `--doc-bytes must be a whole number of 1 or more, not "0"`},
 		// Throughput the service would refuse.
 		{[]string{"analyze", "--ru", "40000", "--partitions", "2", "x"}, "--partitions 2 cannot serve --ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
 		{[]string{"analyze", "--ru", "100", "x"}, "--ru 100 is below the least the service allows for manual throughput, 400 RU/s"},
 		{[]string{"analyze", "--ru", "500", "--autoscale", "x"}, "--ru 500 is below the least the service allows for an autoscale maximum (--autoscale), 1,000 RU/s"},
 		{[]string{"analyze", "--ru", "450", "x"}, "--ru 450 is not a multiple of 100"},
-		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one --key"},
+		{[]string{"analyze", "--aggregates", "x.csv"}, "--aggregates needs exactly one key, the key the aggregates were grouped by: name it with --key"},
 		{[]string{"analyze", "--aggregates", "x.csv", "--key", "/a", "docs.json"}, "--aggregates reads aggregates instead of documents: give no FILE with it"},
 		{[]string{"analyze", "missing.json"}, "no such file"},
 		// A queries file that cannot be read line by line is refused whole.

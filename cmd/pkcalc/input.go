@@ -3,27 +3,32 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/options"
 )
 
 // inputFormatUsage is the --input-format flag's help, shared by analyze and
 // paths.
-const inputFormatUsage = "`format` of the documents: json or csv (default: each file by its name, csv for .csv and .tsv, json for the rest and for standard input)"
+var inputFormatUsage = inputFormat().Help
 
-// checkInputFormat refuses an --input-format other than json or csv.
+func inputFormat() options.Option {
+	o, _ := options.Lookup("inputFormat")
+	return o
+}
+
+// checkInputFormat refuses an --input-format other than json or csv, as
+// analyze's options do.
 func checkInputFormat(f string) error {
-	switch f {
-	case "", "json", "csv":
-		return nil
-	}
-	return fmt.Errorf("--input-format must be json or csv, not %q", f)
+	_, err := options.Parse(url.Values{"inputFormat": {f}}, options.CLI)
+	return err
 }
 
 // isCSV reports whether the file name is read as CSV when --input-format

@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
 )

@@ -2,7 +2,6 @@ package advisor
 
 import (
 	"cmp"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"

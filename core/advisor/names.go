@@ -1,10 +1,10 @@
 package advisor
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"strings"
 	"unicode"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 

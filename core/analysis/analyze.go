@@ -15,8 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
-	"github.com/pkcalc/pkcalc/core/report"
 	"io"
 	"math"
 	"runtime"
@@ -32,10 +30,13 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"
+	"github.com/pkcalc/pkcalc/core/report"
 )
 
 // Options are the analysis settings; the zero value analyses with defaults.
@@ -760,9 +761,9 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	var over []*aggregate.LineError
 	for _, r := range rows {
 		// Counts past any container would overflow the totals.
-		if int64(a.docs)+r.Documents > MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > MaxTargetGB*(1<<30) {
+		if int64(a.docs)+r.Documents > options.MaxTargetDocs || float64(a.bytes)+float64(r.Bytes) > options.MaxTargetGB*(1<<30) {
 			over = append(over, &aggregate.LineError{Line: r.Line, Row: r.Row, Msg: fmt.Sprintf("with this row the aggregates pass %s documents or %s GB, more than pkcalc models: the row is left out",
-				human.Count(MaxTargetDocs), human.Count(MaxTargetGB))})
+				human.Count(options.MaxTargetDocs), human.Count(options.MaxTargetGB))})
 			continue
 		}
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
@@ -901,7 +902,7 @@ func (a *analysis) targetBytes() int64 {
 	if a.opts.TargetBytes == 0 && a.opts.TargetDocs > 0 && a.docs > 0 {
 		// In floating point: documents times the sample's bytes passes
 		// int64's end long before the target's bytes do.
-		return int64(min(float64(a.opts.TargetDocs)*float64(a.bytes)/float64(a.docs), MaxTargetGB*(1<<30)))
+		return int64(min(float64(a.opts.TargetDocs)*float64(a.bytes)/float64(a.docs), options.MaxTargetGB*(1<<30)))
 	}
 	return a.opts.TargetBytes
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/report"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )

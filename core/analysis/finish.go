@@ -3,16 +3,17 @@ package analysis
 import (
 	"cmp"
 	"encoding/json"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
-	"math"
-	"runtime"
-	"slices"
-	"sync"
 )
 
 func (a *analysis) finish() *report.Report {

@@ -3,8 +3,6 @@ package analysis
 import (
 	"cmp"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
-	"github.com/pkcalc/pkcalc/core/report"
 	"math/bits"
 	"slices"
 	"strings"
@@ -13,9 +11,11 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/report"
 )
 
 // Every Cosmos DB item needs an id: a string (a property named id, case

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/report"
 	"os"
 	"reflect"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 

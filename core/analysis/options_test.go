@@ -2,139 +2,45 @@ package analysis
 
 import (
 	"net/url"
-	"strings"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/core/options"
+	"github.com/pkcalc/pkcalc/core/partition"
 )
 
-func TestGrowthWithRetention(t *testing.T) {
-	o, err := ParseOptions(url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"365"}})
-	if err != nil || o.TargetBytes != 730<<30 {
-		t.Errorf("%v: %d bytes, want 730 GB", err, o.TargetBytes)
+// TestTrafficNames: the traffic the options take is the traffic the
+// partition model knows.
+func TestTrafficNames(t *testing.T) {
+	for _, tt := range []struct {
+		option string
+		model  partition.Traffic
+	}{
+		{options.ByDocuments, partition.ByDocuments},
+		{options.Uniform, partition.Uniform},
+		{options.ByWeight, partition.ByWeight},
+	} {
+		if partition.Traffic(tt.option) != tt.model {
+			t.Errorf("option traffic %q, model %q", tt.option, tt.model)
+		}
 	}
 }
 
-// TestTargetDocsBytes: a target in documents makes the target's bytes from
-// the sample's mean document, without overflowing on a large sample; and
-// targetDocs is rounded, not cut.
-func TestTargetDocsBytes(t *testing.T) {
-	o, err := ParseOptions(url.Values{"targetDocs": {"1e10"}})
-	if err != nil || o.TargetDocs != 10_000_000_000 {
-		t.Fatalf("targetDocs 1e10: %d, %v", o.TargetDocs, err)
-	}
-	if o, _ := ParseOptions(url.Values{"targetDocs": {"2.6"}}); o.TargetDocs != 3 {
-		t.Errorf("targetDocs 2.6: %d, want 3", o.TargetDocs)
-	}
-	// Ten billion documents of 2 KB measured on a 4 GB sample.
-	a := &analysis{opts: o, docs: 2_000_000, bytes: 4_000_000_000}
-	if got, want := a.targetBytes(), int64(20_000_000_000_000); got != want {
-		t.Errorf("target bytes %d, want %d", got, want)
-	}
-}
-
-func TestParseOptions(t *testing.T) {
+// TestOptionsFrom: every setting reaches the analysis.
+func TestOptionsFrom(t *testing.T) {
 	o, err := ParseOptions(url.Values{
-		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
-		"partitions": {"4"}, "ru": {"12000"}, "autoscale": {"1"}, "targetGb": {"1.5"}, "targetDocs": {"1000"},
-		"readsPerSecond": {"10"}, "writesPerSecond": {"2.5"}, "queriesPerSecond": {"1"}, "writeRu": {"7"}, "traffic": {"uniform"},
-		"timeField": {"/_ts"}, "weightField": {"/w"}, "maxDistinct": {"99"},
+		"keys": {"/a"}, "noSuggest": {"true"}, "hashVersion": {"1"}, "partitions": {"4"}, "ru": {"40000"}, "autoscale": {"true"},
+		"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetDocs": {"9"}, "readsPerSecond": {"1"}, "writesPerSecond": {"2"},
+		"queriesPerSecond": {"3"}, "readRu": {"4"}, "writeRu": {"5"}, "queryRu": {"6"}, "weightField": {"/w"}, "timeField": {"/t"},
+		"maxDistinct": {"7"}, "queries": {"1 read /id /a"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for _, k := range o.Keys {
-		keys = append(keys, k.String())
-	}
-	if strings.Join(keys, " ") != `/tenantId /tenantId,/id /"a;b"` || !o.NoSuggest || o.Partitions != 4 || o.Throughput.RU != 12000 ||
-		!o.Throughput.Autoscale || o.TargetBytes != 3<<29 || o.TargetDocs != 1000 || o.Workload.Writes != 2.5 ||
-		o.Workload.Measured.Write != 7 || o.Workload.Measured.PointRead != 0 || o.Workload.Traffic != "uniform" || o.TimePath[0] != "_ts" ||
-		o.WeightPath[0] != "w" || o.MaxDistinct != 99 {
-		t.Errorf("%+v keys %q", o, keys)
-	}
-	for _, bad := range []struct {
-		v   url.Values
-		msg string
-	}{
-		{url.Values{"key": {"/a"}}, `unknown option "key"`},
-		{url.Values{"keys": {"a"}}, "keys: path \"a\" must start with '/'"},
-		{url.Values{"hashVersion": {"3"}}, "hashVersion must be 1 or 2"},
-		{url.Values{"ru": {"-1"}}, "ru must be a whole number"},
-		{url.Values{"targetGb": {"lots"}}, "targetGb must be a number"},
-		{url.Values{"autoscale": {"yes"}}, "autoscale must be true or false"},
-		{url.Values{"traffic": {"zipf"}}, "traffic must be documents, uniform or weighted"},
-		{url.Values{"traffic": {"weighted"}}, "traffic weighted needs weightField: the path of the number that weights each document's requests"},
-		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
-		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
-		{url.Values{"timeField": {"ts"}}, "timeField: path"},
-		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
-		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
-		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
-		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
-		{url.Values{"partitions": {"65537"}}, "partitions 65537 is more than pkcalc models (65,536)"},
-		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},
-		// Targets past any container, which turned negative in int64.
-		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
-		{url.Values{"targetDocs": {"0.4"}}, "targetDocs 0.4 rounds to no document: give at least 1"},
-		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},
-		{url.Values{"targetGb": {"1e7"}}, "targetGb 1e7 is more than pkcalc models (1,000,000 GB)"},
-		{url.Values{"growthGbPerDay": {"1e5"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 3,000,000 GB, more than pkcalc models"},
-	} {
-		if _, err := ParseOptions(bad.v); err == nil || !strings.Contains(err.Error(), bad.msg) {
-			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)
-		}
-	}
-}
-
-// TestThroughputRules: settings the service would refuse are refused with
-// the rule, rather than analysed as a container that cannot exist.
-func TestThroughputRules(t *testing.T) {
-	for _, tt := range []struct {
-		v   url.Values
-		msg string // "" when accepted
-	}{
-		{url.Values{"ru": {"400"}}, ""},
-		{url.Values{"ru": {"1000"}, "autoscale": {"true"}}, ""},
-		{url.Values{"ru": {"40000"}, "partitions": {"4"}}, ""},
-		{url.Values{"ru": {"40000"}, "partitions": {"10"}}, ""},
-		{url.Values{"partitions": {"2"}}, ""}, // the RU/s default to the least
-		{url.Values{"ru": {"40000"}, "partitions": {"2"}},
-			"partitions 2 cannot serve ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
-		{url.Values{"ru": {"40000"}, "partitions": {"3"}, "autoscale": {"true"}}, "give partitions 4 or more, or leave partitions out"},
-		{url.Values{"ru": {"10001"}, "partitions": {"1"}}, "is not a multiple of 100"},
-		{url.Values{"ru": {"100"}}, "ru 100 is below the least the service allows for manual throughput, 400 RU/s: give 400 or more"},
-		{url.Values{"ru": {"400"}, "autoscale": {"true"}}, "ru 400 is below the least the service allows for an autoscale maximum (autoscale), 1,000 RU/s"},
-		{url.Values{"ru": {"450"}}, "ru 450 is not a multiple of 100: the service sets manual throughput in steps of 100 RU/s and refuses values between them (400 or 500)"},
-		{url.Values{"ru": {"4500"}, "autoscale": {"true"}}, "steps of 1,000 RU/s and refuses values between them (4,000 or 5,000)"},
-		{url.Values{"ru": {"20000000000"}}, "ru 20000000000 is more than pkcalc models"},
-	} {
-		_, err := ParseOptions(tt.v)
-		if tt.msg == "" && err != nil || tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)) {
-			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
-		}
-	}
-}
-
-// TestParseOptionsNamed: each front end's errors name the options as its
-// users type them.
-func TestParseOptionsNamed(t *testing.T) {
-	flag := func(o string) string {
-		return map[string]string{"targetGb": "--target-gb", "growthGbPerDay": "--growth-gb-per-day", "retentionDays": "--retention-days",
-			"hashVersion": "--hash-version", "ru": "--ru", "partitions": "--partitions", "noSuggest": "--no-suggest", "keys": "--key"}[o]
-	}
-	for _, tt := range []struct {
-		v   url.Values
-		msg string
-	}{
-		{url.Values{"targetGb": {"lots"}}, `--target-gb must be a number of 0 or more, not "lots"`},
-		{url.Values{"growthGbPerDay": {"2"}}, "--growth-gb-per-day and --retention-days go together"},
-		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
-		{url.Values{"hashVersion": {"3"}}, "--hash-version must be 1 or 2, not 3"},
-		{url.Values{"ru": {"40000"}, "partitions": {"2"}}, "--partitions 2 cannot serve --ru 40000"},
-		{url.Values{"noSuggest": {"true"}}, "--no-suggest needs at least one key: name it with --key"},
-	} {
-		_, err := ParseOptionsNamed(tt.v, flag)
-		if err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
-		}
+	w := o.Workload
+	if len(o.Keys) != 1 || !o.NoSuggest || o.HashVersion != 1 || o.Partitions != 4 || o.Throughput.RU != 40000 || !o.Throughput.Autoscale ||
+		o.TargetBytes != 60<<30 || o.GrowthGBPerDay != 2 || o.RetentionDays != 30 || o.TargetDocs != 9 ||
+		w.Reads != 1 || w.Writes != 2 || w.Queries != 3 || w.Measured.PointRead != 4 || w.Measured.Write != 5 || w.Measured.Query != 6 ||
+		w.Traffic != partition.ByWeight || w.Operations != "1 read /id /a" || o.WeightPath[0] != "w" || o.TimePath[0] != "t" || o.MaxDistinct != 7 {
+		t.Errorf("%+v", o)
 	}
 }

@@ -2,8 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"github.com/pkcalc/pkcalc/core/jsontree"
-	"github.com/pkcalc/pkcalc/core/report"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -13,7 +11,9 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 

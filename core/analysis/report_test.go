@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/report"
 	"os"
 	"reflect"
 	"slices"
@@ -16,6 +15,8 @@ import (
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
 
@@ -753,14 +754,14 @@ func TestManyProblemsCounted(t *testing.T) {
 func TestHottestOfManyPartitions(t *testing.T) {
 	spec, _ := key.Parse("/id")
 	r, err := Analyze(strings.NewReader(sample.OrdersText(200)), Options{
-		Keys: []key.Spec{spec}, NoSuggest: true, Partitions: MaxPartitions,
-		Throughput: capacity.Throughput{RU: MaxPartitions * capacity.PartitionMaxRU}, TargetBytes: MaxTargetGB << 30,
+		Keys: []key.Spec{spec}, NoSuggest: true, Partitions: options.MaxPartitions,
+		Throughput: capacity.Throughput{RU: options.MaxPartitions * capacity.PartitionMaxRU}, TargetBytes: options.MaxTargetGB << 30,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text, md, _ := renderAll(t, r)
-	want := fmt.Sprintf("<0.1%% of %d", MaxPartitions)
+	want := fmt.Sprintf("<0.1%% of %d", options.MaxPartitions)
 	if !strings.Contains(text, want) || !strings.Contains(md, want) {
 		t.Errorf("want %q in the text and the Markdown:\n%s", want, text[:min(len(text), 600)])
 	}
@@ -837,5 +838,15 @@ func TestSuffixFollowsWrites(t *testing.T) {
 			}
 			t.Errorf("%.0f writes/s: candidates %q lack %s", tt.workload.Writes, got, tt.want)
 		}
+	}
+}
+
+// TestTargetDocsBytes: a target in documents makes the target's bytes from
+// the sample's mean document, without overflowing on a large sample.
+func TestTargetDocsBytes(t *testing.T) {
+	// Ten billion documents of 2 KB measured on a 4 GB sample.
+	a := &analysis{opts: Options{TargetDocs: 10_000_000_000}, docs: 2_000_000, bytes: 4_000_000_000}
+	if got, want := a.targetBytes(), int64(20_000_000_000_000); got != want {
+		t.Errorf("target bytes %d, want %d", got, want)
 	}
 }

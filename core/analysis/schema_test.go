@@ -21,7 +21,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/report"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -42,6 +41,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 

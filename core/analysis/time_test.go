@@ -2,13 +2,13 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )

@@ -3,13 +3,13 @@ package analysis
 import (
 	"bytes"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/sample"

@@ -1,12 +1,12 @@
 package analysis
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"

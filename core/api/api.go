@@ -8,21 +8,21 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -82,43 +82,15 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "the query string cannot be read: %v (encode ; as %%3B and , as %%2C in values)", err)
 		return
 	}
-	// The API's own options besides the analysis's: named in the message
-	// for a mistyped one, which ParseOptions would give without them.
-	own := []string{"format", "aggregates", "docBytes"}
-	for name := range q {
-		if !slices.Contains(own, name) && !slices.Contains(analysis.OptionNames, name) {
-			fail(w, http.StatusBadRequest, "unknown option %q; the options are %s", name, strings.Join(append(slices.Clone(analysis.OptionNames), own...), ", "))
-			return
-		}
-	}
-	format := q.Get("format")
-	q.Del("format")
-	// aggregates=true: the body is per-key aggregates (pkcalc aggregate-query's
-	// result) for the one key named; docBytes sizes rows without bytes.
-	aggregates := q.Get("aggregates") == "true"
-	docBytes := int64(1024)
-	if v := q.Get("docBytes"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n <= 0 {
-			fail(w, http.StatusBadRequest, "docBytes must be a whole number of bytes above 0, not %q", v)
-			return
-		}
-		docBytes = n
-	}
-	q.Del("aggregates")
-	q.Del("docBytes")
-	if format == "" {
-		format = "json"
-	}
-	if format != "json" && format != "markdown" && format != "csv" && format != "text" {
-		fail(w, http.StatusBadRequest, "format must be json, markdown, csv or text, not %q", format)
-		return
-	}
-	opts, err := analysis.ParseOptions(q)
+	settings, err := options.Parse(q, options.API)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	// aggregates=true: the body is per-key aggregates (pkcalc aggregate-query's
+	// result) for the one key named; docBytes sizes rows without bytes.
+	format := cmp.Or(settings.Format, "json")
+	opts := analysis.OptionsFrom(settings)
 	csv, err := bodyKind(r.Header.Get("Content-Type"))
 	if err != nil {
 		fail(w, http.StatusUnsupportedMediaType, "%v", err)
@@ -132,11 +104,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		}
 		body = http.MaxBytesReader(w, r.Body, c.MaxBodyBytes)
 	}
-	if aggregates {
-		if len(opts.Keys) != 1 {
-			fail(w, http.StatusBadRequest, "aggregates need exactly one key: the key they were grouped by")
-			return
-		}
+	if settings.Aggregates {
 		rows, problems := aggregate.Read(body, opts.Keys[0].Levels())
 		var tooLarge *http.MaxBytesError
 		for _, p := range problems {
@@ -153,7 +121,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 			fail(w, http.StatusBadRequest, "%s", msg)
 			return
 		}
-		aggregate.SizeRows(rows, docBytes)
+		aggregate.SizeRows(rows, settings.DocBytes)
 		rep := analysis.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
 		if wantsStream(r.Header.Get("Accept")) {
 			w.Header().Set("Content-Type", "application/x-ndjson")

@@ -3,13 +3,13 @@ package api
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/pkcalc/pkcalc/core/analysis"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -124,14 +124,14 @@ func TestErrors(t *testing.T) {
 		{"bad option", http.MethodPost, "/v1/analyze?ru=lots", "", `{"a":1}`, 400, `ru must be a whole number of 0 or more, not "lots"`},
 		{"unknown option", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `unknown option "colour"`},
 		// The list names the API's own options too.
-		{"options listed", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `queries, format, aggregates, docBytes`},
+		{"options listed", http.MethodPost, "/v1/analyze?colour=red", "", `{"a":1}`, 400, `queries, aggregates, docBytes, format`},
 		{"semicolon", http.MethodPost, "/v1/analyze?keys=/tenantId;/id", "", `{"a":1}`, 400, `the query string cannot be read: invalid semicolon separator in query`},
-		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of bytes above 0, not "big"`},
+		{"bad docBytes", http.MethodPost, "/v1/analyze?aggregates=true&keys=/t&docBytes=big", "", `{"a":1}`, 400, `docBytes must be a whole number of 1 or more, not "big"`},
 		// A system property or a step into an array is no key.
 		{"system property", http.MethodPost, "/v1/analyze?keys=/_ts", "", `{"a":1}`, 400, `keys: /_ts is a system property (last-modified time in epoch seconds, set by Cosmos DB): the service writes it as it stores the item, so it cannot place the item`},
 		{"system property level", http.MethodPost, "/v1/analyze?keys=/tenantId,/_self", "", `{"a":1}`, 400, `keys: level 2 of key "/tenantId,/_self": /_self is a system property (resource link, set by Cosmos DB)`},
 		{"array", http.MethodPost, "/v1/analyze?keys=/tags/%5B%5D/name", "", `{"a":1}`, 400, `keys: path "/tags/[]/name" steps into an array or a wildcard ([])`},
-		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be json"},
+		{"bad format", http.MethodPost, "/v1/analyze?format=xml", "", `{"a":1}`, 400, "format must be text, json, markdown or csv"},
 		{"malformed", http.MethodPost, "/v1/analyze", "", `{"a":}`, 400, "no document could be read; line 1, column 6: expected a JSON value"},
 		{"empty", http.MethodPost, "/v1/analyze", "", " \n", 400, "the input holds no documents (it is empty or only white space)"},
 		{"empty array", http.MethodPost, "/v1/analyze", "", "[]", 400, "the input holds no documents (read as JSON array)"},

@@ -6,12 +6,13 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // CSVReader reads the rows of a CSV file with a header row as documents:

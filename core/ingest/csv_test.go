@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"testing/iotest"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 type csvResult struct {

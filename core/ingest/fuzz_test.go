@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"testing/iotest"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // fuzzRead is what a Reader made of one input: every document and error in

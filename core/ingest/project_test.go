@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // projectedRead is every document and problem of one read, with each

@@ -1,11 +1,12 @@
 package ingest
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // Quick reading: under a projection most documents are plain (property

@@ -19,11 +19,9 @@
 package ingest
 
 import (
-	"github.com/pkcalc/pkcalc/core/human"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math"
 	"math/bits"
@@ -33,6 +31,9 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // Limits of a Cosmos DB item (docs: concepts-limits, per-item limits).

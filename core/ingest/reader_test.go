@@ -3,13 +3,13 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 

@@ -1,10 +1,10 @@
 package key
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // benchTimes are a time field's values as documents hold them: the common

@@ -1,13 +1,13 @@
 package key
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // fuzzDoc is the document every fuzzed key is extracted from: each kind of

@@ -17,13 +17,13 @@ package key
 
 import (
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 

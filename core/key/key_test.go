@@ -1,7 +1,6 @@
 package key
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 func TestParse(t *testing.T) {

@@ -1,11 +1,11 @@
 package key
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // Time reads a date-time from a value: a number of seconds, milliseconds or

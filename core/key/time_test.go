@@ -1,7 +1,6 @@
 package key
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // TestTimeText: times as exports write them, each read as the instant it

@@ -15,7 +15,6 @@
 package partition
 
 import (
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sketch"
 )

@@ -2,12 +2,12 @@ package partition
 
 import (
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 )
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math"
 	"math/big"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/sketch"
 	"github.com/pkcalc/pkcalc/internal/shared"

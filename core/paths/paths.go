@@ -13,7 +13,6 @@ import (
 	"cmp"
 	"container/heap"
 	"encoding/binary"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"math"
 	"slices"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 )
 
 // Cosmos DB's system properties, set by the service on every item.

@@ -2,7 +2,6 @@ package paths
 
 import (
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 

@@ -2,12 +2,12 @@ package query
 
 import (
 	"fmt"
-	"github.com/pkcalc/pkcalc/core/jsontree"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 )

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"github.com/pkcalc/pkcalc/core/human"
 	"encoding/json"
 	"io"
 
+	"github.com/pkcalc/pkcalc/core/human"
 )
 
 // SchemaVersion is the version of the JSON report; docs/report.schema.json

@@ -1,0 +1,189 @@
+package options
+
+import (
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestGrowthWithRetention(t *testing.T) {
+	o, err := Parse(url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"365"}}, API)
+	if err != nil || o.TargetBytes != 730<<30 {
+		t.Errorf("%v: %d bytes, want 730 GB", err, o.TargetBytes)
+	}
+}
+
+// TestTargetDocs: targetDocs is rounded, not cut.
+func TestTargetDocs(t *testing.T) {
+	s, err := Parse(url.Values{"targetDocs": {"1e10"}}, API)
+	if err != nil || s.TargetDocs != 10_000_000_000 {
+		t.Fatalf("targetDocs 1e10: %d, %v", s.TargetDocs, err)
+	}
+	if s, _ := Parse(url.Values{"targetDocs": {"2.6"}}, API); s.TargetDocs != 3 {
+		t.Errorf("targetDocs 2.6: %d, want 3", s.TargetDocs)
+	}
+}
+
+func TestParse(t *testing.T) {
+	o, err := Parse(url.Values{
+		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
+		"partitions": {"4"}, "ru": {"12000"}, "autoscale": {"1"}, "targetGb": {"1.5"}, "targetDocs": {"1000"},
+		"readsPerSecond": {"10"}, "writesPerSecond": {"2.5"}, "queriesPerSecond": {"1"}, "writeRu": {"7"}, "traffic": {"uniform"},
+		"timeField": {"/_ts"}, "weightField": {"/w"}, "maxDistinct": {"99"},
+	}, API)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, k := range o.Keys {
+		keys = append(keys, k.String())
+	}
+	if strings.Join(keys, " ") != `/tenantId /tenantId,/id /"a;b"` || !o.NoSuggest || o.Partitions != 4 || o.Throughput.RU != 12000 ||
+		!o.Throughput.Autoscale || o.TargetBytes != 3<<29 || o.TargetDocs != 1000 || o.Writes != 2.5 ||
+		o.Measured.Write != 7 || o.Measured.PointRead != 0 || o.Traffic != "uniform" || o.TimePath[0] != "_ts" ||
+		o.WeightPath[0] != "w" || o.MaxDistinct != 99 {
+		t.Errorf("%+v keys %q", o, keys)
+	}
+	for _, bad := range []struct {
+		v   url.Values
+		msg string
+	}{
+		{url.Values{"key": {"/a"}}, `unknown option "key"`},
+		{url.Values{"keys": {"a"}}, "keys: path \"a\" must start with '/'"},
+		{url.Values{"hashVersion": {"3"}}, "hashVersion must be 1 or 2"},
+		{url.Values{"ru": {"-1"}}, "ru must be a whole number"},
+		{url.Values{"targetGb": {"lots"}}, "targetGb must be a number"},
+		{url.Values{"autoscale": {"yes"}}, "autoscale must be true or false"},
+		{url.Values{"traffic": {"zipf"}}, "traffic must be documents, uniform or weighted"},
+		{url.Values{"traffic": {"weighted"}}, "traffic weighted needs weightField: the path of the number that weights each document's requests"},
+		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
+		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
+		{url.Values{"timeField": {"ts"}}, "timeField: path"},
+		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
+		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
+		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
+		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
+		{url.Values{"partitions": {"65537"}}, "partitions 65537 is more than pkcalc models (65,536)"},
+		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},
+		// Targets past any container, which turned negative in int64.
+		{url.Values{"targetDocs": {"1e30"}}, "targetDocs 1e30 is more than pkcalc models (1,000,000,000,000 documents)"},
+		{url.Values{"targetDocs": {"0.4"}}, "targetDocs 0.4 rounds to no document: give at least 1"},
+		{url.Values{"targetGb": {"1e30"}}, "targetGb 1e30 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"targetGb": {"1e7"}}, "targetGb 1e7 is more than pkcalc models (1,000,000 GB)"},
+		{url.Values{"growthGbPerDay": {"1e5"}, "retentionDays": {"30"}}, "growthGbPerDay times retentionDays is 3,000,000 GB, more than pkcalc models"},
+	} {
+		if _, err := Parse(bad.v, API); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)
+		}
+	}
+}
+
+// TestThroughputRules: settings the service would refuse are refused with
+// the rule, rather than analysed as a container that cannot exist.
+func TestThroughputRules(t *testing.T) {
+	for _, tt := range []struct {
+		v   url.Values
+		msg string // "" when accepted
+	}{
+		{url.Values{"ru": {"400"}}, ""},
+		{url.Values{"ru": {"1000"}, "autoscale": {"true"}}, ""},
+		{url.Values{"ru": {"40000"}, "partitions": {"4"}}, ""},
+		{url.Values{"ru": {"40000"}, "partitions": {"10"}}, ""},
+		{url.Values{"partitions": {"2"}}, ""}, // the RU/s default to the least
+		{url.Values{"ru": {"40000"}, "partitions": {"2"}},
+			"partitions 2 cannot serve ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
+		{url.Values{"ru": {"40000"}, "partitions": {"3"}, "autoscale": {"true"}}, "give partitions 4 or more, or leave partitions out"},
+		{url.Values{"ru": {"10001"}, "partitions": {"1"}}, "is not a multiple of 100"},
+		{url.Values{"ru": {"100"}}, "ru 100 is below the least the service allows for manual throughput, 400 RU/s: give 400 or more"},
+		{url.Values{"ru": {"400"}, "autoscale": {"true"}}, "ru 400 is below the least the service allows for an autoscale maximum (autoscale), 1,000 RU/s"},
+		{url.Values{"ru": {"450"}}, "ru 450 is not a multiple of 100: the service sets manual throughput in steps of 100 RU/s and refuses values between them (400 or 500)"},
+		{url.Values{"ru": {"4500"}, "autoscale": {"true"}}, "steps of 1,000 RU/s and refuses values between them (4,000 or 5,000)"},
+		{url.Values{"ru": {"20000000000"}}, "ru 20000000000 is more than pkcalc models"},
+	} {
+		_, err := Parse(tt.v, API)
+		if tt.msg == "" && err != nil || tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)) {
+			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
+		}
+	}
+}
+
+// TestFrontEndNames: each front end's errors name the options as its
+// users type them.
+func TestFrontEndNames(t *testing.T) {
+	for _, tt := range []struct {
+		v   url.Values
+		fe  FrontEnd
+		msg string
+	}{
+		{url.Values{"targetGb": {"lots"}}, CLI, `--target-gb must be a number of 0 or more, not "lots"`},
+		{url.Values{"growthGbPerDay": {"2"}}, CLI, "--growth-gb-per-day and --retention-days go together"},
+		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, CLI, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
+		{url.Values{"hashVersion": {"3"}}, CLI, "--hash-version must be 1 or 2, not 3"},
+		{url.Values{"ru": {"40000"}, "partitions": {"2"}}, CLI, "--partitions 2 cannot serve --ru 40000"},
+		{url.Values{"noSuggest": {"true"}}, CLI, "--no-suggest needs at least one key: name it with --key"},
+		{url.Values{"aggregates": {"true"}}, CLI, "--aggregates needs exactly one key"},
+		{url.Values{"targetGb": {"lots"}}, Page, `"Expected size (GB)" must be a number of 0 or more, not "lots"`},
+		{url.Values{"docBytes": {"0"}}, Page, `"Average document size (bytes)" must be a whole number of 1 or more, not "0"`},
+		{url.Values{"queriesPerSecond": {"-1"}}, Page, `"Queries / s" must be a number of 0 or more, not "-1"`},
+		{url.Values{"ru": {"40000"}, "partitions": {"2"}}, API, "partitions 2 cannot serve ru 40000"},
+		{url.Values{"format": {"html"}}, API, `format must be text, json, markdown or csv, not "html"`},
+		{url.Values{"format": {"json"}}, Page, `unknown option "format"`},
+		{url.Values{"inputFormat": {"xml"}}, CLI, `--input-format must be json or csv, not "xml"`},
+	} {
+		_, err := Parse(tt.v, tt.fe)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
+		}
+	}
+}
+
+// TestTable: every option is named, flagged, labelled and helped once;
+// a Choice has its choices; limits are worded.
+func TestTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, o := range All {
+		for _, s := range []string{o.Name, "--" + o.Flag, "label " + o.Label} {
+			if seen[s] {
+				t.Errorf("%s: %q is another option's too", o.Name, s)
+			}
+			seen[s] = true
+		}
+		switch {
+		case o.Name == "" || o.Flag == "" || o.Label == "" || o.Help == "" || o.In == 0:
+			t.Errorf("%+v: a name, a flag, a label, help and a front end are needed", o)
+		case (o.Kind == Choice) != (len(o.Choices) > 0):
+			t.Errorf("%s: choices %q for kind %d", o.Name, o.Choices, o.Kind)
+		case o.Max > 0 && o.Kind != Keys && !strings.Contains(o.Over, "%s"):
+			t.Errorf("%s: limit %g without the words for it", o.Name, o.Max)
+		}
+		if o.Default != "" {
+			if _, err := Parse(url.Values{o.Name: {o.Default}}, o.In&-o.In); err != nil {
+				t.Errorf("%s: default %q: %v", o.Name, o.Default, err)
+			}
+		}
+	}
+}
+
+// TestJavaScriptNames: pkcalc.js takes the options the table gives the
+// JavaScript API, in the table's order; it checks names itself, before the
+// engine loads, so it keeps its own list.
+func TestJavaScriptNames(t *testing.T) {
+	b, err := os.ReadFile("../../public/pkcalc.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)var names = \[(.*?)\];`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("pkcalc.js: no list of option names (var names = [...];)")
+	}
+	var got []string
+	for _, q := range regexp.MustCompile(`"(\w+)"`).FindAllSubmatch(m[1], -1) {
+		got = append(got, string(q[1]))
+	}
+	if want := Names(JS); !slices.Equal(got, want) {
+		t.Errorf("pkcalc.js takes %q;\nthe table gives it %q", got, want)
+	}
+}

@@ -294,8 +294,10 @@ func TestTerraformFormat(t *testing.T) {
 	}
 }
 
-// TestGoSnippets parses every Go snippet and checks it is gofmt-formatted.
-// (Compiling needs azcosmos from the network; see the package's report.)
+// TestGoSnippets parses every Go snippet and checks it is gofmt-formatted:
+// the snippets are written as gofmt writes them, so the page, which shows
+// them, needs no go/format (1.2 MB of its WebAssembly). Compiling needs
+// azcosmos from the network; see the package's report.
 func TestGoSnippets(t *testing.T) {
 	for i, tc := range cases {
 		code := byID(snippetsOf(t, i), "go")
@@ -303,9 +305,29 @@ func TestGoSnippets(t *testing.T) {
 			t.Errorf("%s: no main", tc.name)
 		}
 		if formatted := mustFormatGo(t, code); formatted != code {
-			t.Errorf("%s: Go snippet is not gofmt-formatted", tc.name)
+			t.Errorf("%s: Go snippet is not gofmt-formatted:\n%s", tc.name, diffLines(code, formatted))
 		}
 	}
+	// Every kind of term, alone and together, under each hash version.
+	for _, spec := range []string{"/a+/ts:hour", "/a+/ts:day", "/a+/ts:month", "/a+hash(/id)%100", "/a+/b+/c", "/a,/b", "/n"} {
+		for _, v := range []epk.Version{epk.V1, epk.V2} {
+			code := byID(Snippets(mustParse(t, spec), v, Container{RU: 400}), "go")
+			if formatted := mustFormatGo(t, code); formatted != code {
+				t.Errorf("%s (hash V%d): Go snippet is not gofmt-formatted:\n%s", spec, v, diffLines(code, formatted))
+			}
+		}
+	}
+}
+
+// diffLines is the first line where got and want differ.
+func diffLines(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
 }
 
 // TestJavaSyntax compiles every Java snippet: with no Cosmos SDK on the class

@@ -2,7 +2,6 @@ package provision
 
 import (
 	"fmt"
-	"go/format"
 	"slices"
 	"strings"
 )
@@ -283,8 +282,8 @@ func goSDK(p plan) string {
 	properties := azcosmos.ContainerProperties{
 		ID: %s,
 		PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{
-			Paths: []string{%s},
-			Kind: azcosmos.PartitionKeyKind%s,
+			Paths:   []string{%s},
+			Kind:    azcosmos.PartitionKeyKind%s,
 			Version: %d,
 		},
 	}
@@ -310,8 +309,5 @@ func goSDK(p plan) string {
 		b.WriteString(fn.code)
 	}
 	src := b.String()
-	if out, err := format.Source([]byte(src)); err == nil {
-		return string(out)
-	}
 	return src
 }

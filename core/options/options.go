@@ -84,6 +84,21 @@ const (
 	MaxDistinctLimit = 1_000_000
 )
 
+// Largest request rates and measured charges. The largest container
+// pkcalc models serves 655,360,000 RU/s, and no operation costs less than
+// 1 RU, so no container serves a billion operations of a kind a second;
+// no single operation is charged ten million RU. Past them the sums of
+// charges lose meaning (and, far past, overflow).
+const (
+	MaxRate   = 1e9
+	MaxCharge = 1e7
+)
+
+const (
+	overRate   = "pkcalc models (%s a second: more than the largest container serves)"
+	overCharge = "pkcalc models (%s RU for one operation)"
+)
+
 // Traffic values: how requests spread over key values (partition.Traffic).
 const (
 	ByDocuments = "documents"
@@ -120,17 +135,17 @@ var All = []Option{
 		Help: "growth in `GB` per day; with --retention-days, projects to growth x retention"},
 	{Name: "retentionDays", Flag: "retention-days", Kind: Number, Label: "Kept for (days)", In: Everywhere,
 		Help: "`days` documents are kept (a TTL), with --growth-gb-per-day"},
-	{Name: "readsPerSecond", Flag: "reads-per-second", Kind: Number, Label: "Point reads / s", In: Everywhere,
+	{Name: "readsPerSecond", Max: MaxRate, Over: overRate, Flag: "reads-per-second", Kind: Number, Label: "Point reads / s", In: Everywhere,
 		Help: "point reads per second, added to those of --queries"},
-	{Name: "writesPerSecond", Flag: "writes-per-second", Kind: Number, Label: "Writes / s", In: Everywhere,
+	{Name: "writesPerSecond", Max: MaxRate, Over: overRate, Flag: "writes-per-second", Kind: Number, Label: "Writes / s", In: Everywhere,
 		Help: "writes (creates, replaces, upserts) per second, added to those of --queries"},
-	{Name: "queriesPerSecond", Flag: "queries-per-second", Kind: Number, Label: "Queries / s", In: Everywhere,
+	{Name: "queriesPerSecond", Max: MaxRate, Over: overRate, Flag: "queries-per-second", Kind: Number, Label: "Queries / s", In: Everywhere,
 		Help: "queries per second (when --queries lists queries, their weights are scaled to this rate instead)"},
-	{Name: "readRu", Flag: "read-ru", Kind: Number, Label: "RU per read", In: Everywhere,
+	{Name: "readRu", Max: MaxCharge, Over: overCharge, Flag: "read-ru", Kind: Number, Label: "RU per read", In: Everywhere,
 		Help: "RU per point read (default: from the average document size)"},
-	{Name: "writeRu", Flag: "write-ru", Kind: Number, Label: "RU per write", In: Everywhere,
+	{Name: "writeRu", Max: MaxCharge, Over: overCharge, Flag: "write-ru", Kind: Number, Label: "RU per write", In: Everywhere,
 		Help: "RU per write (default: from the average document size)"},
-	{Name: "queryRu", Flag: "query-ru", Kind: Number, Label: "RU per query", In: Everywhere,
+	{Name: "queryRu", Max: MaxCharge, Over: overCharge, Flag: "query-ru", Kind: Number, Label: "RU per query", In: Everywhere,
 		Help: "RU per query (default: from the average document size)"},
 	{Name: "traffic", Flag: "traffic", Kind: Choice, Label: "Requests follow", In: Everywhere, Choices: []string{"", ByDocuments, Uniform, ByWeight},
 		Help: "how requests spread over key values: documents, uniform or weighted (default: documents, or weighted with --weight-field)"},

@@ -187,3 +187,35 @@ func TestJavaScriptNames(t *testing.T) {
 		t.Errorf("pkcalc.js takes %q;\nthe table gives it %q", got, want)
 	}
 }
+
+// TestOnce: an option given twice is refused, whichever front end; keys
+// may be given once per key.
+func TestOnce(t *testing.T) {
+	if _, err := Parse(url.Values{"aggregates": {"1", "0"}, "keys": {"/a"}}, API); err == nil || !strings.Contains(err.Error(), `aggregates is given 2 times ("1", "0"): give it once`) {
+		t.Errorf("aggregates twice: %v", err)
+	}
+	if s, err := Parse(url.Values{"keys": {"/a", "/b"}}, API); err != nil || len(s.Keys) != 2 {
+		t.Errorf("keys twice: %v, %d keys", err, len(s.Keys))
+	}
+	// One rule for every boolean: 1 and true, 0 and false.
+	if s, err := Parse(url.Values{"aggregates": {"1"}, "keys": {"/a"}}, API); err != nil || !s.Aggregates {
+		t.Errorf("aggregates=1: %v, %v", err, s.Aggregates)
+	}
+}
+
+// TestRateLimits: rates and charges past any container are refused, so
+// that their sums stay finite.
+func TestRateLimits(t *testing.T) {
+	for _, tt := range []struct{ name, value, msg string }{
+		{"readsPerSecond", "1e19", "readsPerSecond 1e19 is more than pkcalc models (1,000,000,000 a second"},
+		{"writesPerSecond", "1e300", "writesPerSecond 1e300 is more than pkcalc models"},
+		{"queriesPerSecond", "2e9", "queriesPerSecond 2e9 is more than"},
+		{"queryRu", "1e8", "queryRu 1e8 is more than pkcalc models (10,000,000 RU for one operation)"},
+		{"readsPerSecond", "1e9", ""},
+	} {
+		_, err := Parse(url.Values{tt.name: {tt.value}}, API)
+		if tt.msg == "" && err != nil || tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)) {
+			t.Errorf("%s=%s: %v, want %q", tt.name, tt.value, err, tt.msg)
+		}
+	}
+}

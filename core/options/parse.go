@@ -79,15 +79,28 @@ func Parse(v url.Values, fe FrontEnd) (Settings, error) {
 	return s, p.rules(&s)
 }
 
-// known refuses a name fe does not take, listing those it does.
+// known refuses a name fe does not take, listing those it does, and an
+// option given twice (but keys, which may be given once per key): which
+// of the two was meant cannot be known.
 func known(v url.Values, fe FrontEnd) error {
 	names := Names(fe)
 	for _, n := range slices.Sorted(maps.Keys(v)) {
-		if !slices.Contains(names, n) {
+		switch o, _ := Lookup(n); {
+		case !slices.Contains(names, n):
 			return fmt.Errorf("unknown option %q; the options are %s", n, strings.Join(names, ", "))
+		case len(v[n]) > 1 && o.Kind != Keys:
+			return fmt.Errorf("%s is given %d times (%s): give it once", fe.Name(n), len(v[n]), strings.Join(quoteAll(v[n]), ", "))
 		}
 	}
 	return nil
+}
+
+func quoteAll(values []string) []string {
+	out := make([]string, len(values))
+	for i, s := range values {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // rules are the checks between options, once each value reads.

@@ -8,7 +8,8 @@
 // the documents before it are kept, and the Reader resumes at the next
 // document: the next line that starts one in a sequence of top-level
 // documents, the next element in an array (past the brackets still open in
-// the bad one, so brackets that do not match end the reading there).
+// the bad one, so brackets that do not match end the reading there, with
+// an *Error saying so where documents may be lost).
 // Messages name the usual mistake (a gzip or UTF-16 file, comments, single
 // quotes: hint.go).
 // Told which property names matter (Project), it builds only those values
@@ -276,9 +277,13 @@ func (r *Reader) step() (*Document, error) {
 		}
 		r.skipWS()
 		c, ok := r.peek()
-		if ok && err != nil && c != ',' && c != ']' && r.skipRest(false) {
+		if ok && err != nil && c != ',' && c != ']' {
 			// The rest of an element already reported ("5x" after a
 			// value that is no document) goes with it.
+			if from := r.line; !r.skipRest(false) {
+				r.lost(from)
+				return nil, err
+			}
 			c, ok = r.peek()
 		}
 		switch {
@@ -597,8 +602,8 @@ func (r *Reader) recover(err error) error {
 	if r.state != stTop {
 		// In an array the documents after a bad one still count: go on
 		// at the ',' or ']' after it.
-		if !r.skipRest(inStr) {
-			r.done = true
+		if from := r.line; !r.skipRest(inStr) {
+			r.lost(from)
 		}
 		return e
 	}
@@ -679,6 +684,26 @@ func (r *Reader) skipRest(inStr bool) bool {
 		}
 		r.pos++
 	}
+}
+
+// lost ends the reading where skipRest, from line from, found no ',' or
+// ']' to go on from, and says so after the error in hand where documents
+// may have been lost: at a bracket that closes nothing, or at the end of
+// the input past the line after the error.
+func (r *Reader) lost(from int) {
+	r.done = true
+	if r.readErr != nil {
+		return // the input failed: that error says why
+	}
+	c, ok := r.peek()
+	if !ok && r.line <= from+1 {
+		return
+	}
+	if !ok {
+		r.pendingErr = r.errorf(0, "the input ends inside the array of documents: the brackets or quotes of the bad document before do not match, so all that follows it was read as part of it")
+		return
+	}
+	r.pendingErr = r.errorf(0, "%s closes nothing in the array of documents: the brackets of the bad document before do not match; reading stops here", describe(c))
 }
 
 // skippedErrorAt reports a whole document as skipped, at its start.

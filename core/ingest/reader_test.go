@@ -224,6 +224,21 @@ func TestErrors(t *testing.T) {
 			errs:     []string{"1:10 doc=1"},
 			errParts: []string{"expected a property name in double quotes, found '{'"},
 		},
+		// Where no ',' or ']' is found after a bad document, the rest is
+		// lost: said once documents may be among it.
+		{
+			name:     "array left open among json lines",
+			in:       "{\"a\":1}\n[1,2\n{\"a\":2}\n{\"a\":3}\n",
+			want:     []string{`{"a":1}`},
+			errs:     []string{"2:2 doc=2", "2:4 doc=3", "5:1 doc=0"},
+			errParts: []string{"a number is not a document", "a number is not a document", "the input ends inside the array of documents: the brackets or quotes of the bad document before do not match"},
+		},
+		{
+			name:     "a bracket that closes nothing after a bad document",
+			in:       `[{"a":x}}, {"b":1}]`,
+			errs:     []string{"1:7 doc=1", "1:9 doc=0"},
+			errParts: []string{"x is not a JSON value", "'}' closes nothing in the array of documents"},
+		},
 		{
 			name:     "truncated array",
 			in:       "[{\"a\":1},{\"a\":2},{\"a\":",

@@ -28,9 +28,12 @@ type fuzzRead struct {
 	format string
 }
 
-func readFuzz(t *testing.T, in []byte, src io.Reader) fuzzRead {
+func readFuzz(t *testing.T, in []byte, src io.Reader, set ...func(*Reader)) fuzzRead {
 	t.Helper()
 	r := NewReader(src)
+	for _, f := range set {
+		f(r)
+	}
 	var out fuzzRead
 	// Every document or error consumes input, and the Reader stops after
 	// maxErrors errors: more calls than this means it does not end.
@@ -266,6 +269,12 @@ func FuzzReader(f *testing.F) {
 		one := readFuzz(t, in, iotest.OneByteReader(bytes.NewReader(in)))
 		if a, b := strings.Join(whole.events, "\n"), strings.Join(one.events, "\n"); a != b || whole.format != one.format {
 			t.Fatalf("read whole (%s):\n%s\none byte at a time (%s):\n%s", whole.format, a, one.format, b)
+		}
+		pages := func(r *Reader) { r.SetPages(true) }
+		paged := readFuzz(t, in, bytes.NewReader(in), pages)
+		onePaged := readFuzz(t, in, iotest.OneByteReader(bytes.NewReader(in)), pages)
+		if a, b := strings.Join(paged.events, "\n"), strings.Join(onePaged.events, "\n"); a != b {
+			t.Fatalf("with SetPages, read whole:\n%s\none byte at a time:\n%s", a, b)
 		}
 		want, ok := reference(in)
 		if !ok {

@@ -1,7 +1,8 @@
 // Package ingest reads JSON documents from a stream, the way people have them
 // at hand: a JSON array, JSON Lines (NDJSON), documents one after another, a
 // single object, an object that wraps the documents in one array property (as
-// the Cosmos DB REST API and many exports do), and MongoDB Extended JSON.
+// the Cosmos DB REST API and many exports do; under SetPages, pages of them
+// one after another), and MongoDB Extended JSON.
 //
 // A Reader never needs the whole input in memory: it holds one document at a
 // time. Bad input yields an *Error with the document number, line and column;
@@ -74,6 +75,7 @@ type Document struct {
 type Reader struct {
 	src       io.Reader
 	csvRemedy string // how to read CSV instead, for the message on JSON that looks like it (SetCSVRemedy)
+	pages     bool   // every object that wraps documents is read as them (SetPages)
 	buf       []byte
 	pos       int   // next unread byte in buf
 	end       int   // end of valid bytes in buf
@@ -155,6 +157,15 @@ func NewReader(src io.Reader) *Reader {
 // The default is "read it as CSV, from a file named .csv or sent as
 // text/csv".
 func (r *Reader) SetCSVRemedy(s string) { r.csvRemedy = s }
+
+// SetPages makes the Reader read every object that wraps documents as the
+// documents it wraps, not only a first top-level one: pages saved one
+// after another from a paged API, such as the Cosmos DB REST API's
+// responses, in a sequence or an array. A page in an array is read whole,
+// and its documents all get the page's line. It is off by default: in a
+// sequence of documents, one that starts with an array of objects
+// ({"items": [...], ...}) would be taken for a page.
+func (r *Reader) SetPages(on bool) { r.pages = on }
 
 // Format describes how the input was read, for example "JSON array" or
 // "JSON Lines". It is settled once the first document has been read.
@@ -264,6 +275,9 @@ func (r *Reader) step() (*Document, error) {
 				return r.topObject()
 			}
 			r.noteSequenceFormat()
+			if r.pages {
+				return r.topObject()
+			}
 			return r.document()
 		default:
 			r.noteSequenceFormat()
@@ -367,6 +381,13 @@ func (r *Reader) document() (*Document, error) {
 	if v.Kind != jsontree.Object {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("%s is not a document: documents are JSON objects; skipped", article(kindOf(c))))
 	}
+	if r.pages && r.state == stArray {
+		if _, elems, ok := wrappedDocuments(v.Members); ok {
+			r.docs--
+			r.pending, r.pendLine = elems, line
+			return nil, nil
+		}
+	}
 	return r.finishDocument(start, line, v, notes)
 }
 
@@ -382,8 +403,9 @@ func (r *Reader) startDoc() {
 	r.node, r.skip = r.proj, false
 }
 
-// topObject reads the first top-level value when it is an object: a single
-// document, or a wrapper holding the documents in one array property.
+// topObject reads the first top-level value when it is an object (under
+// SetPages, any top-level object): a single document, or a wrapper holding
+// the documents in one array property.
 func (r *Reader) topObject() (*Document, error) {
 	r.docs++
 	r.startDoc()
@@ -410,7 +432,7 @@ func (r *Reader) topObject() (*Document, error) {
 			if !seenID && isWrapperKey(key) && onlyMetadata(members) && r.arrayOfObjectsAhead() {
 				// Stream the documents from here; the other members are metadata.
 				r.docs--
-				r.format = fmt.Sprintf("documents in the %q property", key)
+				r.setFormat(fmt.Sprintf("documents in the %q property", key))
 				r.state = stWrapperArray
 				r.skipWS()
 				if c, ok := r.peek(); ok && c == ']' {
@@ -440,12 +462,13 @@ func (r *Reader) topObject() (*Document, error) {
 		return nil, r.skippedErrorAt(start, line, r.limitMsg)
 	}
 	// A lone object with no id whose one array property holds objects is a
-	// wrapper such as {"_rid":..,"Documents":[..],"_count":2}.
+	// wrapper such as {"_rid":..,"Documents":[..],"_count":2}; under
+	// SetPages it need not be alone.
 	r.skipWS()
-	if _, more := r.peek(); !more && !seenID {
+	if _, more := r.peek(); (!more || r.pages) && !seenID {
 		if key, elems, ok := wrappedDocuments(obj.Members); ok {
 			r.docs--
-			r.format = fmt.Sprintf("documents in the %s property", quoteClip(key))
+			r.setFormat(fmt.Sprintf("documents in the %s property", quoteClip(key)))
 			r.pending = elems
 			r.pendLine = line
 			return nil, nil

@@ -19,9 +19,13 @@ type result struct {
 	format string
 }
 
-func readAll(t *testing.T, src io.Reader) result {
+// readAll reads src to io.EOF; set sets the reader's options.
+func readAll(t *testing.T, src io.Reader, set ...func(*Reader)) result {
 	t.Helper()
 	r := NewReader(src)
+	for _, f := range set {
+		f(r)
+	}
 	var res result
 	for i := 0; ; i++ {
 		if i > 1e6 {
@@ -316,6 +320,93 @@ func TestErrors(t *testing.T) {
 				if !strings.Contains(e.Error(), tt.errParts[i]) {
 					t.Errorf("error %d = %q, want it to contain %q", i, e.Error(), tt.errParts[i])
 				}
+			}
+		})
+	}
+}
+
+// TestPages: under SetPages every object that wraps documents is read as
+// them, in a sequence or an array, and documents are numbered across
+// pages; without it only a first wrapper is.
+func TestPages(t *testing.T) {
+	pages := func(r *Reader) { r.SetPages(true) }
+	tests := []struct {
+		name string
+		in   string
+		set  []func(*Reader)
+		want []string
+		at   []string // each document's line and Index, as "line:index"
+		errs []string // as "line:column doc=N"
+	}{
+		{
+			name: "pages one after another",
+			in:   "{\"_rid\":\"a\",\"Documents\":[{\"id\":1},\n{\"id\":2}],\"_count\":2}\n{\"_rid\":\"b\",\"Documents\":[\n\n{\"id\":3}],\"_count\":1}\n",
+			set:  []func(*Reader){pages},
+			want: []string{`{"id":1}`, `{"id":2}`, `{"id":3}`},
+			at:   []string{"1:1", "2:2", "5:3"},
+		},
+		{
+			name: "without SetPages a second page is a document",
+			in:   "{\"_rid\":\"a\",\"Documents\":[{\"id\":1}]}\n{\"_rid\":\"b\",\"Documents\":[{\"id\":3}]}\n",
+			want: []string{`{"id":1}`, `{"_rid":"b","Documents":[{"id":3}]}`},
+			at:   []string{"1:1", "2:2"},
+		},
+		{
+			name: "pages in an array are read whole, on the page's line",
+			in:   "[{\"Documents\":[{\"id\":1},\n{\"id\":2}]},\n{\"id\":3}]",
+			set:  []func(*Reader){pages},
+			want: []string{`{"id":1}`, `{"id":2}`, `{"id":3}`},
+			at:   []string{"1:1", "1:2", "3:3"},
+		},
+		{
+			name: "pages read whole need not be alone",
+			in:   "{\"_rid\":\"x\",\"orders\":[{\"id\":1}]}\n{\"_rid\":\"y\",\"orders\":[{\"id\":2}]}",
+			set:  []func(*Reader){pages},
+			want: []string{`{"id":1}`, `{"id":2}`},
+			at:   []string{"1:1", "2:2"},
+		},
+		{
+			name: "documents with arrays of objects are not pages",
+			in:   "{\"id\":\"1\",\"items\":[{\"sku\":\"x\"}]}\n[{\"orderId\":2,\"items\":[{\"sku\":\"y\"}]}]",
+			set:  []func(*Reader){pages},
+			want: []string{`{"id":"1","items":[{"sku":"x"}]}`, `{"orderId":2,"items":[{"sku":"y"}]}`},
+			at:   []string{"1:1", "2:2"},
+		},
+		{
+			name: "a page in a page is a document",
+			in:   `{"Documents":[{"Documents":[{"a":1}],"n":1}]}`,
+			set:  []func(*Reader){pages},
+			want: []string{`{"Documents":[{"a":1}],"n":1}`},
+			at:   []string{"1:1"},
+		},
+		{
+			name: "a bad document in a page",
+			in:   "{\"Documents\":[{\"a\":1},{\"a\":tru}]}\n{\"Documents\":[{\"a\":3}]}",
+			set:  []func(*Reader){pages},
+			want: []string{`{"a":1}`, `{"a":3}`},
+			at:   []string{"1:1", "2:3"},
+			errs: []string{"1:28 doc=2"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := readAll(t, iotest.OneByteReader(strings.NewReader(tt.in)), tt.set...)
+			if got := res.texts(); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("documents\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			var at []string
+			for _, d := range res.docs {
+				at = append(at, fmt.Sprintf("%d:%d", d.Line, d.Index))
+			}
+			if fmt.Sprint(at) != fmt.Sprint(tt.at) {
+				t.Errorf("documents at %v, want %v", at, tt.at)
+			}
+			var errs []string
+			for _, e := range res.errs {
+				errs = append(errs, fmt.Sprintf("%d:%d doc=%d", e.Line, e.Column, e.Document))
+			}
+			if fmt.Sprint(errs) != fmt.Sprint(tt.errs) {
+				t.Errorf("errors %v, want %v", res.errs, tt.errs)
 			}
 		})
 	}

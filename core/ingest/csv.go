@@ -45,6 +45,7 @@ import (
 //   - encoding/csv does not say whether a cell was quoted, so "42" in quotes
 //     is the number 42 like 42 without them, and "" in quotes is empty.
 //   - Cells must be read whole as one of these: " 42" is a string.
+//   - Under SetJSONCells, cells are JSON text instead: see there.
 //
 // How headers become property names:
 //
@@ -99,6 +100,11 @@ type CSVReader struct {
 	rows       int      // rows numbered so far, counting skipped ones
 	notes      []*Error // notes of the row being read
 	jsonRemedy string   // how to read JSON instead (SetJSONRemedy)
+	quoteHint  string   // what to add to the message on a misplaced quote (SetQuoteRemedy)
+	jsonCells  *Reader  // reads cells as JSON text (SetJSONCells); nil: typed as above
+	cellText   []byte   // the cell jsonCells reads
+	names      []string // the header's names, trimmed (Header)
+	headerLine int
 	// notes on the header, for the first document
 	headerNotes     []*Error
 	moreHeaderNotes int
@@ -124,6 +130,35 @@ func NewCSVReader(src io.Reader) *CSVReader {
 // The default is "read it as JSON, from a file not named .csv or sent as
 // application/json".
 func (c *CSVReader) SetJSONRemedy(s string) { c.jsonRemedy = s }
+
+// SetQuoteRemedy sets what the message for a misplaced quote adds, such as
+// how to make the program that wrote the file double its quotes.
+func (c *CSVReader) SetQuoteRemedy(s string) { c.quoteHint = s }
+
+// SetJSONCells makes the cells of the rows hold JSON text, as a query
+// engine writes a JSON value into CSV: a cell that is one JSON value
+// ("contoso" with its quotes, 42, true, null, an object) is that value,
+// read as the JSON Reader reads a value in a document; any other cell is a
+// string as written, and an empty cell is still a missing property. So
+// "007" and TRUE are strings, and 12345678901234567890 a number.
+func (c *CSVReader) SetJSONCells(on bool) {
+	c.jsonCells = nil
+	if on {
+		c.jsonCells = newValueReader()
+	}
+}
+
+// Header reads the header row if Next has not, and returns its names,
+// trimmed as property names are but before an empty or a repeated one is
+// renamed, and the line it is on. It returns nil for an input without a
+// header (empty, or not CSV, or a header that cannot be read): Next says
+// which.
+func (c *CSVReader) Header() (names []string, line int) {
+	if !c.started {
+		c.start()
+	}
+	return c.names, c.headerLine
+}
 
 // Format is "CSV", "CSV (semicolon-separated)" or "TSV", settled by the
 // first call to Next; "CSV" before it and for an empty input.
@@ -251,6 +286,8 @@ func (c *CSVReader) header(rec []string) {
 		names[i] = strings.TrimSpace(s)
 		taken[names[i]] = true
 	}
+	c.names = slices.Clone(names)
+	c.headerLine, _ = c.cr.FieldPos(0)
 	used := make(map[string]int, len(rec)) // final name -> column
 	next := make(map[string]int)           // base -> the suffix to try next, so that many repeats stay linear
 	fresh := func(base string) string {
@@ -395,15 +432,33 @@ func (c *CSVReader) cell(rec []string, i int) (jsontree.Value, bool) {
 	if s == "" {
 		return jsontree.Value{}, false
 	}
-	if !utf8.ValidString(s) {
-		if len(c.notes) < 10 {
-			line, col := c.cr.FieldPos(i)
-			c.notes = append(c.notes, &Error{Document: c.rows, Line: line, Column: col, Offset: c.offsetAt(line, col),
-				Msg: fmt.Sprintf("the cell in column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)})
+	if c.jsonCells != nil {
+		c.cellText = append(c.cellText[:0], s...) // valueOf's values do not keep it
+		if v, ok := c.jsonCells.valueOf(c.cellText); ok {
+			for _, n := range c.jsonCells.notes {
+				c.cellNote(i, "the cell in column %d: %s", i+1, n.Msg)
+			}
+			return v, true
 		}
+	}
+	if !utf8.ValidString(s) {
+		c.cellNote(i, "the cell in column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)
 		return jsontree.Value{Kind: jsontree.String, Str: strings.ToValidUTF8(s, "\uFFFD")}, true
 	}
+	if c.jsonCells != nil {
+		return jsontree.Value{Kind: jsontree.String, Str: s}, true
+	}
 	return cellValue(s), true
+}
+
+// cellNote notes a problem with the cell in column i of the row being
+// read, at the cell's start; past 10 a row's notes are dropped.
+func (c *CSVReader) cellNote(i int, format string, args ...any) {
+	if len(c.notes) < 10 {
+		line, col := c.cr.FieldPos(i)
+		c.notes = append(c.notes, &Error{Document: c.rows, Line: line, Column: col, Offset: c.offsetAt(line, col),
+			Msg: fmt.Sprintf(format, args...)})
+	}
 }
 
 // cellValue types the text of a non-empty cell.
@@ -519,6 +574,9 @@ func (c *CSVReader) parseError(pe *csv.ParseError, doc int) *Error {
 		e.Msg = `a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled)`
 	default:
 		e.Msg = pe.Err.Error()
+	}
+	if c.quoteHint != "" && (errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote)) {
+		e.Msg += "; " + c.quoteHint
 	}
 	e.Offset = c.offsetAt(e.Line, e.Column)
 	return e

@@ -25,10 +25,14 @@ type csvResult struct {
 	offset int64 // Offset() at the end
 }
 
-// readCSV reads src to io.EOF, checking what must hold for any input.
-func readCSV(t testing.TB, in []byte, src io.Reader) csvResult {
+// readCSV reads src to io.EOF, checking what must hold for any input;
+// set sets the reader's options.
+func readCSV(t testing.TB, in []byte, src io.Reader, set ...func(*CSVReader)) csvResult {
 	t.Helper()
 	r := NewCSVReader(src)
+	for _, f := range set {
+		f(r)
+	}
 	var res csvResult
 	lastIndex, lastOffset := 0, int64(0)
 	for i := 0; ; i++ {
@@ -116,10 +120,10 @@ func checkPosition(t testing.TB, in []byte, what string, line, col int, off int6
 
 // readBoth reads in whole and one byte at a time, and checks that both
 // give the same.
-func readBoth(t testing.TB, in string) csvResult {
+func readBoth(t testing.TB, in string, set ...func(*CSVReader)) csvResult {
 	t.Helper()
-	whole := readCSV(t, []byte(in), strings.NewReader(in))
-	one := readCSV(t, []byte(in), iotest.OneByteReader(strings.NewReader(in)))
+	whole := readCSV(t, []byte(in), strings.NewReader(in), set...)
+	one := readCSV(t, []byte(in), iotest.OneByteReader(strings.NewReader(in)), set...)
 	if a, b := strings.Join(whole.events, "\n"), strings.Join(one.events, "\n"); a != b || whole.format != one.format || whole.offset != one.offset {
 		t.Fatalf("read whole:\n%s\n%s %d\none byte at a time:\n%s\n%s %d", a, whole.format, whole.offset, b, one.format, one.offset)
 	}
@@ -160,9 +164,15 @@ type csvCase struct {
 
 func runCSVCases(t *testing.T, tests []csvCase) {
 	t.Helper()
+	runCSVCasesWith(t, tests)
+}
+
+// runCSVCasesWith runs tests on readers set by set.
+func runCSVCasesWith(t *testing.T, tests []csvCase, set ...func(*CSVReader)) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := readBoth(t, tt.in)
+			res := readBoth(t, tt.in, set...)
 			format := tt.format
 			if format == "" {
 				format = "CSV"
@@ -285,6 +295,108 @@ func TestCSVTyping(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCSVJSONCells: under SetJSONCells a cell that is one JSON value is
+// that value, and any other cell a string as written.
+func TestCSVJSONCells(t *testing.T) {
+	tests := []struct {
+		cell string // as written in the file
+		want string // the value as JSON; "" for a missing property
+	}{
+		{`"""contoso"""`, `"contoso"`},
+		{`"""42"""`, `"42"`},
+		{"42", `42`},
+		{"-0", `-0`},
+		{"12.50", `12.50`},
+		{"12345678901234567890", `12345678901234567890`},
+		{"007", `"007"`},
+		{"+5", `"+5"`},
+		{"true", `true`},
+		{"TRUE", `"TRUE"`},
+		{"null", `null`},
+		{"NULL", `"NULL"`},
+		{"contoso", `"contoso"`},
+		{`" 7 "`, `7`},
+		{`"[1,2"`, `"[1,2"`},
+		{`"[1,""a""]"`, `[1,"a"]`},
+		{`"{""a"":1}"`, `{"a":1}`},
+		{`"{""$numberLong"":""5""}"`, `5`},
+		{`"""a""b"`, `"\"a\"b"`},
+		{`"""\"""`, `"\"\\\""`},
+		{"", ``},
+		{"  ", `"  "`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cell, func(t *testing.T) {
+			res := readBoth(t, "v,k\n"+tt.cell+",x\n", func(r *CSVReader) { r.SetJSONCells(true) })
+			if len(res.docs) != 1 || len(res.errs) != 0 {
+				t.Fatalf("docs %q errs %v", res.texts(), res.errs)
+			}
+			want := `{"k":"x"}`
+			if tt.want != "" {
+				want = `{"v":` + tt.want + `,"k":"x"}`
+			}
+			if got := res.texts(); got != want {
+				t.Errorf("got %s want %s", got, want)
+			}
+		})
+	}
+	// The JSON reader's notes are the cell's, at its start.
+	runCSVCasesWith(t, []csvCase{
+		{
+			name:  "notes",
+			in:    "a,b\n1e999,\"\"\"\xff\"\"\"\n",
+			want:  []string{"{\"a\":1e999,\"b\":\"\uFFFD\"}"},
+			notes: []string{"line 2, column 1 (document 1): the cell in column 1: number 1e999 is beyond the range of a double, which Cosmos DB uses for every number", "line 2, column 7 (document 1): the cell in column 2: a string that is not valid UTF-8; the bad bytes read as U+FFFD"},
+		},
+	}, func(r *CSVReader) { r.SetJSONCells(true) })
+}
+
+// TestCSVHeaderNames: Header gives the header as written, trimmed, and
+// the line it is on, before any row is read.
+func TestCSVHeaderNames(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		names []string
+		line  int
+	}{
+		{"\n\r\n id , Name,id,,a.b\n1,2,3,4,5\n", []string{"id", "Name", "id", "", "a.b"}, 3},
+		{"\xEF\xBB\xBFk0;documents\n1;2\n", []string{"k0", "documents"}, 1},
+		{"", nil, 0},
+		{"\n\n", nil, 0},
+		{"\"a\nb", nil, 0},
+		{"[{\"a\":1}]", nil, 0},
+	} {
+		r := NewCSVReader(strings.NewReader(tt.in))
+		names, line := r.Header()
+		if fmt.Sprintf("%q", names) != fmt.Sprintf("%q", tt.names) || line != tt.line {
+			t.Errorf("%q: header %q on line %d, want %q on line %d", tt.in, names, line, tt.names, tt.line)
+		}
+		if names == nil {
+			continue
+		}
+		// The rows are read as before.
+		if d, err := r.Next(); err != nil || d.Index != 1 {
+			t.Errorf("%q: then %v, %v", tt.in, d, err)
+		}
+	}
+}
+
+// TestCSVQuoteRemedy: SetQuoteRemedy adds to the messages on quotes.
+func TestCSVQuoteRemedy(t *testing.T) {
+	runCSVCasesWith(t, []csvCase{
+		{
+			name: "quotes",
+			in:   "a,b\nx\"y,1\n\"x\"y,2\n3,4\n\"open,5\n",
+			want: []string{`{"a":3,"b":4}`},
+			errs: []string{
+				`line 2, column 2 (document 1): a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen"); do so; skipped`,
+				`line 3, column 3 (document 2): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); do so; skipped`,
+				`line 5, column 1 (document 4): the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it; do so; skipped`,
+			},
+		},
+	}, func(r *CSVReader) { r.SetQuoteRemedy("do so") })
 }
 
 func TestCSVNumberValues(t *testing.T) {
@@ -679,13 +791,15 @@ func FuzzCSV(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		whole := readCSV(t, in, bytes.NewReader(in))
-		one := readCSV(t, in, iotest.OneByteReader(bytes.NewReader(in)))
-		if a, b := strings.Join(whole.events, "\n"), strings.Join(one.events, "\n"); a != b || whole.offset != one.offset || whole.format != one.format {
-			t.Fatalf("read whole:\n%s\none byte at a time:\n%s", a, b)
-		}
-		if len(whole.other) > 0 {
-			t.Fatalf("errors: %v", whole.other)
+		for _, set := range [][]func(*CSVReader){nil, {func(r *CSVReader) { r.SetJSONCells(true) }}} {
+			whole := readCSV(t, in, bytes.NewReader(in), set...)
+			one := readCSV(t, in, iotest.OneByteReader(bytes.NewReader(in)), set...)
+			if a, b := strings.Join(whole.events, "\n"), strings.Join(one.events, "\n"); a != b || whole.offset != one.offset || whole.format != one.format {
+				t.Fatalf("read whole:\n%s\none byte at a time:\n%s", a, b)
+			}
+			if len(whole.other) > 0 {
+				t.Fatalf("errors: %v", whole.other)
+			}
 		}
 	})
 }

@@ -885,6 +885,28 @@ func (r *Reader) consumeBOM() bool {
 
 var errAbort = errors.New("document over limits")
 
+// newValueReader returns a Reader for valueOf alone: it reads from no
+// input of its own.
+func newValueReader() *Reader {
+	return &Reader{line: 1, eof: true, keys: make(map[string]string)}
+}
+
+// valueOf reads all of b as one JSON value, as a value inside a document
+// is read (so Extended JSON stands for its value), and reports false if b
+// is anything else. Its notes are left in r.notes, placed in b.
+func (r *Reader) valueOf(b []byte) (jsontree.Value, bool) {
+	r.buf, r.pos, r.end, r.base = b, 0, len(b), 0
+	r.line, r.lineStart = 1, 0
+	r.startDoc()
+	r.depth = 1 // inside a document
+	v, err := r.value()
+	r.skipWS()
+	if err != nil || r.pos != r.end || r.overLimit {
+		return jsontree.Value{}, false
+	}
+	return v, true
+}
+
 // value reads one JSON value. Past the item limits it keeps reading for
 // syntax but stops building, so a huge or deep document costs no memory.
 func (r *Reader) value() (jsontree.Value, error) {

@@ -3,19 +3,17 @@ package aggregate
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 )
 
@@ -30,20 +28,25 @@ type Row struct {
 }
 
 // Read reads aggregates for a key with levels components, as CSV or JSON,
-// told apart by the first byte that is not a space.
+// told apart by the first byte that is not a space. Both are read by the
+// readers of package ingest, as documents are, so that every input pkcalc
+// reads is read the same way: a row is a document with the fields below.
 //
 // CSV needs a header row naming its columns: k0 up to k{levels-1},
-// documents, and optionally bytes and requests; other columns are ignored.
-// Cells are separated by commas, or by semicolons or tabs if the header
-// has more of those.
-// A key cell is JSON text ("contoso" with its quotes, 42, true, null); an
-// empty cell is the undefined key (a missing path); a cell that is not JSON
-// is taken as a plain string, for convenience.
+// documents, and optionally bytes and requests, in any case; other columns
+// are ignored. Cells are separated by commas, or by semicolons or tabs if
+// the header has more of those outside quotes (ingest.CSVReader).
+// A cell is JSON text ("contoso" with its quotes, 42, true, null); an
+// empty cell is the undefined key (a missing path) or a missing count; a
+// cell that is not JSON is taken as a plain string, for convenience
+// (ingest.CSVReader.SetJSONCells).
 //
-// JSON is an array of objects, or a sequence of objects (JSON Lines), with
-// the same field names; k fields hold JSON values and a missing k field is
-// the undefined key, as Cosmos DB prints it. Cosmos DB's REST output,
-// {"Documents": [...]}, is read too.
+// JSON is what ingest.Reader reads: an array of objects, a sequence of
+// objects (JSON Lines), or either of those wrapped in an object, such as
+// Cosmos DB's REST output {"Documents": [...]}, one page or many. Field
+// names match in any case; k fields hold JSON values and a missing k field
+// is the undefined key, as Cosmos DB prints it. A count may be a number or
+// a string holding one.
 //
 // Every bad row gives an error naming its line and column or field; the
 // other rows are still returned, in input order and not merged.
@@ -51,37 +54,27 @@ func Read(r io.Reader, levels int) ([]Row, []error) {
 	if levels < 1 || levels > key.MaxLevels {
 		return nil, []error{fmt.Errorf("a key has 1 to %d levels, not %d", key.MaxLevels, levels)}
 	}
-	br := bufio.NewReader(r)
-	first, skipped, err := firstByte(br)
-	if err != nil {
-		if err == io.EOF {
-			return nil, []error{errors.New("the input is empty: expected CSV with a header row, or JSON")}
-		}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(br.Size())
+	if len(head) == 0 && err != nil && err != io.EOF {
 		return nil, []error{fmt.Errorf("reading aggregates: %w", err)}
 	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\uFEFF")), " \t\r\n")
+	if len(head) == 0 && err == io.EOF {
+		return nil, []error{errEmpty}
+	}
 	// A workbook, gzip or UTF-16 file is not taken for documents.
-	head, _ := br.Peek(4096)
 	if msg := ingest.NotText(head, "CSV or JSON"); msg != "" {
 		return nil, []error{errors.New(msg)}
 	}
-	rd := &reader{levels: levels, base: skipped}
-	if first == '[' || first == '{' {
-		rd.readJSON(br, first)
+	rd := &reader{levels: levels}
+	if len(head) > 0 && (head[0] == '[' || head[0] == '{') {
+		rd.readJSON(br)
 	} else {
-		rd.readCSV(br, separator(br))
+		rd.readCSV(br)
 	}
 	if rd.documents() {
-		// One error, not one per document: the whole input is the wrong kind.
-		n := "its " + strconv.Itoa(rd.objects)
-		if rd.objects >= sniffObjects {
-			n = "its first " + strconv.Itoa(rd.objects)
-		}
-		if rd.objects == 1 {
-			n = "its one object has"
-		} else {
-			n += " objects have"
-		}
-		return nil, []error{fmt.Errorf("%w: %s no documents field, the count per key value that pkcalc aggregate-query's query computes; analyze it as documents instead", ErrDocuments, n)}
+		return nil, []error{rd.documentsError()}
 	}
 	return rd.rows, rd.errs
 }
@@ -103,18 +96,24 @@ func SizeRows(rows []Row, docBytes int64) {
 }
 
 // LineError is a problem with one row of the aggregates, at its line (and
-// for JSON its number among the rows, as a compact array is one line).
+// for JSON its number among the rows, as a compact array is one line), or
+// with the input at a line and column.
 type LineError struct {
-	Line int
-	Row  int // 0 in CSV
-	Msg  string
+	Line   int
+	Column int // 0 for a problem with a row's field
+	Row    int // 0 in CSV
+	Msg    string
 }
 
 func (e *LineError) Error() string {
-	if e.Row > 0 {
-		return fmt.Sprintf("line %d, row %d: %s", e.Line, e.Row, e.Msg)
+	where := "line " + strconv.Itoa(e.Line)
+	if e.Column > 0 {
+		where += ", column " + strconv.Itoa(e.Column)
 	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	if e.Row > 0 {
+		where += ", row " + strconv.Itoa(e.Row)
+	}
+	return where + ": " + e.Msg
 }
 
 // ErrDocuments is wrapped by Read's error for input that looks like the
@@ -122,17 +121,28 @@ func (e *LineError) Error() string {
 // can say how to analyze documents.
 var ErrDocuments = errors.New("the input looks like documents, not per-key aggregates")
 
+var errEmpty = errors.New("the input is empty: expected CSV with a header row, or JSON")
+
 // sniffObjects is how many objects without a documents field, and no row
 // before them, make Read take its input for documents and stop.
 const sniffObjects = 10
 
+// Columns of an aggregate row, besides the key's k0, k1 and k2.
+const (
+	colDocuments = "documents"
+	colBytes     = "bytes"
+	colRequests  = "requests"
+)
+
+// keyColumn names the columns of a key's levels, and those after them,
+// which rows for another key can have.
+var keyColumn = [10]string{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"}
+
 type reader struct {
 	levels  int
-	base    int // lines skipped before the first byte
 	rows    []Row
 	errs    []error
 	objects int // JSON rows read
-	row     int // JSON values read as rows, pages aside
 	docless int // ... of which have no documents field
 }
 
@@ -142,218 +152,304 @@ func (rd *reader) documents() bool {
 	return len(rd.rows) == 0 && rd.objects > 0 && rd.docless == rd.objects
 }
 
-func (rd *reader) fail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, &LineError{Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
-// rowFail is fail for a JSON row, which it also numbers: a compact JSON
-// array has every row on line 1.
-func (rd *reader) rowFail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, &LineError{Line: line, Row: rd.row, Msg: fmt.Sprintf(format, args...)})
-}
-
-// firstByte skips white space and a UTF-8 byte order mark, peeks at the
-// next byte and counts the lines skipped.
-func firstByte(br *bufio.Reader) (byte, int, error) {
-	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
-		br.Discard(3)
+// documentsError is Read's one error for such an input, not one per
+// document: the whole input is the wrong kind.
+func (rd *reader) documentsError() error {
+	n := "its " + strconv.Itoa(rd.objects)
+	if rd.objects >= sniffObjects {
+		n = "its first " + strconv.Itoa(rd.objects)
 	}
-	lines := 0
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return 0, lines, err
+	if rd.objects == 1 {
+		n = "its one object has"
+	} else {
+		n += " objects have"
+	}
+	return fmt.Errorf("%w: %s no documents field, the count per key value that pkcalc aggregate-query's query computes; analyze it as documents instead", ErrDocuments, n)
+}
+
+func (rd *reader) fail(line, row int, format string, args ...any) {
+	rd.errs = append(rd.errs, &LineError{Line: line, Row: row, Msg: fmt.Sprintf(format, args...)})
+}
+
+// readError records an error of ingest's reader, and reports whether
+// reading can go on: an *ingest.Error is confined to its row or place,
+// any other is the input failing (a body over its limit), which keeps its
+// type for a front end to say so.
+func (rd *reader) readError(err error, what string, row bool) bool {
+	var e *ingest.Error
+	if !errors.As(err, &e) {
+		rd.errs = append(rd.errs, fmt.Errorf("reading %s: %w", what, err))
+		return false
+	}
+	le := &LineError{Line: e.Line, Column: e.Column, Msg: e.Msg}
+	if row {
+		le.Row = e.Document
+	}
+	rd.errs = append(rd.errs, le)
+	return true
+}
+
+// readCSV reads the rows of a CSV file with ingest's CSV reader, its cells
+// as JSON text.
+func (rd *reader) readCSV(src io.Reader) {
+	cr := ingest.NewCSVReader(src)
+	cr.SetJSONCells(true)
+	cr.SetQuoteRemedy(`Spark doubles them with .option("escape", '"')`)
+	names, line := cr.Header()
+	if names == nil {
+		// Empty, or a header that cannot be read: Next says which.
+		if _, err := cr.Next(); err == io.EOF {
+			rd.errs = append(rd.errs, errEmpty)
+		} else if err != nil {
+			rd.readError(err, "CSV", false)
 		}
-		switch c {
-		case '\n':
-			lines++
-			continue
-		case ' ', '\t', '\r':
-			continue
-		}
-		return c, lines, br.UnreadByte()
-	}
-}
-
-// Columns of an aggregate row.
-const (
-	colDocuments = "documents"
-	colBytes     = "bytes"
-	colRequests  = "requests"
-)
-
-// separator is the one of ',', ';' and tab that the header line uses most:
-// a spreadsheet saved as CSV where the decimal mark is a comma separates
-// cells with semicolons, and one saved as text with tabs.
-func separator(br *bufio.Reader) rune {
-	head, _ := br.Peek(br.Size())
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	sep, most := ',', bytes.Count(head, []byte{','})
-	for _, c := range []byte{';', '\t'} {
-		if n := bytes.Count(head, []byte{c}); n > most {
-			sep, most = rune(c), n
-		}
-	}
-	return sep
-}
-
-func (rd *reader) readCSV(r io.Reader, sep rune) {
-	cr := csv.NewReader(r)
-	cr.Comma = sep
-	cr.FieldsPerRecord = -1 // counted here, to name the line and keep going
-	cr.ReuseRecord = true
-	head, err := cr.Read()
-	if err != nil {
-		rd.errs = append(rd.errs, fmt.Errorf("reading the CSV header: %w", err))
 		return
 	}
-	head = slices.Clone(head) // ReuseRecord: the next Read overwrites it
-	cols := map[string]int{}
-	for i, name := range head {
-		name = strings.ToLower(strings.TrimSpace(name))
-		if _, dup := cols[name]; dup && name != "" {
-			rd.fail(rd.base+1, "the header names column %s twice", name)
-			return
-		}
-		cols[name] = i
-	}
-	width := len(head)
-	if _, ok := cols[colDocuments]; !ok {
-		if _, ok := cols["k0"]; !ok {
-			rd.errs = append(rd.errs, fmt.Errorf("%w: its CSV header has neither a k0 nor a documents column; analyze it as documents instead", ErrDocuments))
-			return
-		}
-	}
-	keyCols := make([]int, rd.levels)
-	for i := range keyCols {
-		c, ok := cols[fmt.Sprintf("k%d", i)]
-		if !ok {
-			rd.fail(rd.base+1, "the header has no column k%d; %s", i, keyColumns(rd.levels))
-			return
-		}
-		keyCols[i] = c
-	}
-	for i := rd.levels; i < 10; i++ {
-		if _, ok := cols[fmt.Sprintf("k%d", i)]; ok {
-			rd.fail(rd.base+1, "the header has column k%d, but the key has %s: are these aggregates for another key?", i, levelsText(rd.levels))
-			return
-		}
-	}
-	docCol, ok := cols[colDocuments]
+	cols, ok := rd.csvColumns(names, line)
 	if !ok {
-		rd.fail(rd.base+1, "the header has no column documents")
 		return
 	}
-	bytesCol, hasBytes := cols[colBytes]
-	reqCol, hasReq := cols[colRequests]
-
 	for {
-		rec, err := cr.Read()
+		doc, err := cr.Next()
 		if err == io.EOF {
 			return
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				hint := ""
-				if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
-					hint = ` (a quote inside a quoted cell is doubled, as in """contoso"""; Spark needs .option("escape", '"'))`
-				}
-				rd.fail(rd.base+pe.StartLine, "%v%s", pe.Err, hint)
-				continue
+			if !rd.readError(err, "CSV", false) {
+				return
 			}
-			rd.errs = append(rd.errs, fmt.Errorf("reading CSV: %w", err))
+			continue
+		}
+		rd.csvRow(doc, cols)
+	}
+}
+
+// csvColumns checks the header's names and returns those of the columns
+// an aggregate row has, as written, by their lower-case names.
+func (rd *reader) csvColumns(names []string, line int) (map[string]string, bool) {
+	cols := make(map[string]string, len(names))
+	for _, name := range names {
+		l := strings.ToLower(name)
+		if _, dup := cols[l]; dup && l != "" {
+			rd.fail(line, 0, "the header names column %s twice", l)
+			return nil, false
+		}
+		cols[l] = name
+	}
+	_, hasDocs := cols[colDocuments]
+	if _, hasKey := cols["k0"]; !hasKey && !hasDocs {
+		rd.errs = append(rd.errs, fmt.Errorf("%w: its CSV header has neither a k0 nor a documents column; analyze it as documents instead", ErrDocuments))
+		return nil, false
+	}
+	for i := range rd.levels {
+		if _, ok := cols[keyColumn[i]]; !ok {
+			rd.fail(line, 0, "the header has no column k%d; %s", i, keyColumns(rd.levels))
+			return nil, false
+		}
+	}
+	for i := rd.levels; i < len(keyColumn); i++ {
+		if _, ok := cols[keyColumn[i]]; ok {
+			rd.fail(line, 0, "the header has column k%d, but the key has %s: are these aggregates for another key?", i, levelsText(rd.levels))
+			return nil, false
+		}
+	}
+	if !hasDocs {
+		rd.fail(line, 0, "the header has no column documents")
+		return nil, false
+	}
+	return cols, true
+}
+
+// csvRow reads the row of one CSV document: its properties are named by
+// the header, and an empty cell is a missing one.
+func (rd *reader) csvRow(doc *ingest.Document, cols map[string]string) {
+	get := func(col string) *jsontree.Value {
+		name, ok := cols[col]
+		if !ok {
+			return nil
+		}
+		v, _ := doc.Root.Get(name)
+		return v
+	}
+	row := Row{Values: make([]epk.Value, rd.levels), Line: doc.Line}
+	if col, err := readValues(&row, get); err != nil {
+		rd.fail(doc.Line, 0, "column %s: %v", cols[col], err)
+		return
+	}
+	rd.rows = append(rd.rows, row)
+}
+
+// readJSON reads the rows of JSON with ingest's reader, which also reads
+// Cosmos DB's pages of them; a row is numbered as ingest numbers its
+// documents.
+func (rd *reader) readJSON(src io.Reader) {
+	jr := ingest.NewReader(src)
+	jr.SetPages(true)
+	for {
+		doc, err := jr.Next()
+		if err == io.EOF {
 			return
 		}
-		line, _ := cr.FieldPos(0)
-		line += rd.base
-		if len(rec) != width {
-			rd.fail(line, "%d cells, but the header has %d", len(rec), width)
-			continue
-		}
-		row := Row{Values: make([]epk.Value, rd.levels), Line: line}
-		bad := func(col int, format string, args ...any) {
-			rd.fail(line, "column %s: %s", strings.TrimSpace(head[col]), fmt.Sprintf(format, args...))
-		}
-		ok := true
-		for i, c := range keyCols {
-			v, err := keyCell(rec[c])
-			if err != nil {
-				bad(c, "%v", err)
-				ok = false
-				break
+		if err != nil {
+			if !rd.readError(err, "aggregates", true) {
+				return
 			}
-			row.Values[i] = v
-		}
-		if !ok {
 			continue
 		}
-		cell := strings.TrimSpace(rec[docCol])
-		if cell == "" {
-			bad(docCol, "missing document count")
-			continue
+		rd.jsonRow(doc)
+		if rd.documents() && rd.objects >= sniffObjects {
+			return
 		}
-		if row.Documents, err = count(cell); err != nil {
-			bad(docCol, "%v", err)
-			continue
-		}
-		if hasBytes {
-			if cell := strings.TrimSpace(rec[bytesCol]); cell != "" {
-				if row.Bytes, err = count(cell); err != nil {
-					bad(bytesCol, "%v", err)
-					continue
-				}
-			}
-		}
-		if hasReq {
-			if cell := strings.TrimSpace(rec[reqCol]); cell != "" {
-				if row.Requests, err = rate(cell); err != nil {
-					bad(reqCol, "%v", err)
-					continue
-				}
-			}
-		}
-		rd.rows = append(rd.rows, row)
 	}
 }
 
-// keyCell reads a CSV key cell: JSON text, empty for undefined, or else a
-// plain string.
-func keyCell(s string) (epk.Value, error) {
-	if s == "" {
+// jsonRow reads the row of one JSON object.
+func (rd *reader) jsonRow(doc *ingest.Document) {
+	get := func(col string) *jsontree.Value { return field(doc.Root.Members, col) }
+	rd.objects++
+	if get(colDocuments) == nil {
+		rd.docless++
+	}
+	for i := rd.levels; i < len(keyColumn); i++ {
+		if get(keyColumn[i]) != nil {
+			rd.fail(doc.Line, doc.Index, "field k%d: the key has %s: are these aggregates for another key?", i, levelsText(rd.levels))
+			return
+		}
+	}
+	row := Row{Values: make([]epk.Value, rd.levels), Line: doc.Line, Row: doc.Index}
+	if col, err := readValues(&row, get); err != nil {
+		rd.fail(doc.Line, doc.Index, "field %s: %v", col, err)
+		return
+	}
+	rd.rows = append(rd.rows, row)
+}
+
+// field returns the value of the member named col, a lower-case name, in
+// any case. Where names differ only in case the lower-case one wins, else
+// the first in sorted order, so that the result does not depend on the
+// order of the members.
+func field(members []jsontree.Member, col string) *jsontree.Value {
+	var found *jsontree.Member
+	for i := range members {
+		m := &members[i]
+		switch {
+		case m.Key == col:
+			return &m.Value
+		case strings.ToLower(m.Key) == col && (found == nil || m.Key < found.Key):
+			found = m
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	return &found.Value
+}
+
+// readValues reads a row's key values and counts; get returns the value
+// of a column (k0, documents), nil where the row has none. An error names
+// the column it is about.
+func readValues(row *Row, get func(col string) *jsontree.Value) (col string, err error) {
+	for i := range row.Values {
+		if row.Values[i], err = keyValue(get(keyColumn[i])); err != nil {
+			return keyColumn[i], err
+		}
+	}
+	docs := get(colDocuments)
+	if isNull(docs) {
+		return colDocuments, errors.New("missing document count")
+	}
+	if row.Documents, err = countOf(docs); err != nil {
+		return colDocuments, err
+	}
+	if v := get(colBytes); !isNull(v) {
+		if row.Bytes, err = countOf(v); err != nil {
+			return colBytes, err
+		}
+	}
+	if v := get(colRequests); !isNull(v) {
+		if row.Requests, err = rateOf(v); err != nil {
+			return colRequests, err
+		}
+	}
+	return "", nil
+}
+
+// keyValue is a key component from a JSON value; nil is the undefined key.
+func keyValue(v *jsontree.Value) (epk.Value, error) {
+	if v == nil {
 		return epk.UndefinedValue, nil
 	}
-	if !json.Valid([]byte(s)) {
-		return epk.Str(s), nil
+	switch v.Kind {
+	case jsontree.Null:
+		return epk.NullValue, nil
+	case jsontree.Bool:
+		return epk.Bool(v.Bool), nil
+	case jsontree.Number:
+		if math.IsInf(v.Num, 0) {
+			return epk.Value{}, fmt.Errorf("the number %s is out of range", short(literal(v)))
+		}
+		return epk.Num(v.Num), nil
+	case jsontree.String:
+		return epk.Str(v.Str), nil
 	}
-	return keyJSON([]byte(s))
+	return epk.Value{}, fmt.Errorf("the key value is %s; a partition key value is a string, number, boolean or null", article(v.Kind))
 }
 
-// keyJSON reads a key component from a JSON value.
-func keyJSON(raw []byte) (epk.Value, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
-			return epk.Value{}, fmt.Errorf("the number %s is out of range", short(bytes.TrimSpace(raw)))
-		}
-		return epk.Value{}, fmt.Errorf("invalid JSON value %s: %v", short(raw), err)
+// article is a kind of JSON value with its article: "an object".
+func article(k jsontree.Kind) string {
+	if k == jsontree.Object || k == jsontree.Array {
+		return "an " + k.String()
 	}
-	switch v := v.(type) {
-	case nil:
-		return epk.NullValue, nil
-	case bool:
-		return epk.Bool(v), nil
-	case float64:
-		return epk.Num(v), nil
-	case string:
-		return epk.Str(v), nil
-	case map[string]any:
-		return epk.Value{}, fmt.Errorf("the key value is an object; a partition key value is a string, number, boolean or null")
+	return "a " + k.String()
+}
+
+func isNull(v *jsontree.Value) bool { return v == nil || v.Kind == jsontree.Null }
+
+// literal is a number as written.
+func literal(v *jsontree.Value) string {
+	if v.Str != "" {
+		return v.Str
 	}
-	return epk.Value{}, fmt.Errorf("the key value is an array; a partition key value is a string, number, boolean or null")
+	return v.JSON()
+}
+
+// countOf reads a document or byte count from a number or a string
+// holding one.
+func countOf(v *jsontree.Value) (int64, error) {
+	// A number without its literal prints back as written (ingest keeps
+	// the literal of every other), so a whole one is the count.
+	if v.Kind == jsontree.Number && v.Str == "" && v.Num >= 0 && v.Num < 1<<63 && v.Num == math.Trunc(v.Num) {
+		return int64(v.Num), nil
+	}
+	s, err := numberText(v)
+	if err != nil {
+		return 0, err
+	}
+	return count(s)
+}
+
+// rateOf reads the optional requests from a number or a string holding
+// one.
+func rateOf(v *jsontree.Value) (float64, error) {
+	if v.Kind == jsontree.Number && v.Num >= 0 && !math.IsInf(v.Num, 0) {
+		return v.Num, nil
+	}
+	s, err := numberText(v)
+	if err != nil {
+		return 0, err
+	}
+	return rate(s)
+}
+
+// numberText is the text of a number, or of a string that may hold one.
+func numberText(v *jsontree.Value) (string, error) {
+	switch v.Kind {
+	case jsontree.Number:
+		return literal(v), nil
+	case jsontree.String:
+		return strings.TrimSpace(v.Str), nil
+	}
+	return "", fmt.Errorf("expected a number, not %s", short(v.JSON()))
 }
 
 // count reads a document or byte count: a whole number, not negative.
@@ -368,13 +464,13 @@ func count(s string) (int64, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Errorf("%q is not a number", short([]byte(s)))
+		return 0, fmt.Errorf("%q is not a number", short(s))
 	case f < 0:
-		return 0, fmt.Errorf("negative count %s", short([]byte(s)))
+		return 0, fmt.Errorf("negative count %s", short(s))
 	case f != math.Trunc(f):
-		return 0, fmt.Errorf("%s is not a whole number", short([]byte(s)))
+		return 0, fmt.Errorf("%s is not a whole number", short(s))
 	case f >= 1<<63:
-		return 0, fmt.Errorf("%s is too large", short([]byte(s)))
+		return 0, fmt.Errorf("%s is too large", short(s))
 	}
 	return int64(f), nil
 }
@@ -384,7 +480,7 @@ func rate(s string) (float64, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%q is not a number", short([]byte(s)))
+		return 0, fmt.Errorf("%q is not a number", short(s))
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return 0, fmt.Errorf("%s is not a finite number", s)
 	case f < 0:
@@ -394,391 +490,12 @@ func rate(s string) (float64, error) {
 }
 
 // short cuts a value for a message.
-func short(b []byte) string {
+func short(s string) string {
 	const max = 40
-	if len(b) <= max {
-		return string(b)
+	if len(s) <= max {
+		return s
 	}
-	return string(b[:max]) + "..."
-}
-
-// readJSON reads a JSON array of rows, or a sequence of rows (JSON Lines);
-// either may hold Cosmos DB's {"Documents": [...]} pages.
-func (rd *reader) readJSON(r io.Reader, first byte) {
-	lr := &lineReader{r: r, line: rd.base}
-	dec := json.NewDecoder(lr)
-	// syntax reports err; row says it is in a row, which is numbered.
-	syntax := func(err error, row bool) {
-		line := lr.lineAt(dec.InputOffset())
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			line = lr.lineAt(se.Offset)
-		case err != io.ErrUnexpectedEOF:
-			// The input could not be read (a body over its limit): the
-			// error keeps its type, for a front end to say so.
-			rd.errs = append(rd.errs, fmt.Errorf("reading aggregates: %w", err))
-			return
-		}
-		if err == io.ErrUnexpectedEOF {
-			line = lr.lineAt(lr.read)
-			err = errors.New("unexpected end of input")
-		}
-		if row {
-			rd.rowFail(line, "invalid JSON: %v", err)
-		} else {
-			rd.fail(line, "invalid JSON: %v", err)
-		}
-	}
-	// next decodes one value and finds the line it starts on.
-	next := func() (json.RawMessage, int, error) {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, 0, err
-		}
-		return raw, lr.lineAt(dec.InputOffset() - int64(len(raw))), nil
-	}
-	if first == '[' {
-	array:
-		if _, err := dec.Token(); err != nil {
-			syntax(err, false)
-			return
-		}
-		for dec.More() {
-			start := dec.InputOffset() // where the next row starts
-			raw, line, err := next()
-			if err != nil {
-				lr.lineAt(start)
-				before := lr.line
-				// A ',' before the closing ']' leaves no row to number.
-				buf, _ := io.ReadAll(dec.Buffered())
-				row := !bytes.HasPrefix(bytes.TrimLeft(buf, " \t\r\n"), []byte("]"))
-				if row {
-					rd.row++
-				}
-				syntax(err, row)
-				var se *json.SyntaxError
-				if !errors.As(err, &se) {
-					return
-				}
-				// The rows after a bad one still count: skip it, and read
-				// on as an array from the ',' after it.
-				br := bufio.NewReader(io.MultiReader(dec.Buffered(), lr.r))
-				closed, ok := skipElement(br, &before)
-				if !ok {
-					return
-				}
-				if closed {
-					lr = &lineReader{r: br, line: before}
-					dec = json.NewDecoder(lr)
-					if _, err := dec.Token(); err != io.EOF {
-						rd.fail(lr.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
-					}
-					return
-				}
-				lr = &lineReader{r: io.MultiReader(strings.NewReader("["), br), line: before}
-				dec = json.NewDecoder(lr)
-				goto array
-			}
-			rd.jsonValue(raw, line, true)
-			if rd.documents() && rd.objects >= sniffObjects {
-				return
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			syntax(err, false)
-			return
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			rd.fail(lr.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
-		}
-		return
-	}
-	for {
-		raw, line, err := next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			start := dec.InputOffset() // where the bad row starts
-			lr.lineAt(start)
-			before := lr.line
-			rd.row++
-			syntax(err, true)
-			var se *json.SyntaxError
-			if !errors.As(err, &se) {
-				return
-			}
-			// The rows after a bad one still count: go on at the next
-			// line that starts an object, as for documents.
-			lr = resync(io.MultiReader(dec.Buffered(), lr.r), before, se.Offset-1-start)
-			dec = json.NewDecoder(lr)
-			continue
-		}
-		rd.jsonValue(raw, line, true)
-		if rd.documents() && rd.objects >= sniffObjects {
-			return
-		}
-	}
-}
-
-// skipElement skips one element of a JSON array, bad as it may be, from
-// its start: past its strings and the brackets it opens, to the ',' after
-// it (consumed) or the array's ']' (closed). It counts the newlines it
-// passes into line, and reports false at the end of the input or at a
-// bracket that closes nothing open.
-func skipElement(br *bufio.Reader, line *int) (closed, ok bool) {
-	depth, inStr := 0, false
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return false, false
-		}
-		if c == '\n' {
-			*line++
-			inStr = false // a string cannot hold a line break
-			continue
-		}
-		if inStr {
-			switch c {
-			case '\\':
-				if n, err := br.ReadByte(); err == nil && n == '\n' {
-					*line++
-					inStr = false
-				}
-			case '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return c == ']', c == ']'
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return false, true
-			}
-		}
-	}
-}
-
-// resync skips bad bytes bytes of r, which starts after line newlines,
-// then the rest of their line and every line after it up to one that
-// starts with '{', and reads on from there.
-func resync(r io.Reader, line int, bad int64) *lineReader {
-	br := bufio.NewReader(r)
-	lineStart := false // an object starting the bad byte's line is the next row
-	for ; bad > 0; bad-- {
-		c, err := br.ReadByte()
-		if err != nil {
-			break
-		}
-		lineStart = c == '\n' || lineStart && (c == ' ' || c == '\t' || c == '\r')
-		if c == '\n' {
-			line++
-		}
-	}
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			break
-		}
-		switch {
-		case c == '\n':
-			line++
-			lineStart = true
-			continue
-		case c == ' ' || c == '\t' || c == '\r':
-			continue
-		case c == '{' && lineStart:
-			br.UnreadByte()
-		default:
-			// The rest of the line, without holding a long one whole.
-			for {
-				_, err := br.ReadSlice('\n')
-				if err != bufio.ErrBufferFull {
-					if err == nil {
-						line++
-					}
-					break
-				}
-			}
-			lineStart = true
-			continue
-		}
-		break
-	}
-	return &lineReader{r: br, line: line}
-}
-
-// jsonValue reads one row or, at the top level, the rows of a Cosmos DB
-// page.
-func (rd *reader) jsonValue(raw json.RawMessage, line int, top bool) {
-	if raw[0] != '{' {
-		rd.row++
-		rd.rowFail(line, "expected an object with fields k0, documents and bytes, not %s", short(raw))
-		return
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		rd.row++
-		rd.rowFail(line, "%v", err)
-		return
-	}
-	if docs, ok := fields["Documents"]; ok && top && len(docs) > 0 && docs[0] == '[' {
-		rd.page(raw, line)
-		return
-	}
-	// Field names match in any case; where two differ only in case the
-	// lower-case one wins, else the first in sorted order, so the result
-	// never depends on map order.
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	lower := make(map[string]json.RawMessage, len(fields))
-	for _, name := range names {
-		l := strings.ToLower(name)
-		if _, taken := lower[l]; !taken || name == l {
-			lower[l] = fields[name]
-		}
-	}
-	rd.objects++
-	rd.row++
-	if _, ok := lower[colDocuments]; !ok {
-		rd.docless++
-	}
-	row := Row{Values: make([]epk.Value, rd.levels), Line: line, Row: rd.row}
-	for i := range 10 {
-		name := fmt.Sprintf("k%d", i)
-		v, ok := lower[name]
-		switch {
-		case !ok:
-			continue // undefined, as Cosmos DB leaves it out
-		case i >= rd.levels:
-			rd.rowFail(line, "field %s: the key has %s: are these aggregates for another key?", name, levelsText(rd.levels))
-			return
-		}
-		val, err := keyJSON(v)
-		if err != nil {
-			rd.rowFail(line, "field %s: %v", name, err)
-			return
-		}
-		row.Values[i] = val
-	}
-	docs := lower[colDocuments]
-	if isNull(docs) {
-		rd.rowFail(line, "field documents: missing document count")
-		return
-	}
-	var err error
-	if row.Documents, err = jsonNumber(docs, count); err != nil {
-		rd.rowFail(line, "field documents: %v", err)
-		return
-	}
-	if size := lower[colBytes]; !isNull(size) {
-		if row.Bytes, err = jsonNumber(size, count); err != nil {
-			rd.rowFail(line, "field bytes: %v", err)
-			return
-		}
-	}
-	if req := lower[colRequests]; !isNull(req) {
-		if row.Requests, err = jsonNumber(req, rate); err != nil {
-			rd.rowFail(line, "field requests: %v", err)
-			return
-		}
-	}
-	rd.rows = append(rd.rows, row)
-}
-
-// page reads the rows in a Cosmos DB page's Documents array, each with its
-// own line.
-func (rd *reader) page(raw json.RawMessage, line int) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.Token() // '{': raw is a valid object
-	for dec.More() {
-		name, _ := dec.Token()
-		if name != "Documents" {
-			var skip json.RawMessage
-			dec.Decode(&skip)
-			continue
-		}
-		dec.Token() // '['
-		seen, at := 0, line
-		for dec.More() {
-			var elem json.RawMessage
-			if dec.Decode(&elem) != nil {
-				return
-			}
-			start := int(dec.InputOffset()) - len(elem)
-			at += bytes.Count(raw[seen:start], []byte("\n"))
-			seen = start
-			rd.jsonValue(elem, at, false)
-		}
-		dec.Token() // ']'
-	}
-}
-
-func isNull(raw json.RawMessage) bool {
-	return raw == nil || string(raw) == "null"
-}
-
-// jsonNumber reads a number field with parse; a string holding a number is
-// accepted too.
-func jsonNumber[T any](raw json.RawMessage, parse func(string) (T, error)) (T, error) {
-	var zero T
-	switch raw[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return zero, err
-		}
-		return parse(strings.TrimSpace(s))
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return parse(string(raw))
-	}
-	return zero, fmt.Errorf("expected a number, not %s", short(raw))
-}
-
-// lineReader counts the lines of what a json.Decoder reads, so that a value
-// at a byte offset can be given its line. Offsets are asked for in
-// increasing order, so only the newlines not yet passed are kept.
-type lineReader struct {
-	r    io.Reader
-	read int64   // bytes read so far
-	nl   []int64 // offsets of newlines at or after pos
-	line int     // newlines before pos
-}
-
-func (l *lineReader) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i, c := range p[:n] {
-		if c == '\n' {
-			l.nl = append(l.nl, l.read+int64(i))
-		}
-	}
-	l.read += int64(n)
-	return n, err
-}
-
-// lineAt returns the 1-based line of byte offset at; an offset before one
-// already asked for gets that one's line.
-func (l *lineReader) lineAt(at int64) int {
-	i := 0
-	for i < len(l.nl) && l.nl[i] < at {
-		i++
-	}
-	l.line += i
-	l.nl = l.nl[i:]
-	return l.line + 1
+	return s[:max] + "..."
 }
 
 // levelsText is a key's count of levels in words: "1 level", "3 levels".

@@ -76,15 +76,33 @@ func checkRows(t *testing.T, got, want []Row) {
 	}
 }
 
+// readCase is an input for Read and what it must give.
+type readCase struct {
+	name   string
+	in     string // inline input, or
+	file   string // a file in testdata
+	levels int
+	rows   []Row
+	errs   []string
+}
+
+func runReadCases(t *testing.T, tests []readCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r io.Reader = strings.NewReader(tt.in)
+			if tt.file != "" {
+				r = open(t, tt.file)
+			}
+			rows, errs := Read(r, tt.levels)
+			checkRows(t, rows, tt.rows)
+			checkErrs(t, errs, tt.errs)
+		})
+	}
+}
+
 func TestRead(t *testing.T) {
-	tests := []struct {
-		name   string
-		in     string // inline input, or
-		file   string // a file in testdata
-		levels int
-		rows   []Row
-		errs   []string
-	}{
+	runReadCases(t, []readCase{
 		{
 			name: "csv", levels: 1,
 			in: "k0,documents,bytes\n\"\"\"contoso\"\"\",120,48000\n42,3,900\n\"\"\"42\"\"\",2,700\ntrue,1,10\nfalse,1,10\nnull,1,250\n,4,1000\n-0,1,1\n",
@@ -114,7 +132,8 @@ func TestRead(t *testing.T) {
 				{Values: vals(str("contoso")), Documents: 1, Line: 2},
 				{Values: vals(str("tab\there")), Documents: 2, Line: 3},
 			},
-			errs: []string{"line 4: 5 cells, but the header has 2"},
+			// ingest's words, at the first cell too many.
+			errs: []string{"line 4, column 6: 5 fields, the header has 2; skipped"},
 		},
 		{
 			name: "csv separated by semicolons or tabs", levels: 1,
@@ -156,13 +175,13 @@ func TestRead(t *testing.T) {
 			errs: []string{
 				"line 3: column documents: missing document count",
 				"line 4: column documents: negative count -3",
-				"line 5: 2 cells, but the header has 4",
+				"line 5, column 1: 2 fields, the header has 4; skipped",
 				`line 6: column documents: "12abc" is not a number`,
 				"line 7: column documents: 1.5 is not a whole number",
 				"line 8: column k0: the key value is an object",
 				"line 12: column requests: negative rate -1",
 				"line 13: column k0: the number 1e400 is out of range",
-				`line 15: extraneous or missing " in quoted-field (a quote inside a quoted cell is doubled`,
+				`line 15, column 3: a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); Spark doubles them with .option("escape", '"'); skipped`,
 			},
 		},
 		{
@@ -179,7 +198,7 @@ func TestRead(t *testing.T) {
 				"line 6, row 5: field k0: the key value is an object",
 				"line 7, row 6: field k1: the key has 1 level:",
 				"line 8, row 7: field documents: expected a number, not true",
-				"line 9, row 8: expected an object with fields k0, documents and bytes, not 42",
+				"line 9, column 3, row 8: a number is not a document: documents are JSON objects; skipped",
 				"line 11, row 10: field documents: 2.5 is not a whole number",
 			},
 		},
@@ -225,11 +244,11 @@ func TestRead(t *testing.T) {
 				{Values: vals(num(1)), Documents: 1, Line: 2},
 				{Values: vals(num(2)), Documents: 2, Line: 3},
 			},
-			errs: []string{"line 4, row 3: invalid JSON: invalid character '3' after object key"},
+			errs: []string{`line 4, column 21, row 3: expected ':' after property name "documents", found '3'`},
 		},
 		{
 			name: "json lines keep the rows after a syntax error", levels: 1,
-			in: "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":\n{\"k0\":\"c\",\"documents\":3}\n{\"k0\":\"d\",\"documents\":4}\n[1,2\n" +
+			in: "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":\n{\"k0\":\"c\",\"documents\":3}\n{\"k0\":\"d\",\"documents\":4}\n{\"k0\":\"d2\",\"documents\":4]\n" +
 				"  {\"k0\":\"e\",\"documents\":5}\n{\n  \"k0\": \"f\",\n  \"documents\": x\n}\n{\n  \"k0\": \"g\",\n  \"documents\": 7\n}\n" +
 				"{\"k0\":\"h\"," + strings.Repeat("x", 100000) + "\n{\"k0\":\"i\",\"documents\":9}\n{oops",
 			rows: []Row{
@@ -240,18 +259,18 @@ func TestRead(t *testing.T) {
 				{Values: vals(str("i")), Documents: 9, Line: 16},
 			},
 			errs: []string{
-				"line 4, row 2: invalid JSON: invalid character '{' after object key:value pair",
-				"line 6, row 4: invalid JSON: invalid character '{' after array element",
-				"line 9, row 6: invalid JSON: invalid character 'x' looking for beginning of value",
-				"line 15, row 8: invalid JSON: invalid character 'x' looking for beginning of object key string",
-				"line 17, row 10: invalid JSON: invalid character 'o' looking for beginning of object key string",
+				"line 4, column 1, row 2: expected ',' or '}' after a property, found '{'",
+				"line 5, column 25, row 4: ']' where '}' should close the object: the brackets do not match",
+				`line 9, column 16, row 6: x is not a JSON value: text takes double quotes ("x")`,
+				`line 15, column 11, row 8: property names must be in double quotes: write "xxxxxxxx`,
+				`line 17, column 2, row 10: property names must be in double quotes: write "oops"`,
 			},
 		},
 		{
 			name: "rows of a compact json array are numbered", levels: 1,
 			in:   `[{"k0":"a","documents":1},{"k0":"b","documents":-1},5,{"k0":"c","documents":2}]`,
 			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("c")), Documents: 2, Line: 1}},
-			errs: []string{"line 1, row 2: field documents: negative count -1", "line 1, row 3: expected an object"},
+			errs: []string{"line 1, row 2: field documents: negative count -1", "line 1, column 53, row 3: a number is not a document"},
 		},
 		{
 			name: "json array keeps the rows after a syntax error", levels: 1,
@@ -263,32 +282,148 @@ func TestRead(t *testing.T) {
 				{Values: vals(str("e")), Documents: 5, Line: 3},
 			},
 			errs: []string{
-				"line 1, row 2: invalid JSON: invalid character 'N' looking for beginning of value",
-				"line 2, row 3: invalid JSON: invalid character '}' in numeric literal",
-				"line 3, row 5: invalid JSON: invalid character '\"' after object key:value pair",
-				"line 3: invalid JSON: invalid character ']' looking for beginning of value",
-				"line 4: unexpected data after the JSON array",
+				"line 1, column 49, row 2: NaN is not valid JSON: numbers must be finite; write null instead",
+				"line 2, column 31, row 3: invalid number: expected a digit",
+				"line 3, column 36, row 5: a comma is missing between the properties: put ',' before this one",
+				// The [] after the array is more rows, as ingest reads
+				// arrays one after another.
+				"line 3, column 76, row 7: a trailing comma before ']': remove the comma after the last document",
 			},
 		},
-		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2, row 2: invalid JSON: unexpected end of input"}},
-		{name: "data after the array", levels: 1, in: "[]\n[]", errs: []string{"line 2: unexpected data after the JSON array"}},
+		{name: "truncated json", levels: 1, in: "[{\"k0\":1,\"documents\":1},\n{\"k0\":", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}}, errs: []string{"line 2, column 7, row 2: the input ends where a value was expected"}},
+		// ingest reads arrays one after another as one sequence of rows.
+		{name: "arrays one after another", levels: 1, in: "[{\"k0\":1,\"documents\":1}]\n[]\n[{\"k0\":2,\"documents\":2}]", rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 1}, {Values: vals(num(2)), Documents: 2, Line: 3}}},
+		{name: "data after the array", levels: 1, in: "[]\nx", errs: []string{"line 2, column 1, row 1: expected a JSON value, found 'x'"}},
 		{name: "string counts and key values", levels: 1, in: `[{"k0":"12","documents":" 12 ","bytes":"1e3","requests":"2"}]`, rows: []Row{{Values: vals(str("12")), Documents: 12, Bytes: 1000, Requests: 2, Line: 1}}},
 		{name: "upper-case field names", levels: 1, in: `{"K0":"a","Documents":1}`, rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}}},
+		{name: "field names that differ in case", levels: 1, in: `{"DOCUMENTS":3,"K0":"b","Documents":2,"k0":"a"}`, rows: []Row{{Values: vals(str("a")), Documents: 3, Line: 1}}},
 		{name: "json number out of range", levels: 1, in: `{"k0":1e999,"documents":1}`, errs: []string{"line 1, row 1: field k0: the number 1e999 is out of range"}},
 		{name: "json count too large", levels: 1, in: `{"documents":1e19}`, errs: []string{"line 1, row 1: field documents: 1e19 is too large"}},
 		{name: "json requests not finite", levels: 1, in: `{"documents":1,"requests":"NaN"}`, errs: []string{"line 1, row 1: field requests: NaN is not a finite number"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var r io.Reader = strings.NewReader(tt.in)
-			if tt.file != "" {
-				r = open(t, tt.file)
-			}
-			rows, errs := Read(r, tt.levels)
-			checkRows(t, rows, tt.rows)
-			checkErrs(t, errs, tt.errs)
-		})
-	}
+	})
+}
+
+// TestReadAsIngest: aggregates are read by ingest's readers, so they take
+// what documents take: any wrapping object, a header sniffed outside
+// quotes, ingest's recovery and positions, cells and fields as JSON.
+func TestReadAsIngest(t *testing.T) {
+	runReadCases(t, []readCase{
+		// Wrappers other than Cosmos DB's "Documents".
+		{
+			name: "a wrapper named value", levels: 1,
+			in:   `{"value":[{"k0":"a","documents":5},` + "\n" + `{"k0":"b","documents":7}],"nextLink":null}`,
+			rows: []Row{{Values: vals(str("a")), Documents: 5, Line: 1}, {Values: vals(str("b")), Documents: 7, Line: 2}},
+		},
+		{
+			name: "a wrapper after metadata", levels: 1,
+			in:   `{"count":1,"results":[{"k0":1,"documents":2,"bytes":30}]}`,
+			rows: []Row{{Values: vals(num(1)), Documents: 2, Bytes: 30, Line: 1}},
+		},
+		{
+			name: "pages of any wrapper one after another", levels: 1,
+			in:   "{\"_rid\":\"a\",\"items\":[{\"k0\":\"a\",\"documents\":1}]}\n{\"_rid\":\"b\",\"items\":[{\"k0\":\"b\",\"documents\":2}]}",
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("b")), Documents: 2, Line: 2}},
+		},
+		{
+			name: "a wrapper of documents is still documents", levels: 1,
+			in:   `{"data":[{"id":"1","tenantId":"a"},{"id":"2","tenantId":"b"}]}`,
+			errs: []string{"the input looks like documents, not per-key aggregates: its 2 objects have no documents field"},
+		},
+		// The delimiter is sniffed outside quotes.
+		{
+			name: "a quoted delimiter in the header", levels: 1,
+			in:   "k0,documents,\"note; with; three; semicolons\"\n\"\"\"a\"\"\",3,x\n",
+			rows: []Row{{Values: vals(str("a")), Documents: 3, Line: 2}},
+		},
+		{
+			name: "quoted commas in a semicolon header", levels: 1,
+			in:   "\"k,0\";k0;\"a,b,c\";documents\n1;\"\"\"x\"\"\";2;3\n",
+			rows: []Row{{Values: vals(str("x")), Documents: 3, Line: 2}},
+		},
+		{
+			name: "cells after a comma and a space", levels: 1,
+			in:   "k0, documents, bytes\n\"\"\"a, b\"\"\", 2, 20\n",
+			rows: []Row{{Values: vals(str("a, b")), Documents: 2, Bytes: 20, Line: 2}},
+		},
+		// Recovery after a bad row, with ingest's positions.
+		{
+			name: "csv reads on after a bad row", levels: 1,
+			in:   "k0,documents\n\"\"\"a\"\"\",1\n\"x\"y,2\n\"\"\"b\"\"\",2,9\n\"\"\"c\"\"\",3\n",
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 2}, {Values: vals(str("c")), Documents: 3, Line: 5}},
+			errs: []string{
+				`line 3, column 3: a quoted field goes on after its closing '"'`,
+				"line 4, column 11: 3 fields, the header has 2; skipped",
+			},
+		},
+		{
+			name: "json lines read on after a bad row", levels: 1,
+			in:   "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":'b',\"documents\":2}\n{\"k0\":\"c\",\"documents\":3}\n",
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}, {Values: vals(str("c")), Documents: 3, Line: 3}},
+			errs: []string{"line 2, column 7, row 2: strings and property names take double quotes, not single quotes"},
+		},
+		{
+			name: "an array reads on after a bad row", levels: 1,
+			in:   "[\n  {\"k0\":\"a\",\"documents\":1},\n  {\"k0\":\"b\",\"documents\":},\n  {\"k0\":\"c\",\"documents\":3}\n]",
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 2}, {Values: vals(str("c")), Documents: 3, Line: 4}},
+			errs: []string{"line 3, column 25, row 2: expected a JSON value, found '}'"},
+		},
+		{
+			name: "an array left open loses what follows, and says so", levels: 1,
+			in:   "{\"k0\":\"a\",\"documents\":1}\n[1,2\n{\"k0\":\"b\",\"documents\":2}\n{\"k0\":\"c\",\"documents\":3}\n",
+			rows: []Row{{Values: vals(str("a")), Documents: 1, Line: 1}},
+			errs: []string{
+				"line 2, column 2, row 2: a number is not a document",
+				"line 2, column 4, row 3: a number is not a document",
+				"line 5, column 1: the input ends inside the array of documents",
+			},
+		},
+		// Line numbers.
+		{
+			name: "json lines after a byte order mark, CRLF and blank lines", levels: 1,
+			in:   "\uFEFF\r\n{\"k0\":1,\"documents\":1}\r\n\r\n{\"k0\":2,\"documents\":-2}\r\n{\"k0\":3,\"documents\":3}",
+			rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 2}, {Values: vals(num(3)), Documents: 3, Line: 5}},
+			errs: []string{"line 4, row 2: field documents: negative count -2"},
+		},
+		{
+			name: "a pretty array", levels: 1,
+			in:   "[\n  {\n    \"k0\": 1,\n    \"documents\": 1\n  },\n  {\n    \"k0\": 2,\n    \"documents\": 2\n  }\n]\n",
+			rows: []Row{{Values: vals(num(1)), Documents: 1, Line: 2}, {Values: vals(num(2)), Documents: 2, Line: 6}},
+		},
+		{
+			name: "csv rows over two lines", levels: 1,
+			in:   "k0,documents\r\n\"two\r\nlines\",1\r\n\r\n\"\"\"c\"\"\",x\r\n",
+			rows: []Row{{Values: vals(str("two\nlines")), Documents: 1, Line: 2}},
+			errs: []string{`line 5: column documents: "x" is not a number`},
+		},
+		// Cells and fields are JSON as ingest reads it.
+		{
+			name: "csv cells as JSON text", levels: 1,
+			in: "k0,documents,bytes\nTRUE,1,\n007,1,\n12345678901234567890,1,\n\"{\"\"$numberLong\"\":\"\"5\"\"}\",1,\n\"\"\"x\"\"\",\"\"\"12\"\"\",null\n\"\"\"y\"\"\",null,1\n",
+			rows: []Row{
+				{Values: vals(str("TRUE")), Documents: 1, Line: 2},
+				{Values: vals(str("007")), Documents: 1, Line: 3},
+				{Values: vals(num(12345678901234567890)), Documents: 1, Line: 4},
+				{Values: vals(num(5)), Documents: 1, Line: 5},
+				{Values: vals(str("x")), Documents: 12, Line: 6},
+			},
+			errs: []string{"line 7: column documents: missing document count"},
+		},
+		{
+			name: "extended json fields", levels: 2,
+			in:   `[{"k0":{"$numberLong":"5"},"k1":{"$oid":"5f1b"},"documents":{"$numberInt":"3"},"bytes":{"$numberLong":"300"}}]`,
+			rows: []Row{{Values: vals(num(5), str("5f1b")), Documents: 3, Bytes: 300, Line: 1}},
+		},
+		{
+			name: "extended json past int64", levels: 1,
+			in:   `{"documents":{"$numberLong":"+1e30"}}`,
+			errs: []string{"line 1, row 1: field documents: 1e+30 is too large"},
+		},
+		{
+			name: "a field given twice", levels: 1,
+			in:   `{"k0":"a","k0":"b","documents":1}`,
+			rows: []Row{{Values: vals(str("b")), Documents: 1, Line: 1}},
+		},
+	})
 }
 
 func negZero() float64 {

@@ -29,12 +29,13 @@ import (
 // Config bounds what a handler accepts.
 type Config struct {
 	MaxBodyBytes int64 // larger bodies get 413; 0 for no limit (the browser's own worker)
+	MaxAnalyses  int   // analyses at once, past which 503 (limit.go); 0 for no bound (the browser's worker, Cloudflare's instance per request)
 }
 
 // Handler returns the API.
 func Handler(c Config) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/analyze", c.analyze)
+	mux.Handle("/v1/analyze", limitAnalyses(c.MaxAnalyses, http.HandlerFunc(c.analyze)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "no such endpoint: %s; the API is POST /v1/analyze", r.URL.Path)
 	})

@@ -60,7 +60,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // siteHandler serves the static site. It never reads request bodies: the
-// app analyses documents in the browser.
+// app analyses documents in the browser. It serves no file or directory
+// whose name starts with a dot (serve --dir . would have served .git/) and
+// lists no directory: one without an index.html is not found.
 //
 // Every response carries the page's Content-Security-Policy as a header,
 // the one of the <meta> tag in index.html (the one place it is written):
@@ -69,10 +71,17 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // An HTML file with a policy of its own in a <meta> tag (pkcalc.html, the
 // single-file build) is sent with that one instead.
 func siteHandler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
+	files := http.FileServer(siteFS{http.Dir(dir)})
 	policies := &policyCache{dir: dir, byFile: map[string]cachedPolicy{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
+		if hidden(path.Clean("/" + r.URL.Path)) {
+			if p := policies.forPath("/"); p != "" {
+				h.Set("Content-Security-Policy", p)
+			}
+			http.NotFound(w, r)
+			return
+		}
 		if p := policies.forPath(r.URL.Path); p != "" {
 			h.Set("Content-Security-Policy", p)
 		}
@@ -124,6 +133,40 @@ func siteHandler(dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// siteFS is the site's directory as the file server opens it: no name
+// with a part that starts with a dot, no directory without index.html
+// (whose listing the file server would write). Either is not found.
+type siteFS struct{ fs http.FileSystem }
+
+func (s siteFS) Open(name string) (http.File, error) {
+	if hidden(name) {
+		return nil, os.ErrNotExist
+	}
+	f, err := s.fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		index, err := s.fs.Open(path.Join(name, "index.html"))
+		if err != nil {
+			f.Close()
+			return nil, os.ErrNotExist
+		}
+		index.Close()
+	}
+	return f, nil
+}
+
+// hidden tells a path with a part that starts with a dot (.git, .env).
+func hidden(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // cspMeta finds the policy of an HTML file.

@@ -81,6 +81,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"serve", "--dir", "testdata"}, 1, "has no index.html: build the site first"},
 		{[]string{"serve", "--port", "80"}, 2, "pkcalc serve: flag provided but not defined: -port\nRun 'pkcalc serve --help' for the flags.\n"},
 		{[]string{"serve", "--max-body", "-5"}, 2, "pkcalc serve: --max-body must be 0 (no limit) or more bytes, not -5\n"},
+		{[]string{"serve", "--max-analyses", "-1"}, 2, "pkcalc serve: --max-analyses must be 0 (no bound) or more, not -1\n"},
 		{[]string{"bundle", "dist"}, 2, "unexpected argument \"dist\": give the file with --out"},
 		{[]string{"ranges", "--partitions", "x"}, 2, "pkcalc ranges: invalid value \"x\" for flag -partitions"},
 		{[]string{"epk", "--hash-version", "3", "[1]"}, 2, "pkcalc epk: --hash-version must be 1 or 2, not 3\nRun 'pkcalc epk --help'"},

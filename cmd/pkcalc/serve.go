@@ -26,6 +26,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	dir := c.fs.String("dir", "dist", "`directory` of the built site")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free one")
 	maxBody := c.fs.Int64("max-body", 1<<30, "largest request body the API takes, in `bytes`; 0 for no limit")
+	maxAnalyses := c.fs.Int("max-analyses", defaultMaxAnalyses(), fmt.Sprintf("`number` of analyses the API runs at once, past which it answers 503; 0 for no bound; by default one a core, fewer if GOMEMLIMIT cannot hold %d MiB each", analysisMemory>>20))
 	if rest, code, ok := c.parse(args, false); !ok {
 		return code
 	} else if len(rest) > 0 {
@@ -34,6 +35,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *maxBody < 0 {
 		// Taken as no limit, a negative size would turn off the bound.
 		return c.fail("--max-body must be 0 (no limit) or more bytes, not %d", *maxBody)
+	}
+	if *maxAnalyses < 0 {
+		return c.fail("--max-analyses must be 0 (no bound) or more, not %d", *maxAnalyses)
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
 		fmt.Fprintf(stderr, "pkcalc serve: %s has no index.html: build the site first with ./build.sh dist\n", *dir)
@@ -49,10 +53,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "pkcalc: serving %s at http://%s/\n", *dir, ln.Addr())
-	mux := http.NewServeMux()
-	mux.Handle("/v1/", api.Handler(api.Config{MaxBodyBytes: *maxBody}))
-	mux.Handle("/", siteHandler(*dir))
-	if err := http.Serve(ln, mux); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	s := served{
+		dir:    *dir,
+		api:    api.Config{MaxBodyBytes: *maxBody, MaxAnalyses: *maxAnalyses},
+		hosts:  servedHosts(*addr, ln.Addr().(*net.TCPAddr).IP),
+		limits: defaultLimits,
+	}
+	if err := s.server().Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "pkcalc serve: %v\n", err)
 		return 1
 	}

@@ -6,8 +6,10 @@
 // (azure-cosmos-dotnet-v3 PartitionKeyInternal, azure-sdk-for-java
 // PartitionKeyInternalHelper, azure-sdk-for-js src/utils/hashing): hash V1,
 // hash V2 ("large partition keys") and MultiHash (hierarchical keys). It also
-// gives the evenly split range layout a new container starts with, and finds
-// the range an EPK falls in.
+// gives the evenly split range layout a new container starts with, finds
+// the range an EPK falls in, and does the arithmetic of the key space by
+// which a split is simulated: where a V2 EPK lies in it, and the EPK a
+// fraction of the way between two.
 //
 // It does not read documents, parse JSON or extract values from key paths;
 // callers pass the already extracted values. It does not enforce the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -523,11 +522,11 @@ func TestProjectSplitsByKeySpace(t *testing.T) {
 	}
 	uniform := float64(120*gb - d.Bytes) // every value is new: all growth is new values
 	for _, ph := range p.Physical {
-		w, ok := keyFraction("", ph.MinInclusive, "FF")
+		w, ok := epk.FractionV2("", ph.MinInclusive, "FF")
 		if ph.MinInclusive == "" {
 			w, ok = 0, true
 		}
-		x, ok2 := keyFraction("", ph.MaxExclusive, "FF")
+		x, ok2 := epk.FractionV2("", ph.MaxExclusive, "FF")
 		if ph.MaxExclusive == "FF" {
 			x, ok2 = 1, true
 		}
@@ -1112,50 +1111,6 @@ func TestKeepText(t *testing.T) {
 		if l.EPK != epk.HashV2(l.Values...) {
 			t.Fatalf("%.20q…: EPK %s, want %s", l.Values[0].Str, l.EPK, epk.HashV2(l.Values...))
 		}
-	}
-}
-
-// TestPosition: the key-space position of an EPK, worked out in two words,
-// is the one big numbers give, to the last bit.
-func TestPosition(t *testing.T) {
-	slow := func(s string) float64 {
-		n, ok := epkNumber(s, false)
-		if !ok {
-			return math.NaN()
-		}
-		f, _ := new(big.Float).Quo(new(big.Float).SetInt(n), new(big.Float).SetInt(new(big.Int).Lsh(big.NewInt(1), 126))).Float64()
-		return f
-	}
-	cases := []string{"0", "00", "1", "3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", "20000000000000000000000000000000",
-		"0000000000000000000000000000001", "00000000000000000000000000000001", "000000000000000000000000000000FF",
-		"0000000000000010000000000000001", "3FFFFFFFFFFFFC000000000000000001", "3FFFFFFFFFFFFC00", "abcdef", "XYZ", "12G4"}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		var b strings.Builder
-		n := 1 + r.IntN(48)
-		for i := range n {
-			d := r.IntN(16)
-			if i == 0 {
-				d &= 3
-			}
-			if r.IntN(4) == 0 {
-				d = []int{0, 15}[r.IntN(2)] // runs of zeros and ones make ties
-			}
-			fmt.Fprintf(&b, "%X", d)
-		}
-		cases = append(cases, b.String())
-	}
-	for _, s := range cases {
-		if s == "FF" {
-			continue // the top of the space, below
-		}
-		got, want := position(s), slow(s)
-		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Errorf("position(%q) = %v, want %v", s, got, want)
-		}
-	}
-	if position("") != 0 || position("FF") != 1 {
-		t.Error(`"" and "FF" are the ends of the key space`)
 	}
 }
 

@@ -1,10 +1,7 @@
 package partition
 
 import (
-	"container/heap"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -42,6 +39,41 @@ type Projection struct {
 // bytes it will hold, the fullest first, as the service splits, until none
 // is but a range that holds one key value alone (see split).
 func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, alert, maxPhysical int64) Projection {
+	g := d.growth(factor)
+	p := Projection{Factor: g.factor, NewValueShare: g.pNew, SuffixSpread: g.suffixed != nil}
+	p.Documents = int64(math.Round(float64(d.Documents) * g.factor))
+	p.Bytes = int64(math.Round(float64(d.Bytes) * g.factor))
+	p.countOver(g, maxLogical, alert)
+	p.listOver(g)
+	parts := g.simRanges(ranges)
+	var overflowDocs float64 // of the values past the exact limit, by which sum shares them out
+	for _, r := range parts {
+		overflowDocs += r.overflowDocs
+	}
+	parts = p.splitFullest(parts, d.Version, maxPhysical, g.uniformBytes)
+	p.sum(g, parts, overflowDocs)
+	return p
+}
+
+// growth is how Project grows a distribution by factor: each value seen by
+// grow (or, with a computed suffix, by its group, see suffixGrowth), and
+// the new values by the mass they bring (see newValues).
+type growth struct {
+	d            *Distribution
+	factor, pNew float64
+	grow         float64 // of each value seen
+	clustered    bool    // a hierarchical key: new values land beside the values of their first levels
+	suffixed     *suffixGrowth
+
+	// The new values' mass, spread evenly over the key space, and how
+	// many new values a document that brings one brings.
+	uniformBytes, uniformDocs, uniformReq, uniformValues float64
+	perDoc                                               float64
+}
+
+// growth works out how d grows by factor, taken as 1 below 1 or when it
+// is not a number.
+func (d *Distribution) growth(factor float64) *growth {
 	if factor < 1 || math.IsNaN(factor) || math.IsInf(factor, 0) {
 		factor = 1
 	}
@@ -52,32 +84,68 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 		// the values seen (past buckets) keep their size.
 		pNew = 1
 	}
-	grow := 1 + (factor-1)*(1-pNew)
-	p := Projection{Factor: factor, NewValueShare: pNew}
-	p.Documents = int64(math.Round(float64(d.Documents) * factor))
-	p.Bytes = int64(math.Round(float64(d.Bytes) * factor))
-
-	scaled := func(l Logical) Logical {
-		l.Documents = int64(math.Round(float64(l.Documents) * grow))
-		l.Bytes = int64(math.Round(float64(l.Bytes) * grow))
-		l.Requests *= grow
-		return l
-	}
+	g := &growth{d: d, factor: factor, pNew: pNew, grow: 1 + (factor-1)*(1-pNew), clustered: d.Spec.Kind == key.MultiHash}
 	// A computed suffix spreads a value of the rest of the key evenly
 	// over its suffixes as the data grows: how unevenly the sample's few
 	// documents fell on them is chance, and growing it would make a
 	// suffix sized to stay under the limit pass it.
-	var suffixed *suffixGrowth
-	if n := lastSuffix(d.Spec); n > 0 && !d.Estimated && grow > 1 {
-		suffixed = d.suffixGrowth(n, grow)
-		scaled = suffixed.scaled
-		p.SuffixSpread = true
+	if n := lastSuffix(d.Spec); n > 0 && !d.Estimated && g.grow > 1 {
+		g.suffixed = d.suffixGrowth(n, g.grow)
 	}
-	// Scaling keeps Largest's order, so the partitions over the limit are
-	// the largest ones, and those over the alert line the next: counted in
-	// any order, and only the few listed are put in order.
-	for l := range d.All() {
-		s := scaled(*l)
+	g.newValues()
+	return g
+}
+
+// scaled is l at the target scale.
+func (g *growth) scaled(l Logical) Logical {
+	if g.suffixed != nil {
+		return g.suffixed.scaled(l)
+	}
+	l.Documents = int64(math.Round(float64(l.Documents) * g.grow))
+	l.Bytes = int64(math.Round(float64(l.Bytes) * g.grow))
+	l.Requests *= g.grow
+	return l
+}
+
+// newValues works out the mass of new values. A hash key spreads them
+// evenly over the key space; a hierarchical key puts them beside the values
+// that share their first levels (a tenant's new items land in the tenant's
+// range), so there the new mass follows the existing partitions.
+func (g *growth) newValues() {
+	d, factor, pNew := g.d, g.factor, g.pNew
+	g.uniformBytes = float64(d.Bytes) * (factor - 1) * pNew
+	g.uniformDocs = float64(d.Documents) * (factor - 1) * pNew
+	g.uniformReq = d.requests() * (factor - 1) * pNew
+	// The new values themselves: one per document that brings one, but
+	// for a time bucket, whose new documents go to new buckets, as many as
+	// the sample has per document.
+	newValueDocs := float64(d.Documents) * pNew
+	g.perDoc = 1.0
+	if newValueDocs > 0 {
+		g.perDoc = min(newValueDocs, float64(d.Distinct)) / newValueDocs
+	}
+	g.uniformValues = newValueDocs * (factor - 1) * g.perDoc
+	if g.suffixed != nil {
+		// The suffixes the sample has not shown yet take their share too,
+		// at places the hash scatters over the key space.
+		g.uniformBytes += g.suffixed.unseenBytes
+		g.uniformDocs += g.suffixed.unseenDocs
+		g.uniformReq += g.suffixed.unseenReq
+	}
+	if g.clustered {
+		g.uniformBytes, g.uniformDocs, g.uniformReq, g.uniformValues = 0, 0, 0, 0
+	}
+}
+
+// countOver counts the logical partitions past the limit and past the
+// alert line at the target scale, and finds the most documents and
+// requests one holds. Scaling keeps Largest's order, so the partitions
+// over the limit are the largest ones, and those over the alert line the
+// next: counted in any order, and only the few listed are put in order
+// (listOver).
+func (p *Projection) countOver(g *growth, maxLogical, alert int64) {
+	for l := range g.d.All() {
+		s := g.scaled(*l)
 		p.hottestDocs, p.hottestRequests = max(p.hottestDocs, s.Documents), max(p.hottestRequests, s.Requests)
 		switch {
 		case s.Bytes > maxLogical:
@@ -86,60 +154,54 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 			p.OverAlertN++
 		}
 	}
+}
+
+// listOver lists the largest logical partition at the target scale and the
+// first ten of those past the limit and of those past the alert line.
+func (p *Projection) listOver(g *growth) {
+	d := g.d
 	over := int(p.OverLimitN)
 	var top []int32
-	if suffixed != nil {
-		top = suffixed.largest(d, max(1, over+min(int(p.OverAlertN), 10)))
+	if g.suffixed != nil {
+		top = g.suffixed.largest(d, max(1, over+min(int(p.OverAlertN), 10)))
 	} else {
 		top = d.largest(max(1, over+min(int(p.OverAlertN), 10)))
 	}
 	if len(top) > 0 {
-		if s := scaled(*d.at(top[0])); s.Bytes > 0 {
+		if s := g.scaled(*d.at(top[0])); s.Bytes > 0 {
 			p.Largest = s
 		}
 	}
 	for k, i := range top {
 		switch {
 		case k < min(over, 10):
-			p.OverLimit = append(p.OverLimit, scaled(*d.at(i)))
+			p.OverLimit = append(p.OverLimit, g.scaled(*d.at(i)))
 		case k >= over:
-			p.OverAlert = append(p.OverAlert, scaled(*d.at(i)))
+			p.OverAlert = append(p.OverAlert, g.scaled(*d.at(i)))
 		}
 	}
+}
 
-	// Mass of new values. A hash key spreads them evenly over the key space;
-	// a hierarchical key puts them beside the values that share their first
-	// levels (a tenant's new items land in the tenant's range), so there the
-	// new mass follows the existing partitions.
-	clustered := d.Spec.Kind == key.MultiHash
-	uniformBytes := float64(d.Bytes) * (factor - 1) * pNew
-	uniformDocs := float64(d.Documents) * (factor - 1) * pNew
-	uniformReq := d.requests() * (factor - 1) * pNew
-	// The new values themselves: one per document that brings one, but
-	// for a time bucket, whose new documents go to new buckets, as many as
-	// the sample has per document.
-	newValueDocs := float64(d.Documents) * pNew
-	perDoc := 1.0
-	if newValueDocs > 0 {
-		perDoc = min(newValueDocs, float64(d.Distinct)) / newValueDocs
-	}
-	uniformValues := newValueDocs * (factor - 1) * perDoc
-	if suffixed != nil {
-		// The suffixes the sample has not shown yet take their share too,
-		// at places the hash scatters over the key space.
-		uniformBytes += suffixed.unseenBytes
-		uniformDocs += suffixed.unseenDocs
-		uniformReq += suffixed.unseenReq
-	}
-	if clustered {
-		uniformBytes, uniformDocs, uniformReq, uniformValues = 0, 0, 0, 0
-	}
+// simRanges are ranges as the split simulation starts from them, each
+// holding its values at the target scale.
+func (g *growth) simRanges(ranges []epk.Range) []simRange {
 	parts := make([]simRange, len(ranges))
 	for i, r := range ranges {
 		parts[i] = simRange{min: r.MinInclusive, max: r.MaxExclusive, width: 1 / float64(len(ranges))}
 	}
-	// Each range's logical partitions, sized first: grown by appending, the
-	// lists of tens of thousands were copied over and over.
+	g.placeLogical(parts, ranges)
+	g.placeOverflow(parts, ranges)
+	for i := range parts {
+		parts[i].total = parts[i].bytes(g.uniformBytes)
+	}
+	return parts
+}
+
+// placeLogical puts each logical partition in the range of parts that
+// holds its EPK. Each range's list is sized first: grown by appending, the
+// lists of tens of thousands were copied over and over.
+func (g *growth) placeLogical(parts []simRange, ranges []epk.Range) {
+	d := g.d
 	at := make([]int32, len(d.Logical))
 	count := make([]int, len(ranges))
 	for k := range d.Logical {
@@ -154,28 +216,40 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 	}
 	for k, l := range d.Logical {
 		if i := at[k]; i >= 0 {
-			s := scaled(l)
-			sl := simLogical{EPK: s.EPK, Documents: s.Documents, Bytes: s.Bytes, Requests: s.Requests, pos: math.NaN()}
-			if d.Version != epk.V1 || clustered {
-				sl.pos = unplaced
-			}
-			if clustered {
-				// The first level's new values land beside the value, in the
-				// gap up to the next: the logical partition itself grows as
-				// a hash key's value does, the gap takes the rest of the
-				// factor, and a split can cut the gap.
-				sl.GapDocs = float64(l.Documents)*factor - float64(s.Documents)
-				sl.GapBytes = float64(l.Bytes)*factor - float64(s.Bytes)
-				sl.GapReq = l.Requests*factor - s.Requests
-			}
-			parts[i].logical = append(parts[i].logical, sl)
+			parts[i].logical = append(parts[i].logical, g.simulated(l))
 		}
 	}
-	bucketGrowth := grow
-	if clustered {
-		bucketGrowth = factor
+}
+
+// simulated is l at the target scale as the split simulation takes it.
+func (g *growth) simulated(l Logical) simLogical {
+	s := g.scaled(l)
+	sl := simLogical{EPK: s.EPK, Documents: s.Documents, Bytes: s.Bytes, Requests: s.Requests, pos: math.NaN()}
+	if g.d.Version != epk.V1 || g.clustered {
+		sl.pos = unplaced
 	}
-	for _, b := range d.Overflow.Buckets {
+	if g.clustered {
+		// The first level's new values land beside the value, in the
+		// gap up to the next: the logical partition itself grows as
+		// a hash key's value does, the gap takes the rest of the
+		// factor, and a split can cut the gap.
+		sl.GapDocs = float64(l.Documents)*g.factor - float64(s.Documents)
+		sl.GapBytes = float64(l.Bytes)*g.factor - float64(s.Bytes)
+		sl.GapReq = l.Requests*g.factor - s.Requests
+	}
+	return sl
+}
+
+// placeOverflow puts the values past the exact limit in the ranges of
+// parts that hold their buckets' prefixes, grown as the values kept are,
+// or, for a hierarchical key, whose new values are not spread over the key
+// space, by the whole factor.
+func (g *growth) placeOverflow(parts []simRange, ranges []epk.Range) {
+	bucketGrowth := g.grow
+	if g.clustered {
+		bucketGrowth = g.factor
+	}
+	for _, b := range g.d.Overflow.Buckets {
 		i := epk.Locate(ranges, b.Prefix)
 		if i >= 0 {
 			parts[i].overflowDocs += float64(b.Documents) * bucketGrowth
@@ -183,47 +257,14 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 			parts[i].overflowReq += b.Requests * bucketGrowth
 		}
 	}
-	// The values past the exact limit, shared out as Place shares them.
-	var overflowDocs float64
-	for i := range parts {
-		parts[i].total = parts[i].bytes(uniformBytes)
-		overflowDocs += parts[i].overflowDocs
-	}
-	// The fullest range splits first: the result is the same, but past the
-	// most partitions simulated the ranges left over the limit are the
-	// evenest, not the last ones in key order.
-	// Over the limit by more than the rounding of the sums: a target of
-	// exactly 4 × 50 GB fills 4 partitions, and a part of a byte more in
-	// some of them split them into 5, 6 or 7.
-	filled := float64(maxPhysical) * (1 + 1e-9)
-	full := &fullest{parts: parts}
-	for i := range parts {
-		if parts[i].total > filled {
-			full.order = append(full.order, i)
-		}
-	}
-	heap.Init(full)
-	for full.Len() > 0 {
-		i := heap.Pop(full).(int)
-		left, right, ok := full.parts[i].split(d.Version, maxPhysical, uniformBytes)
-		if !ok || len(full.parts) >= maxSimulated {
-			// One logical partition alone is past the limit, or the range
-			// cannot be cut: the service could not split it either.
-			p.Unsplittable = true
-			continue
-		}
-		left.total, right.total = left.bytes(uniformBytes), right.bytes(uniformBytes)
-		full.parts[i] = left
-		full.parts = append(full.parts, right)
-		p.Splits++
-		for _, k := range []int{i, len(full.parts) - 1} {
-			if full.parts[k].total > filled {
-				heap.Push(full, k)
-			}
-		}
-	}
-	parts = full.parts
-	slices.SortFunc(parts, func(a, b simRange) int { return strings.Compare(a.min, b.min) })
+}
+
+// sum adds up what each range of parts holds after the splits into
+// Physical and values, the values past the exact limit shared out as
+// Place shares them, by the documents past it each range holds
+// (overflowDocs in all).
+func (p *Projection) sum(g *growth, parts []simRange, overflowDocs float64) {
+	d := g.d
 	p.Physical = make([]Physical, len(parts))
 	p.values = make([]float64, len(parts))
 	for i, r := range parts {
@@ -239,16 +280,15 @@ func (d *Distribution) Project(factor float64, ranges []epk.Range, maxLogical, a
 				ph.LogicalPartitions++
 			}
 		}
-		ph.Documents += int64(math.Round(gapDocs + r.overflowDocs + uniformDocs*r.width))
-		ph.Bytes += int64(math.Round(gapBytes + r.overflowBytes + uniformBytes*r.width))
-		ph.Requests += r.overflowReq + uniformReq*r.width
+		ph.Documents += int64(math.Round(gapDocs + r.overflowDocs + g.uniformDocs*r.width))
+		ph.Bytes += int64(math.Round(gapBytes + r.overflowBytes + g.uniformBytes*r.width))
+		ph.Requests += r.overflowReq + g.uniformReq*r.width
 		p.Physical[i] = ph
-		p.values[i] = float64(ph.LogicalPartitions) + gapDocs*perDoc + uniformValues*r.width
+		p.values[i] = float64(ph.LogicalPartitions) + gapDocs*g.perDoc + g.uniformValues*r.width
 		if overflowDocs > 0 {
 			p.values[i] += float64(d.Distinct-int64(len(d.Logical))) * r.overflowDocs / overflowDocs
 		}
 	}
-	return p
 }
 
 // Ranges are the EPK ranges of the projection's physical partitions.

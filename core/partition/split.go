@@ -1,12 +1,55 @@
 package partition
 
 import (
+	"container/heap"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 )
+
+// splitFullest splits the ranges of parts over maxPhysical bytes as
+// Project says, and returns them in key order (uniform is the new values'
+// bytes over the whole key space, see simRange.bytes).
+func (p *Projection) splitFullest(parts []simRange, v epk.Version, maxPhysical int64, uniform float64) []simRange {
+	// The fullest range splits first: the result is the same, but past the
+	// most partitions simulated the ranges left over the limit are the
+	// evenest, not the last ones in key order.
+	// Over the limit by more than the rounding of the sums: a target of
+	// exactly 4 × 50 GB fills 4 partitions, and a part of a byte more in
+	// some of them split them into 5, 6 or 7.
+	filled := float64(maxPhysical) * (1 + 1e-9)
+	full := &fullest{parts: parts}
+	for i := range parts {
+		if parts[i].total > filled {
+			full.order = append(full.order, i)
+		}
+	}
+	heap.Init(full)
+	for full.Len() > 0 {
+		i := heap.Pop(full).(int)
+		left, right, ok := full.parts[i].split(v, maxPhysical, uniform)
+		if !ok || len(full.parts) >= maxSimulated {
+			// One logical partition alone is past the limit, or the range
+			// cannot be cut: the service could not split it either.
+			p.Unsplittable = true
+			continue
+		}
+		left.total, right.total = left.bytes(uniform), right.bytes(uniform)
+		full.parts[i] = left
+		full.parts = append(full.parts, right)
+		p.Splits++
+		for _, k := range []int{i, len(full.parts) - 1} {
+			if full.parts[k].total > filled {
+				heap.Push(full, k)
+			}
+		}
+	}
+	parts = full.parts
+	slices.SortFunc(parts, func(a, b simRange) int { return strings.Compare(a.min, b.min) })
+	return parts
+}
 
 // maxSimulated is the most physical partitions the split simulation makes:
 // 65,536 of 50 GB hold 3.2 PB.

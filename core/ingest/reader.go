@@ -883,8 +883,6 @@ func (r *Reader) consumeBOM() bool {
 
 // ---- values ----
 
-var errAbort = errors.New("document over limits")
-
 // newValueReader returns a Reader for valueOf alone: it reads from no
 // input of its own.
 func newValueReader() *Reader {

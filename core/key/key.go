@@ -409,15 +409,9 @@ func component(v *jsontree.Value) (epk.Value, Status) {
 	return epk.UndefinedValue, Invalid
 }
 
-// scalarText is a component as a synthetic key writes it: strings as they
-// are, numbers in their shortest form, true, false and null as words.
-func scalarText(c epk.Value) string {
-	if c.Kind == epk.String {
-		return c.Str
-	}
-	return string(appendScalar(nil, c))
-}
-
+// appendScalar appends a component as a synthetic key writes it: strings
+// as they are, numbers in their shortest form, true, false and null as
+// words.
 func appendScalar(dst []byte, c epk.Value) []byte {
 	switch c.Kind {
 	case epk.String:

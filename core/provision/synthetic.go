@@ -30,9 +30,8 @@ import (
 //
 // A function sees the document only after its language's JSON reader, and
 // cannot undo what that reader changed: Python reads the integer -0 as 0,
-// readers other than pkcalc's keep the last of duplicate properties where
-// pkcalc keeps the first, and pkcalc reads unpaired UTF-16 surrogates as
-// U+FFFD.
+// and pkcalc reads unpaired UTF-16 surrogates as U+FFFD. Of duplicate
+// properties pkcalc keeps the last (core/ingest), as these readers do.
 
 // timeForms writes key.TimeForms in a language, each line after indent:
 // each form's name and example as a comment (prefix starts a comment line),

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -67,7 +68,10 @@ func (d *Distribution) suffixGrowth(n int, grow float64) *suffixGrowth {
 		s.requests += l.Requests
 		seen[rest]++
 	}
-	for rest, s := range g.group {
+	// In the groups' order, not the map's: float sums depend on their
+	// order, and the report must be the same bytes on every run.
+	for _, rest := range slices.Sorted(maps.Keys(g.group)) {
+		s := g.group[rest]
 		unseen := max(0, g.n-float64(seen[rest]))
 		g.unseenBytes += unseen * float64(s.bytes) * (grow - 1) / g.n
 		g.unseenDocs += unseen * float64(s.docs) * (grow - 1) / g.n

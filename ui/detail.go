@@ -14,6 +14,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/provision"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/ui/chart"
@@ -89,7 +90,10 @@ func HeatmapChart(x report.Candidate) vugu.HTML {
 }
 
 // ValuesText writes a key value for people: JSON, the undefined value as
-// "(missing)".
+// "(missing)". As in the report, the characters a path escapes are
+// written \uXXXX (paths.EscapeJSON): HTML escaping keeps them from being
+// markup, not a bidirectional override from showing "a\u202egnp.exe" as
+// "aexe.png", nor a control character from showing as nothing.
 func ValuesText(vals []any) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
@@ -101,7 +105,7 @@ func ValuesText(vals []any) string {
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
 		enc.Encode(v)
-		parts[i] = strings.TrimSpace(b.String())
+		parts[i] = paths.EscapeJSON(strings.TrimSpace(b.String()))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vugu/vugu"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -165,10 +166,12 @@ func RoutingText(v report.Verdict) string {
 	return "every partition"
 }
 
-// OpText names an operation.
+// OpText names an operation. A query's characters that a path escapes
+// are written \uXXXX, as a string literal of the query can write them
+// (ValuesText says why).
 func OpText(v report.Verdict) string {
 	if v.Query != "" {
-		return v.Query
+		return paths.EscapeJSON(v.Query)
 	}
 	return v.Kind + " " + strings.Join(v.Paths, " ")
 }

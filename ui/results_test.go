@@ -45,3 +45,17 @@ func TestChargeText(t *testing.T) {
 		}
 	}
 }
+
+// TestShownEscaped: a value or a query with a bidirectional override or a
+// C1 control shows on the page as the report writes it, \uXXXX: HTML
+// escaping keeps it from being markup, not "a\u202egnp.exe" from showing
+// as "aexe.png". Other text is shown as it is.
+func TestShownEscaped(t *testing.T) {
+	if got, want := ValuesText([]any{"a\u202egnp.exe", "v\u009b2J", "größe <b>", 1.5}), `"a\u202egnp.exe", "v\u009b2J", "größe <b>", 1.5`; got != want {
+		t.Errorf("ValuesText = %s, want %s", got, want)
+	}
+	v := report.Verdict{Query: "SELECT * FROM c WHERE c.name = '\u2066x\u2069'"}
+	if got, want := OpText(v), `SELECT * FROM c WHERE c.name = '\u2066x\u2069'`; got != want {
+		t.Errorf("OpText = %s, want %s", got, want)
+	}
+}

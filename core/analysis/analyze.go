@@ -593,13 +593,14 @@ func (a *analysis) windowWarnings() []report.Notice {
 		first, limit, paths, it, human.Count(int64(all)))}}
 }
 
-// shortValue is a value's JSON, cut to 40 characters for a message.
+// shortValue is a value's JSON, cut to 40 characters for a message, with
+// the characters a path escapes escaped (paths.EscapeJSON).
 func shortValue(v *jsontree.Value) string {
 	text := []rune(v.JSON())
 	if len(text) > 40 {
-		return string(text[:39]) + "…"
+		text = append(text[:39], '…')
 	}
-	return string(text)
+	return paths.EscapeJSON(string(text))
 }
 
 // looksLikeTime reports whether a path's most common values read as times

@@ -64,7 +64,7 @@ type Path struct {
 
 // ValueCount is a scalar value and the number of times it occurs.
 type ValueCount struct {
-	Value string // compact JSON text: strings are quoted, so "null" and null differ
+	Value string // compact JSON text: strings are quoted, so "null" and null differ; see EscapeJSON
 	Count int
 }
 
@@ -248,7 +248,7 @@ func (c *Collector) count(n *node, v *jsontree.Value) {
 
 // newValueCount is a value seen once, under key.
 func newValueCount(v *jsontree.Value, key string, hash uint64) *valueCount {
-	text := v.JSON()
+	text := EscapeJSON(v.JSON())
 	if v.Kind == jsontree.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
 		// JSON has no infinities: show them as Extended JSON does.
 		word := "NaN"

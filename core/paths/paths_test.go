@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -191,6 +192,13 @@ func TestFormatParse(t *testing.T) {
 		{[]string{"[]"}, `/"[]"`},
 		{[]string{"a\nb", "\x1b[31m", "del\x7f"}, `/"a\u000ab"/"\u001b[31m"/"del\u007f"`},
 		{[]string{`\u0041`}, `/"\\u0041"`},
+		// C1 controls (U+009B is a terminal's CSI) and the bidirectional
+		// formatting characters, which would show one name as another.
+		{[]string{"\u009b31m", "nel\u0085"}, `/"\u009b31m"/"nel\u0085"`},
+		{[]string{"a\u202egnp.exe", "x\u2066y\u2069", "r\u200fl\u200e", "ar\u061c", "ls\u2028ps\u2029"},
+			`/"a\u202egnp.exe"/"x\u2066y\u2069"/"r\u200fl\u200e"/"ar\u061c"/"ls\u2028ps\u2029"`},
+		// Other text outside ASCII is written as it is.
+		{[]string{"größe", "日付", "a\u00a0b", "e\u0301"}, "/\"größe\"/\"日付\"/\"a\u00a0b\"/\"e\u0301\""},
 	}
 	for _, tt := range tests {
 		if got := Format(tt.names); got != tt.path {
@@ -250,5 +258,38 @@ func TestReasonCount(t *testing.T) {
 	p := byPath(collect(t, strings.NewReader(in.String()), Options{}).Paths())["/tags"]
 	if want := "holds arrays in 2,000 documents:"; !strings.Contains(p.Reason, want) {
 		t.Errorf("reason %q, want %q", p.Reason, want)
+	}
+}
+
+// TestEscapeJSON: the characters a path escapes are escaped in JSON text
+// too, where the text keeps its values; C0 is the encoder's, and the
+// white space between values stays.
+func TestEscapeJSON(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`["plain","größe"]`, `["plain","größe"]`},
+		{"[\"v\u009b31m\", \"a\u202egnp.exe\"]\n", `["v\u009b31m", "a\u202egnp.exe"]` + "\n"},
+		{"{\n  \"\u2066k\u2069\": \"del\x7f\u061c\u200e\u200f\"\n}", "{\n  \"\\u2066k\\u2069\": \"del\\u007f\\u061c\\u200e\\u200f\"\n}"},
+		{"\"\xff\xc2\"", "\"\xff\xc2\""}, // invalid UTF-8 stays as it is
+	} {
+		got := EscapeJSON(tt.in)
+		if got != tt.want {
+			t.Errorf("EscapeJSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if b := EscapeJSON([]byte(tt.in)); string(b) != tt.want {
+			t.Errorf("EscapeJSON([]byte(%q)) = %q", tt.in, b)
+		}
+		var in, out any
+		if json.Unmarshal([]byte(tt.in), &in) == nil {
+			if err := json.Unmarshal([]byte(got), &out); err != nil || !reflect.DeepEqual(in, out) {
+				t.Errorf("EscapeJSON(%q) reads as %v (%v), not %v", tt.in, out, err, in)
+			}
+		}
+	}
+	for r := rune(0); r < 0x3000; r++ {
+		want := r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x61c || r == 0x200e || r == 0x200f || r == 0x2028 || r == 0x2029 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+		if Escaped(r) != want {
+			t.Errorf("Escaped(%U) = %v", r, !want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // Error is a syntax error at a position in the query text.
@@ -215,8 +217,8 @@ func describeChar(s string) string {
 	if r == utf8.RuneError {
 		return fmt.Sprintf("byte 0x%02x", s[0])
 	}
-	if r < 0x20 || r == 0x7f {
-		return fmt.Sprintf("%U", r)
+	if paths.Escaped(r) {
+		return fmt.Sprintf("%U", r) // written raw it would drive the terminal or reorder the message
 	}
 	return "'" + string(r) + "'"
 }

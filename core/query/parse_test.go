@@ -226,6 +226,9 @@ func TestParseErrors(t *testing.T) {
 		{"SELECT * FROM c WHERE c.a = 1e999", 1, 29, "the number 1e999 is too large"},
 		{"SELECT * FROM c WHERE c.a = #x", 1, 29, "unexpected character '#'"},
 		{"SELECT * FROM c WHERE c.é = 1", 1, 25, "unexpected character 'é'"},
+		// A bidirectional override or a C1 control is named, not written.
+		{"SELECT * FROM c WHERE c.\u202eb = 1", 1, 25, "unexpected character U+202E"},
+		{"SELECT * FROM c WHERE c.a = \u009b1", 1, 29, "unexpected character U+009B"},
 		{"SELECT * FROM c WHERE c.a = 1 ?", 1, 32, "expected an expression after '?', found the end of the query"},
 		{"SELECT * FROM c WHERE c.a ? 1 2", 1, 31, "expected ':' for the '?' at line 1, column 27, found the number 2"},
 		{"SELECT * FROM c WHERE c.a BETWEEN 1 OR 2", 1, 37, "expected AND between the two bounds of BETWEEN, found 'OR'"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // WriteText writes the report as a terminal table followed by the details
@@ -112,7 +113,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " Projected to %s.", t)
 	}
 	if r.TimeField != "" {
-		fmt.Fprintf(bw, " Time field: `%s`.", mdCell(r.TimeField))
+		fmt.Fprintf(bw, " Time field: %s.", mdCode(r.TimeField))
 	}
 	errs := queryErrors(r)
 	if len(errs) > 0 {
@@ -129,7 +130,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	if r.Recommended != "" {
-		fmt.Fprintf(bw, "\n**Recommended key: `%s`**\n", mdCell(r.Recommended))
+		fmt.Fprintf(bw, "\n**Recommended key: %s**\n", mdCode(r.Recommended))
 		if best, ok := recommended(r); ok {
 			if p := provisionText(best); p != "" {
 				fmt.Fprintf(bw, "\n%s\n", p)
@@ -150,11 +151,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if c.LogicalPartitionsEstimated {
 			logical = "~" + logical
 		}
-		fmt.Fprintf(bw, "| %d | `%s` | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, mdCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest,
-			hottestPhysical(c), mdCell(orDash(findingCodes(c.Findings))))
+		fmt.Fprintf(bw, "| %d | %s | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, mdCodeCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest,
+			hottestPhysical(c), orDash(findingCodes(c.Findings)))
 	}
 	for _, c := range r.Candidates {
-		fmt.Fprintf(bw, "\n## `%s` — grade %s (%d/100)\n\n", mdCell(c.Key.Spec), c.Grade, c.Score)
+		fmt.Fprintf(bw, "\n## %s — grade %s (%d/100)\n\n", mdCode(c.Key.Spec), c.Grade, c.Score)
 		fmt.Fprintf(bw, "| Part | Score | Weight | Why |\n|---|---:|---:|---|\n")
 		for _, b := range c.ScoreBreakdown {
 			if !b.Measured {
@@ -176,7 +177,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(bw, "\nLargest logical partitions:\n\n| Value | Documents | Bytes | Share |\n|---|---:|---:|---:|\n")
 			for _, l := range c.Largest[:min(5, len(c.Largest))] {
 				v, _ := json.Marshal(l.Values)
-				fmt.Fprintf(bw, "| `%s` | %s | %s | %s |\n", mdCell(string(v)), human.Count(l.Documents), human.Bytes(l.Bytes), human.Percent(l.Share))
+				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdCodeCell(string(paths.EscapeJSON(v))), human.Count(l.Documents), human.Bytes(l.Bytes), human.Percent(l.Share))
 			}
 		}
 	}
@@ -382,17 +383,46 @@ func inputLines(r *Report) []string {
 	return out
 }
 
-// mdCell keeps user text from breaking a Markdown table or code span.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "`", "'")
-	return strings.ReplaceAll(s, "\n", " ")
+// mdCell keeps the report's own words in a table's cell (the score's
+// notes, which name no property) from ending the cell or starting a code
+// span.
+var mdCell = strings.NewReplacer(`\`, `\\`, "`", "\\`", "|", `\|`, "\n", " ").Replace
+
+// mdText escapes the characters that would turn user text into markup,
+// so that it shows as it is: a backslash, a backtick and an & as well,
+// which would escape the next character, start a code span or name an
+// entity.
+var mdText = strings.NewReplacer(`\`, `\\`, "`", "\\`", "&", "&amp;", "<", "&lt;", ">", "&gt;", "\n", " ",
+	"*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`).Replace
+
+// mdCode writes s as a code span that shows it exactly, backticks
+// included (CommonMark): between runs of backticks longer than any in s,
+// with a space inside each when s starts or ends with a backtick, or
+// starts and ends with a space (one of each would be taken off). A line
+// break, which would show as a space or end the paragraph, is a space.
+func mdCode(s string) string {
+	if s == "" {
+		return "` `" // no code span is empty
+	}
+	s = strings.ReplaceAll(s, "\n", " ")
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if run = run + 1; s[i] != '`' {
+			run = 0
+		}
+		longest = max(longest, run)
+	}
+	fence, pad := strings.Repeat("`", longest+1), ""
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "" {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
 }
 
-// mdText escapes the characters that would turn user text into markup.
-func mdText(s string) string {
-	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "`", "'")
-	return r.Replace(s)
+// mdCodeCell is mdCode in a table's cell, where a | would end the cell
+// even in a code span; GFM shows \| there as |.
+func mdCodeCell(s string) string {
+	return strings.ReplaceAll(mdCode(s), "|", `\|`)
 }
 
 type errWriter struct {

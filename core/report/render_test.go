@@ -162,3 +162,59 @@ func mustFloat(t *testing.T, s string) float64 {
 	}
 	return f
 }
+
+// TestWriteJSONEscapes: a character a path escapes is written \uXXXX in
+// the JSON's strings, also when a write cuts it; the JSON reads back the
+// same values.
+func TestWriteJSONEscapes(t *testing.T) {
+	r := example(t, "sample-scaled")
+	r.Candidates[0].Largest[0].Values = []any{"v\u009b2J", "a\u202egnp.exe"}
+	r.Candidates[0].Findings[0].Message = "x\u2066y\u2069"
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{`"v\u009b2J"`, `"a\u202egnp.exe"`, `"x\u2066y\u2069"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON lacks %s", want)
+		}
+	}
+	if strings.ContainsAny(out, "\u009b\u202e\u2066\u2069") {
+		t.Error("JSON carries them raw")
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Candidates[0].Largest[0].Values[1] != "a\u202egnp.exe" {
+		t.Errorf("read back %v, %v", back.Candidates[0].Largest[0].Values, err)
+	}
+	// Written a byte at a time, a character cut between writes is escaped.
+	var one bytes.Buffer
+	e := &escaper{w: &one}
+	for _, c := range []byte("[\"a\u202eb\", \"\u00e9\u0085\"]") {
+		e.Write([]byte{c})
+	}
+	e.flush()
+	if got, want := one.String(), `["a\u202eb", "é\u0085"]`; got != want {
+		t.Errorf("byte by byte: %s, want %s", got, want)
+	}
+}
+
+// TestMarkdownCode: a code span shows any text exactly, as CommonMark
+// reads it: fenced by more backticks than any run inside, padded where a
+// backtick or the spaces at its ends would be lost.
+func TestMarkdownCode(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"/a", "`/a`"}, {"`", "`` ` ``"}, {"a``b", "```a``b```"}, {"`a", "`` `a ``"}, {" a ", "`  a  `"}, {"  ", "`  `"},
+		{`/"a|b"`, "`/\"a|b\"`"}, {"", "` `"},
+	} {
+		if got := mdCode(tt.in); got != tt.want {
+			t.Errorf("mdCode(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	if got := mdCodeCell(`/"a|b"`); got != "`/\"a\\|b\"`" {
+		t.Errorf("mdCodeCell: %s", got)
+	}
+	if got := mdText("a`b\\*c&amp;"); got != "a\\`b\\\\\\*c&amp;amp;" {
+		t.Errorf("mdText: %s", got)
+	}
+}

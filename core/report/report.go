@@ -3,8 +3,10 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"unicode/utf8"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/paths"
 )
 
 // SchemaVersion is the version of the JSON report; docs/report.schema.json
@@ -423,10 +425,56 @@ type TopValue struct {
 	Count int             `json:"count"`
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON. The characters a path
+// escapes are written \uXXXX in its strings too (paths.EscapeJSON), so
+// that the JSON shown in a terminal cannot drive it nor reorder a value.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
+	ew := &escaper{w: w}
+	enc := json.NewEncoder(ew)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	return ew.flush()
+}
+
+// escaper writes JSON text with paths.EscapeJSON, holding back a
+// character cut at the end of a write.
+type escaper struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (e *escaper) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(e.tail) > 0 {
+		p = append(e.tail, p...)
+		e.tail = nil
+	}
+	cut := len(p)
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if cut < len(p) {
+		e.tail = append([]byte(nil), p[cut:]...)
+	}
+	if _, err := e.w.Write(paths.EscapeJSON(p[:cut])); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (e *escaper) flush() error {
+	if len(e.tail) == 0 {
+		return nil
+	}
+	_, err := e.w.Write(e.tail)
+	e.tail = nil
+	return err
 }

@@ -55,7 +55,7 @@ const provisionTries = 3
 // partitions are the one layout tried.
 func (e *Evaluation) provision() Provision {
 	var p Provision
-	if e.Load.HottestLogiRU > capacity.PartitionMaxRU {
+	if !(e.Load.HottestLogiRU <= capacity.PartitionMaxRU) { // NaN too: no figure to provision by
 		return p // no layout splits one key value
 	}
 	t := e.Throughput
@@ -67,7 +67,7 @@ func (e *Evaluation) provision() Provision {
 		for _, d := range l.DemandRU {
 			busiest = max(busiest, d)
 		}
-		if busiest > capacity.PartitionMaxRU {
+		if !(busiest <= capacity.PartitionMaxRU) { // NaN too: int(NaN) was the least int, -9,223,372,036,854,775,808 RU/s
 			return false
 		}
 		ru := int(math.Ceil(max(float64(len(l.DemandRU))*busiest, floor)/step) * step)

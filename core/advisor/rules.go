@@ -262,11 +262,11 @@ func times(f float64) string {
 	if f < 10 {
 		return strconv.FormatFloat(f, 'f', 1, 64) + "×"
 	}
-	return human.Count(int64(math.Round(f))) + "×"
+	return human.Count(human.Int(math.Round(f))) + "×"
 }
 
 // ru writes RU/s for people, rounded up: the least that serves the demand.
-func ru(f float64) string { return human.Count(int64(math.Ceil(f))) + " RU/s" }
+func ru(f float64) string { return human.Count(human.Int(math.Ceil(f))) + " RU/s" }
 
 // suffixModulus is the N of a synthetic key's computed suffix
 // (hash(/path)%N), or 0 if it has none.

@@ -19,6 +19,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -287,6 +288,8 @@ type analysis struct {
 	opErrs     []string
 	timed      int      // documents with a time at the time field
 	weighed    int      // documents with a weight above 0 at the weight field
+	capped     int      // of those, documents weighing more than options.MaxWeight, read as it
+	cappedAt   string   // the first of them and its weight: "document 2, at line 3, with 1e308"
 	ids        *idCheck // nil for aggregates
 	sorted     []order  // what the window's documents are in order of, when it filled up
 }
@@ -391,6 +394,13 @@ func (a *analysis) add(d *ingest.Document) {
 	}
 	if f.Weight > 0 {
 		a.weighed++
+	}
+	if f.Weight > options.MaxWeight {
+		// Past it the sums of weights overflow (options.MaxWeight).
+		if a.capped++; a.capped == 1 {
+			a.cappedAt = fmt.Sprintf("document %d, at line %d, with %s", d.Index, d.Line, shortValue(r.at(r.weight)))
+		}
+		f.Weight = options.MaxWeight
 	}
 	for k, acc := range a.accs {
 		read := r.byKey[k]
@@ -767,6 +777,11 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 				human.Count(options.MaxTargetDocs), human.Count(options.MaxTargetGB))})
 			continue
 		}
+		if r.Requests > options.MaxWeight {
+			over = append(over, &aggregate.LineError{Line: r.Line, Row: r.Row, Msg: fmt.Sprintf("requests %s is more than pkcalc models (%s, as a rate or a weight): the row is left out",
+				strconv.FormatFloat(r.Requests, 'g', -1, 64), maxWeightText)})
+			continue
+		}
 		acc.AddAggregate(r.Values, r.Documents, r.Bytes, r.Requests)
 		a.docs += int(r.Documents)
 		a.bytes += r.Bytes
@@ -785,6 +800,9 @@ func AnalyzeAggregates(rows []aggregate.Row, problems []error, spec key.Spec, op
 	}
 	return a.finish()
 }
+
+// maxWeightText is options.MaxWeight as messages write it.
+var maxWeightText = human.Count(options.MaxWeight)
 
 // aggregateProblem wraps a row error; its message names the line.
 func aggregateProblem(err error) *ingest.Error { return &ingest.Error{Msg: err.Error()} }
@@ -807,6 +825,11 @@ func (a *analysis) settingWarnings() []report.Notice {
 		case 2*lacking > a.docs:
 			out = append(out, report.Notice{Code: report.WeightFieldSparse, Message: fmt.Sprintf("The weight field %s holds no number above 0 in %s of the %s documents (it is missing, not a number, or 0 or less): they are counted as taking no requests.",
 				paths.Format(w), human.Count(int64(lacking)), n)})
+		}
+		if a.capped > 0 {
+			out = append(out, report.Notice{Code: report.WeightFieldCapped, Message: fmt.Sprintf("The weight field %s holds more than %s, the most pkcalc models, in %s %s: %s read as %s, so that the sums of requests stay finite. %s %s.",
+				paths.Format(w), maxWeightText, human.Count(int64(a.capped)), human.Plural(int64(a.capped), "document", "documents"),
+				human.Plural(int64(a.capped), "it is", "they are"), maxWeightText, human.Plural(int64(a.capped), "It is", "The first is"), a.cappedAt)})
 		}
 	}
 	if t := a.timePath; t != nil {

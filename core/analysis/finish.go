@@ -116,6 +116,7 @@ func (a *analysis) finish() *report.Report {
 	default:
 		rep.NoRecommendation = a.whyNoRecommendation()
 	}
+	report.Finite(rep) // the figures above are rounded; Finite is for any that are not
 	return rep
 }
 
@@ -354,6 +355,9 @@ func round(f float64, places int) float64 {
 		return 0
 	}
 	p := math.Pow(10, float64(places))
+	if math.IsInf(f*p, 0) {
+		return f // far past any fraction: 1e308 to 3 places was +Inf
+	}
 	return math.Round(f*p) / p
 }
 

@@ -9,6 +9,7 @@ package human
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -24,6 +25,21 @@ func Count(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// Int is f as an int64 for Count, truncated as int64(f) truncates it, but
+// NaN is 0 and a figure past int64's range is its end: there int64(f) is
+// undefined (on amd64 the least int64, which wrote negative RU/s).
+func Int(f float64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
 }
 
 // Short writes a count compactly: 950, 9,999, 12.3 k, 4.5 M, 1.2 G.
@@ -60,7 +76,7 @@ func Bytes(n int64) string {
 // 68%, 4.5%, <0.1%, and 100% only when it is all.
 func Percent(f float64) string {
 	switch {
-	case f <= 0:
+	case !(f > 0): // NaN too: no share to show
 		return "0%"
 	case f >= 1:
 		return "100%"

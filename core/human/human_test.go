@@ -14,7 +14,10 @@ func TestFormats(t *testing.T) {
 		{Bytes(512), "512 B"}, {Bytes(1536), "1.5 KB"}, {Bytes(171366), "167 KB"}, {Bytes(2410967), "2.3 MB"},
 		{Bytes(20 << 30), "20.0 GB"}, {Bytes(3 << 40), "3.0 TB"},
 		{Percent(0), "0%"}, {Percent(0.0004), "<0.1%"}, {Percent(0.045), "4.5%"}, {Percent(0.68), "68%"},
-		{Percent(0.999), ">99%"}, {Percent(1), "100%"},
+		{Percent(0.999), ">99%"}, {Percent(1), "100%"}, {Percent(math.NaN()), "0%"}, {Percent(math.Inf(1)), "100%"},
+		// A figure past int64 counts as its end, not as the least int64.
+		{Count(Int(1e300)), "9,223,372,036,854,775,807"}, {Count(Int(math.Inf(1))), "9,223,372,036,854,775,807"},
+		{Count(Int(math.Inf(-1))), "-9,223,372,036,854,775,808"}, {Count(Int(math.NaN())), "0"}, {Count(Int(1234.9)), "1,234"}, {Count(Int(-2.5)), "-2"},
 		{Duration(850 * time.Microsecond), "850 µs"}, {Duration(12 * time.Millisecond), "12 ms"}, {Duration(1400 * time.Millisecond), "1.4 s"},
 		{Plural(1, "document", "documents"), "document"}, {Plural(2, "document", "documents"), "documents"},
 	}

@@ -94,6 +94,16 @@ const (
 	MaxCharge = 1e7
 )
 
+// MaxWeight is the largest request weight pkcalc reads: a document's
+// number at the weight field (--weight-field), or an aggregate row's
+// requests. Weights are relative, so the bound only keeps their sums
+// finite: a trillion documents (MaxTargetDocs) of 10^15 each, grown by any
+// target, stay far below a double's 1.8e308, where weights of 1e308 had
+// summed to +Inf and every share to NaN. A document's larger weight is
+// read as MaxWeight, with a warning (WEIGHT_FIELD_CAPPED); an aggregate
+// row with more requests is left out, as a problem of the input.
+const MaxWeight = 1e15
+
 const (
 	overRate   = "pkcalc models (%s a second: more than the largest container serves)"
 	overCharge = "pkcalc models (%s RU for one operation)"

@@ -226,10 +226,25 @@ func parseWeight(s string) (float64, error) {
 	if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
 		return 0, fmt.Errorf("the weight %q is not a number", s)
 	}
-	if w < 0 {
-		return 0, fmt.Errorf("the weight %s is negative: give operations per second or a relative weight", s)
+	return w, checkWeight(w, s)
+}
+
+// MaxWeight is the largest weight an operation takes: a billion a second,
+// more than the largest container serves (as options.MaxRate bounds the
+// rates given as settings). Past it the sums of rates and charges lose
+// meaning; weights of 1e308 summed to +Inf.
+const MaxWeight = 1e9
+
+// checkWeight refuses a weight below 0 or past MaxWeight; text is how
+// the input writes it.
+func checkWeight(w float64, text string) error {
+	switch {
+	case w < 0:
+		return fmt.Errorf("the weight %s is negative: give operations per second or a relative weight", text)
+	case w > MaxWeight:
+		return fmt.Errorf("the weight %s is more than pkcalc models (1,000,000,000 a second: more than the largest container serves)", text)
 	}
-	return w, nil
+	return nil
 }
 
 // parseCharge reads a measured charge, RU per execution.
@@ -392,8 +407,8 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 		return Op{}, fmt.Errorf("kind %q is not one of %s", j.Kind, strings.Join(names, ", "))
 	}
 	if j.Weight != nil {
-		if *j.Weight < 0 {
-			return Op{}, fmt.Errorf("the weight %v is negative: give operations per second or a relative weight", *j.Weight)
+		if err := checkWeight(*j.Weight, fmt.Sprint(*j.Weight)); err != nil {
+			return Op{}, err
 		}
 		op.Weight = *j.Weight
 	}

@@ -15,8 +15,10 @@ import (
 )
 
 // WriteText writes the report as a terminal table followed by the details
-// of the best candidate.
+// of the best candidate. Like every writer, it makes the report Finite
+// first.
 func WriteText(w io.Writer, r *Report) error {
+	Finite(r)
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "%s %s (%s), read as %s", human.Count(r.Documents), human.Plural(r.Documents, "document", "documents"), human.Bytes(r.Bytes), r.Input.Format)
 	if r.Input.ErrorCount > 0 {
@@ -102,6 +104,7 @@ func WriteText(w io.Writer, r *Report) error {
 
 // WriteMarkdown writes the report as Markdown for a design document.
 func WriteMarkdown(w io.Writer, r *Report) error {
+	Finite(r)
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "# Partition key analysis\n\n")
 	// The format names a wrapper's property, which is user text.
@@ -193,6 +196,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 // WriteCSV writes one row per candidate key. CSV has no place for the
 // report's notes (see Notes): a row is a key, every row alike.
 func WriteCSV(w io.Writer, r *Report) error {
+	Finite(r)
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid", "duplicate_ids",
 		"largest_documents", "largest_bytes", "largest_share", "max_to_mean", "gini", "physical_partitions", "hottest_request_share",
@@ -237,7 +241,7 @@ func provisionText(c Candidate) string {
 	case w == nil:
 		return ""
 	case w.LeastRU == nil:
-		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(int64(w.HottestLogicalRU+0.5)))
+		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(human.Int(w.HottestLogicalRU+0.5)))
 	}
 	split := ""
 	switch {
@@ -250,7 +254,7 @@ func provisionText(c Candidate) string {
 	p := int64(len(c.PhysicalPartitions))
 	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
 		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
-		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(int64(w.TotalRU+0.5)))
+		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(w.TotalRU+0.5)))
 }
 
 func findingCodes(fs []Finding) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -161,6 +162,46 @@ func mustFloat(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestWriteJSONNonFinite: a report holding NaN or an infinity is written,
+// finite, rather than failing (json: unsupported value: +Inf, and the
+// command wrote nothing); the text, Markdown and CSV show no NaN, Inf or
+// negative RU/s for them.
+func TestWriteJSONNonFinite(t *testing.T) {
+	r := example(t, "sample-scaled")
+	nan, inf := math.NaN(), math.Inf(1)
+	c := &r.Candidates[0]
+	least := 400
+	c.Workload = &Workload{RU: 400, TotalRU: inf, BaseRU: nan, HottestLogicalRU: inf, Headroom: math.Inf(-1), LeastRU: &least, LeastRUPartitions: 1}
+	c.Largest[0].Share = nan
+	c.Largest[0].Values = []any{inf, "a"}
+	c.PhysicalPartitions[0].RequestShare = nan
+	demand := inf
+	c.PhysicalPartitions[0].DemandRU = &demand
+	c.PerLogicalPartition.Lorenz[1] = [2]float64{nan, inf}
+	r.Settings.Reads = inf
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("the JSON does not read back: %v", err)
+	}
+	bc := back.Candidates[0]
+	if bc.Workload.TotalRU != math.MaxFloat64 || bc.Workload.BaseRU != 0 || bc.Workload.Headroom != -math.MaxFloat64 || bc.Largest[0].Share != 0 ||
+		bc.Largest[0].Values[0] != math.MaxFloat64 || *bc.PhysicalPartitions[0].DemandRU != math.MaxFloat64 || back.Settings.Reads != math.MaxFloat64 {
+		t.Errorf("read back %+v, %+v", bc.Workload, bc.Largest[0])
+	}
+	c.Workload.TotalRU, c.Workload.HottestLogicalRU, c.Largest[0].Share = inf, inf, nan
+	c.Workload.LeastRU = nil
+	text, md, csv := renderAll(t, r)
+	for name, s := range map[string]string{"text": text, "markdown": md, "csv": csv} {
+		if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") || strings.Contains(s, "-9,223") {
+			t.Errorf("%s shows a figure that is not one:\n%s", name, s)
+		}
+	}
 }
 
 // TestWriteJSONEscapes: a character a path escapes is written \uXXXX in

@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"math"
+	"reflect"
 	"unicode/utf8"
 
 	"github.com/pkcalc/pkcalc/core/human"
@@ -54,6 +56,7 @@ type Notice struct {
 const (
 	WeightFieldUnused      = "WEIGHT_FIELD_UNUSED"      // no document has a weight: documents weigh the same instead
 	WeightFieldSparse      = "WEIGHT_FIELD_SPARSE"      // most documents have no weight: they take no requests
+	WeightFieldCapped      = "WEIGHT_FIELD_CAPPED"      // documents weigh more than pkcalc models: they are read at its most
 	TimeFieldNoTimes       = "TIME_FIELD_NO_TIMES"      // no document has a time at the time field
 	TimeFieldSparse        = "TIME_FIELD_SPARSE"        // most documents have no time there
 	TargetBelowInput       = "TARGET_BELOW_INPUT"       // the target size is below the input's: nothing is projected
@@ -428,7 +431,10 @@ type TopValue struct {
 // WriteJSON writes the report as indented JSON. The characters a path
 // escapes are written \uXXXX in its strings too (paths.EscapeJSON), so
 // that the JSON shown in a terminal cannot drive it nor reorder a value.
+// JSON has no NaN or infinity: the report is made Finite first, rather
+// than written as nothing ("json: unsupported value: +Inf").
 func WriteJSON(w io.Writer, r *Report) error {
+	Finite(r)
 	ew := &escaper{w: w}
 	enc := json.NewEncoder(ew)
 	enc.SetIndent("", "  ")
@@ -477,4 +483,70 @@ func (e *escaper) flush() error {
 	_, err := e.w.Write(e.tail)
 	e.tail = nil
 	return err
+}
+
+// Finite makes every number of the report finite, as JSON can hold it and
+// as people can read it: NaN becomes 0, and an infinity the largest
+// finite number of its sign. The analysis makes its reports finite; every
+// writer makes the report it is given finite too, in place, before it
+// writes.
+func Finite(r *Report) {
+	finite(reflect.ValueOf(r))
+}
+
+func finite(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if !v.CanSet() {
+			return // in a struct in an interface, which the report has not
+		}
+		switch f := v.Float(); {
+		case math.IsNaN(f):
+			v.SetFloat(0)
+		case math.IsInf(f, 0):
+			v.SetFloat(math.Copysign(math.MaxFloat64, f))
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			finite(v.Elem())
+		}
+	case reflect.Interface:
+		// A value in an interface cannot be set: the interface is given
+		// a finite copy.
+		if v.IsNil() {
+			return
+		}
+		if e := v.Elem(); e.Kind() == reflect.Float64 || e.Kind() == reflect.Float32 {
+			c := reflect.New(e.Type()).Elem()
+			c.Set(e)
+			finite(c)
+			if v.CanSet() {
+				v.Set(c)
+			}
+			return
+		}
+		finite(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				finite(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return // json.RawMessage: text
+		}
+		for i := range v.Len() {
+			finite(v.Index(i))
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			e := reflect.New(it.Value().Type()).Elem()
+			e.Set(it.Value())
+			finite(e)
+			if e.Kind() == reflect.Interface || e.Kind() == reflect.Float64 || e.Kind() == reflect.Float32 {
+				v.SetMapIndex(it.Key(), e)
+			}
+		}
+	}
 }

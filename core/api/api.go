@@ -126,9 +126,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		rep := analysis.AnalyzeAggregates(rows, problems, opts.Keys[0], opts)
 		if wantsStream(r.Header.Get("Accept")) {
 			w.Header().Set("Content-Type", "application/x-ndjson")
-			var b strings.Builder
-			report.WriteJSON(&b, rep)
-			json.NewEncoder(w).Encode(Event{Type: "report", JSON: b.String()})
+			json.NewEncoder(w).Encode(reportEvent(rep))
 			return
 		}
 		write(w, format, rep)
@@ -185,9 +183,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			enc.Encode(Event{Type: "error", Error: &Error{status, err.Error()}})
 		} else {
-			var b strings.Builder
-			report.WriteJSON(&b, rep)
-			enc.Encode(Event{Type: "report", JSON: b.String()})
+			enc.Encode(reportEvent(rep))
 		}
 		flush()
 		return
@@ -199,24 +195,57 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	write(w, format, rep)
 }
 
+// writeJSON is report.WriteJSON; a test makes it fail.
+var writeJSON = report.WriteJSON
+
+// reportEvent is the stream's report event, or an error event when the
+// report cannot be written: never a report event without its report.
+func reportEvent(rep *report.Report) Event {
+	var b strings.Builder
+	if err := writeJSON(&b, rep); err != nil {
+		return Event{Type: "error", Error: &Error{http.StatusInternalServerError, "the report could not be written: " + err.Error()}}
+	}
+	return Event{Type: "report", JSON: b.String()}
+}
+
+// write writes the report in format. Should writing fail before anything
+// is sent, the answer is a 500 with the error, not a 200 with no body; once
+// part of the report is sent, its status is too, and only the client's
+// going away stops it.
 func write(w http.ResponseWriter, format string, rep *report.Report) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
+	sent := &sentWriter{w: w}
+	var err error
 	switch format {
 	case "markdown":
 		h.Set("Content-Type", "text/markdown; charset=utf-8")
-		report.WriteMarkdown(w, rep)
+		err = report.WriteMarkdown(sent, rep)
 	case "csv":
 		h.Set("Content-Type", "text/csv; charset=utf-8")
-		report.WriteCSV(w, rep)
+		err = report.WriteCSV(sent, rep)
 	case "text":
 		h.Set("Content-Type", "text/plain; charset=utf-8")
-		report.WriteText(w, rep)
+		err = report.WriteText(sent, rep)
 	default:
 		h.Set("Content-Type", "application/json")
-		report.WriteJSON(w, rep)
+		err = writeJSON(sent, rep)
 	}
+	if err != nil && !sent.any {
+		fail(w, http.StatusInternalServerError, "the report could not be written: %v", err)
+	}
+}
+
+// sentWriter tells whether anything was written.
+type sentWriter struct {
+	w   io.Writer
+	any bool
+}
+
+func (s *sentWriter) Write(p []byte) (int, error) {
+	s.any = s.any || len(p) > 0
+	return s.w.Write(p)
 }
 
 // bodyKind tells JSON bodies from CSV ones by Content-Type, and refuses

@@ -3,6 +3,8 @@ package api
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -170,5 +172,57 @@ func TestTooLargeWithoutLength(t *testing.T) {
 		if w.Code != 413 {
 			t.Errorf("%s: %d %.300s", tc.name, w.Code, w.Body.String())
 		}
+	}
+}
+
+// TestWriteFailure: should the report not be written, the answer says so:
+// a 500 with the error, or an error event in a stream, never a 200 with an
+// empty body or a report event with no report (as json: unsupported value:
+// +Inf once made them).
+func TestWriteFailure(t *testing.T) {
+	defer func(w func(io.Writer, *report.Report) error) { writeJSON = w }(writeJSON)
+	writeJSON = func(io.Writer, *report.Report) error { return errors.New("json: unsupported value: +Inf") }
+	h := Handler(Config{})
+	docs := sample.OrdersText(50)
+	w := post(t, h, "/v1/analyze?keys=/tenantId", "", "", docs)
+	var body struct{ Error Error }
+	if err := json.Unmarshal(w.Body.Bytes(), &body); w.Code != 500 || err != nil ||
+		body.Error.Message != "the report could not be written: json: unsupported value: +Inf" {
+		t.Errorf("%d %q", w.Code, w.Body.String())
+	}
+	aggs := "k0,documents,bytes\n\"contoso\",900,900000\n\"fabrikam\",100,100000\n"
+	for _, tt := range []struct{ target, ctype, body string }{
+		{"/v1/analyze?keys=/tenantId", "", docs},
+		{"/v1/analyze?aggregates=true&keys=/tenantId", "text/csv", aggs},
+	} {
+		w := post(t, h, tt.target, tt.ctype, "application/x-ndjson", tt.body)
+		lines := strings.Split(strings.TrimSpace(w.Body.String()), "\n")
+		var last Event
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Type != "error" || last.Error == nil ||
+			last.Error.Status != 500 || !strings.Contains(last.Error.Message, "unsupported value") {
+			t.Errorf("%s: last event %s", tt.target, lines[len(lines)-1])
+		}
+	}
+}
+
+// TestOverflowingWeights: weights of 1e308 summed to +Inf and the API
+// answered 200 with an empty body, the stream a report event with no
+// report. Both carry the report now.
+func TestOverflowingWeights(t *testing.T) {
+	var docs strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&docs, `{"id":"%d","tenantId":"t%d","w":1e308}`+"\n", i, i%4)
+	}
+	target := "/v1/analyze?keys=/tenantId&noSuggest=true&weightField=/w&readsPerSecond=1e9&writesPerSecond=1e9"
+	w := post(t, Handler(Config{}), target, "", "", docs.String())
+	var rep report.Report
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); w.Code != 200 || err != nil || len(rep.Candidates) != 1 || rep.Warnings[0].Code != report.WeightFieldCapped {
+		t.Errorf("%d %v %.300s", w.Code, err, w.Body.String())
+	}
+	w = post(t, Handler(Config{}), target, "", "application/x-ndjson", docs.String())
+	lines := strings.Split(strings.TrimSpace(w.Body.String()), "\n")
+	var last Event
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Type != "report" || json.Unmarshal([]byte(last.JSON), &rep) != nil {
+		t.Errorf("last event %.300s", lines[len(lines)-1])
 	}
 }

@@ -59,6 +59,17 @@ need_node() {
   apt_install nodejs || die "Node.js is needed to run the WebAssembly tests: install the nodejs package"
 }
 
+# need_languages: the languages in which core/provision's tests run the
+# snippets it writes (Python; Java's javac and java). Node and bash are
+# needed anyway.
+need_languages() {
+  command -v python3 >/dev/null 2>&1 || apt_install python3 ||
+    die "Python 3 is needed to run the Python snippets in the tests: install the python3 package"
+  if ! command -v javac >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then
+    apt_install default-jdk-headless || die "a JDK is needed to compile the Java snippets in the tests: install the default-jdk-headless package"
+  fi
+}
+
 need_npm() {
   command -v npm >/dev/null 2>&1 && return 0
   apt_install npm || die "npm is needed to install DuckDB for the tests: install the npm package"
@@ -282,13 +293,15 @@ run_tests() {
   export PKCALC_REQUIRE_TOOLS=1
   need_shared
   need_node
+  need_languages
   need_duckdb
   generate
   log "go vet"
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./wasm/... ./ui/... ./core/...
   log "native tests"
-  go test -count=1 ./...
+  # All but e2e, which needs the site and the browser: it runs below.
+  go test -count=1 $(go list ./... | grep -vx github.com/pkcalc/pkcalc/e2e)
   log "WebAssembly tests (Node)"
   PATH="$PATH:$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./ui/...
   need_chromium

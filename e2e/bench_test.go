@@ -46,9 +46,7 @@ func TestBrowserBenchmark(t *testing.T) {
 	if out == "" {
 		t.Skip("PKCALC_BENCH is not set: ./build.sh bench runs this")
 	}
-	if browserCtx == nil {
-		t.Skip("no browser")
-	}
+	needBrowser(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "orders-100mb.jsonl")
 	var data bytes.Buffer

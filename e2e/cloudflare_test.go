@@ -36,6 +36,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/api"
 	"github.com/pkcalc/pkcalc/core/options"
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
 // cloudflareMaxBody is api.Config.MaxBodyBytes in wasm/engine/cloudflare.
@@ -44,7 +45,7 @@ const cloudflareMaxBody = 100 << 20
 func TestCloudflare(t *testing.T) {
 	dir, wrangler := os.Getenv("PKCALC_CLOUDFLARE"), os.Getenv("PKCALC_WRANGLER")
 	if dir == "" || wrangler == "" {
-		t.Skip("PKCALC_CLOUDFLARE and PKCALC_WRANGLER are not set: ./build.sh test builds the Worker with build_cloudflare, installs wrangler and sets them")
+		testenv.Missing(t, "PKCALC_CLOUDFLARE and PKCALC_WRANGLER are not set: ./build.sh test builds the Worker with build_cloudflare, installs wrangler and sets them")
 	}
 	start := time.Now()
 	base := startWrangler(t, dir, wrangler)
@@ -106,18 +107,14 @@ func TestCloudflare(t *testing.T) {
 	})
 
 	t.Run("EngineWorkerCSP", func(t *testing.T) {
-		if browserCtx == nil {
-			t.Skip("no browser: run ./build.sh test")
-		}
+		needBrowser(t)
 		engineWorkerConfined(t, base)
 	})
 
 	t.Run("Offline", func(t *testing.T) {
 		// Cloudflare redirects /index.html to / and /embed.html to /embed:
 		// the service worker must keep copies it can open pages with.
-		if browserCtx == nil {
-			t.Skip("no browser: run ./build.sh test")
-		}
+		needBrowser(t)
 		for _, c := range [][2]string{{"/index.html", "/"}, {"/embed.html", "/embed"}} {
 			res, _ := call(t, &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, "GET", base+c[0], "", nil, nil)
 			if res.StatusCode/100 != 3 || res.Header.Get("Location") != c[1] {

@@ -4,7 +4,8 @@
 // It needs a built site and a browser, which ./build.sh test provides:
 // PKCALC_SITE is the site's directory and PKCALC_CHROMIUM the browser. When
 // PKCALC_SCREENSHOTS names a directory, the tests save screenshots there.
-// Run alone (go test ./...), the tests skip and say why.
+// Run alone (go test ./...), the tests that need them skip and say why, or
+// fail where every test must run (internal/testenv).
 package e2e
 
 import (
@@ -32,6 +33,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pkcalc/pkcalc/internal/shared"
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
 var (
@@ -44,7 +46,7 @@ func TestMain(m *testing.M) {
 	site, chromium := os.Getenv("PKCALC_SITE"), os.Getenv("PKCALC_CHROMIUM")
 	if site == "" || chromium == "" {
 		fmt.Println("e2e: PKCALC_SITE and PKCALC_CHROMIUM are not set; run ./build.sh test for the browser tests")
-		os.Exit(m.Run()) // every test skips
+		os.Exit(m.Run()) // every test that needs them stops (needBrowser)
 	}
 	os.Exit(run(m, site, chromium))
 }
@@ -101,12 +103,19 @@ func run(m *testing.M, site, chromium string) int {
 	return m.Run()
 }
 
+// needBrowser stops a test without the site and the browser: failed where
+// every test must run (internal/testenv), skipped elsewhere.
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if browserCtx == nil {
+		testenv.Missing(t, "no browser: PKCALC_SITE and PKCALC_CHROMIUM are not set; ./build.sh test sets them")
+	}
+}
+
 // tab opens a new tab of its own, with a time limit.
 func tab(t *testing.T) context.Context {
 	t.Helper()
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
@@ -474,9 +483,7 @@ func TestQueries(t *testing.T) {
 // TestAddressSettings: the RU per operation from the address count, fill
 // the form and stay in the address, as the command line's --write-ru does.
 func TestAddressSettings(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
@@ -635,9 +642,7 @@ func TestLayout(t *testing.T) {
 // dropped as a file and analysed, and fails on any that leaves the page's
 // origin or carries data.
 func TestPrivate(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	// The site from a server of the test's own, which records every request
 	// it gets, the Web Worker's included; DevTools records the page's, to
 	// any address.
@@ -734,9 +739,7 @@ func jsString(s string) string {
 // TestOffline: after one visit, the page loads and analyses with the network
 // cut, both in DevTools and by stopping the server.
 func TestOffline(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(os.Getenv("PKCALC_SITE"))))
 	defer srv.Close()
 	ctx, cancel := chromedp.NewContext(browserCtx)
@@ -796,9 +799,7 @@ func TestEmbed(t *testing.T) {
 
 // TestSingleFile: dist/pkcalc.html alone, opened from file://, analyses.
 func TestSingleFile(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	// A copy in a folder of its own: nothing else of the site is beside it.
 	dir := t.TempDir()
 	b, err := os.ReadFile(filepath.Join(os.Getenv("PKCALC_SITE"), "pkcalc.html"))
@@ -822,9 +823,7 @@ func TestSingleFile(t *testing.T) {
 // TestSubPathAndDrop: the site hosted under a sub-path works (every URL is
 // relative), and a file dropped on the page is analysed.
 func TestSubPathAndDrop(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	const prefix = "/team/tools/pkcalc/"
 	srv := httptest.NewServer(http.StripPrefix(prefix, http.FileServer(http.Dir(os.Getenv("PKCALC_SITE")))))
 	defer srv.Close()

@@ -26,9 +26,7 @@ func hostile(t *testing.T, name string) string {
 // others to window.pkcalc.analyze: each is reported with what is wrong and
 // where, nothing in them runs, and the page goes on working.
 func TestHostile(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	// alert, confirm and prompt count their calls instead of showing
 	// anything: input that ran as code would call them.
 	const calls = `window.__calls = 0; window.alert = window.confirm = window.prompt = () => { window.__calls++ };`

@@ -35,9 +35,7 @@ import (
 // as a header, so the engine's module worker, which takes its policy from
 // engine.js's response and not from the page, cannot reach another origin.
 func TestServeEngineCSP(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	base := startServe(t)
 	checkPolicyHeaders(t, base, os.Getenv("PKCALC_SITE"))
 	engineWorkerConfined(t, base)
@@ -46,9 +44,7 @@ func TestServeEngineCSP(t *testing.T) {
 // TestServeOffline: after one visit to pkcalc serve, every address of the
 // page opens and analyses with the server unreachable.
 func TestServeOffline(t *testing.T) {
-	if browserCtx == nil {
-		t.Skip("no browser: run ./build.sh test")
-	}
+	needBrowser(t)
 	offlineAddresses(t, startServe(t))
 }
 

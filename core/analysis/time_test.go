@@ -173,7 +173,7 @@ func TestDetectTimeOnDatasets(t *testing.T) {
 	} {
 		f, err := os.Open(shared.File(t, "datasets", file))
 		if err != nil {
-			t.Skipf("dataset not available: %v", err)
+			t.Fatal(err)
 		}
 		r, err := Analyze(f, Options{})
 		f.Close()

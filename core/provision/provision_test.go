@@ -1,7 +1,6 @@
 package provision
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,9 +12,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
+
+// jdk says where the Java tests' javac and java come from.
+const jdk = "./build.sh test installs them from Debian's packages (default-jdk-headless)"
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
@@ -168,10 +175,7 @@ func TestARM(t *testing.T) {
 // TestAzureCLI runs each az snippet in bash with az replaced by a function
 // that records its arguments, so shell quoting is checked by a real shell.
 func TestAzureCLI(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found")
-	}
+	bash := testenv.LookPath(t, "bash", "install bash")
 	const accountID = "/subscriptions/S/resourceGroups/R/providers/Microsoft.DocumentDB/databaseAccounts/A"
 	for i, tc := range cases {
 		log := filepath.Join(t.TempDir(), "az.log")
@@ -258,7 +262,7 @@ func writeSnippets(t *testing.T, id, ext string) []string {
 }
 
 func TestPythonCompiles(t *testing.T) {
-	python := lookTool(t, "python3")
+	python := testenv.LookPath(t, "python3", "./build.sh test installs it from Debian's packages (python3)")
 	for _, f := range writeSnippets(t, "python", ".py") {
 		if out, err := exec.Command(python, "-W", "error", "-m", "py_compile", f).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", filepath.Base(f), err, out)
@@ -267,7 +271,7 @@ func TestPythonCompiles(t *testing.T) {
 }
 
 func TestJavaScriptChecks(t *testing.T) {
-	node := lookTool(t, "node")
+	node := testenv.LookPath(t, "node", "./build.sh test installs it from Debian's packages (nodejs)")
 	for _, f := range writeSnippets(t, "javascript", ".mjs") {
 		if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", filepath.Base(f), err, out)
@@ -275,20 +279,16 @@ func TestJavaScriptChecks(t *testing.T) {
 	}
 }
 
-// TestTerraformFormat runs terraform fmt on each snippet: it parses the HCL
-// and must find nothing to change.
+// TestTerraformFormat parses each snippet as HCL and formats it with the
+// HCL library that terraform fmt formats with (hclwrite), which must find
+// nothing to change. In process, so that it runs everywhere: none of the
+// registries the project installs from ships terraform itself.
 func TestTerraformFormat(t *testing.T) {
-	tf := lookTool(t, "terraform")
 	for i, tc := range cases {
 		code := byID(snippetsOf(t, i), "terraform")
-		cmd := exec.Command(tf, "fmt", "-no-color", "-")
-		cmd.Stdin = strings.NewReader(code)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Errorf("%s: terraform fmt: %v\n%s", tc.name, err, stderr.String())
-		} else if string(out) != code {
+		if _, diags := hclsyntax.ParseConfig([]byte(code), tc.name+".tf", hcl.InitialPos); diags.HasErrors() {
+			t.Errorf("%s: not HCL: %v\n%s", tc.name, diags, code)
+		} else if out := hclwrite.Format([]byte(code)); string(out) != code {
 			t.Errorf("%s: terraform fmt changes the snippet:\n%s", tc.name, out)
 		}
 	}
@@ -335,7 +335,7 @@ func diffLines(got, want string) string {
 // else is a mistake in the snippet. One javac run takes all the snippets,
 // each class renamed after its case.
 func TestJavaSyntax(t *testing.T) {
-	javac := lookTool(t, "javac")
+	javac := testenv.LookPath(t, "javac", jdk)
 	dir := t.TempDir()
 	args := []string{"--release", "8", "-encoding", "UTF-8", "-Xmaxerrs", "10000", "-d", dir}
 	for i := range cases {
@@ -361,15 +361,6 @@ func TestJavaSyntax(t *testing.T) {
 	if errors == 0 {
 		t.Errorf("javac found the Cosmos SDK or did not run:\n%s", out)
 	}
-}
-
-func lookTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not found", name)
-	}
-	return path
 }
 
 func mustFormatGo(t *testing.T, code string) string {

@@ -1,7 +1,6 @@
 package provision
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,12 +11,19 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
-// Every quoting function must give back the text it was given. Where this
-// machine has the language (bash, Python, node, Java, Go, Terraform), the
-// literal is evaluated by it; PowerShell, Bicep and C# are decoded by the
-// rules of their language references, written out below.
+// Every quoting function must give back the text it was given. bash,
+// Python, node, Java and Go evaluate the literal (./build.sh test installs
+// them; see internal/testenv), Terraform's HCL library does in process, and
+// PowerShell, Bicep and C# are decoded by the rules of their language
+// references, written out below.
 
 var texts = []string{
 	"", "plain", "/tenantId", "it's", `say "hi"`, `back\slash`, `\u0041 \n \x41 \101 \$`,
@@ -42,7 +48,7 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("bash", func(t *testing.T) {
-		bash := lookTool(t, "bash")
+		bash := testenv.LookPath(t, "bash", "install bash")
 		var args []string
 		for _, s := range texts {
 			if strings.ContainsRune(s, 0) {
@@ -61,17 +67,17 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("python", func(t *testing.T) {
-		python := lookTool(t, "python3")
+		python := testenv.LookPath(t, "python3", "./build.sh test installs it from Debian's packages (python3)")
 		out, err := run(exec.Command(python, "-W", "error", "-c", "import json\nprint(json.dumps(["+list(texts, jsonQuote, ", ")+"]))"))
 		checkJSONList(t, out, err)
 	})
 	t.Run("javascript", func(t *testing.T) {
-		node := lookTool(t, "node")
+		node := testenv.LookPath(t, "node", "./build.sh test installs it from Debian's packages (nodejs)")
 		out, err := run(exec.Command(node, "-e", "console.log(JSON.stringify(["+list(texts, jsonQuote, ", ")+"]))"))
 		checkJSONList(t, out, err)
 	})
 	t.Run("java", func(t *testing.T) {
-		javac, java := lookTool(t, "javac"), lookTool(t, "java")
+		javac, java := testenv.LookPath(t, "javac", jdk), testenv.LookPath(t, "java", jdk)
 		dir := t.TempDir()
 		src := `public class Q {
     public static void main(String[] args) throws Exception {
@@ -108,16 +114,20 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("terraform", func(t *testing.T) {
-		tf := lookTool(t, "terraform")
-		cmd := exec.Command(tf, "console")
-		cmd.Dir = t.TempDir()
-		cmd.Stdin = strings.NewReader("base64encode(jsonencode([" + list(texts, hclQuote, ", ") + "]))\n")
-		out, err := cmd.Output() // standard error may warn of a missing CLI configuration
-		if err != nil {
-			t.Fatal(err)
+		// Terraform reads a string with the HCL library, which evaluates
+		// it here in process, escapes, $${ and %%{ and all.
+		for _, s := range texts {
+			q := hclQuote(s)
+			expr, diags := hclsyntax.ParseExpression([]byte(q), "quote.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Errorf("%q: %s does not parse: %v", s, q, diags)
+				continue
+			}
+			v, diags := expr.Value(nil)
+			if diags.HasErrors() || !v.Type().Equals(cty.String) || v.AsString() != s {
+				t.Errorf("%q: %s reads as %#v (%v)", s, q, v, diags)
+			}
 		}
-		data, err := base64.StdEncoding.DecodeString(strings.Trim(strings.TrimSpace(string(out)), `"`))
-		checkJSONList(t, data, err)
 	})
 	t.Run("powershell", func(t *testing.T) {
 		for _, s := range texts {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
 // The synthetic-key functions are run for real on testdata/documents.jsonl
@@ -131,7 +132,7 @@ func TestSyntheticAgreesWithExtract(t *testing.T) {
 }
 
 func runPython(t *testing.T, docs string, want [][]string) {
-	python := lookTool(t, "python3")
+	python := testenv.LookPath(t, "python3", "./build.sh test installs it from Debian's packages (python3)")
 	dir := t.TempDir()
 	var mods []string
 	for i, s := range syntheticSpecs {
@@ -160,7 +161,7 @@ for path in sys.argv[2:]:
 }
 
 func runJavaScript(t *testing.T, docs string, want [][]string) {
-	node := lookTool(t, "node")
+	node := testenv.LookPath(t, "node", "./build.sh test installs it from Debian's packages (nodejs)")
 	var b strings.Builder
 	b.WriteString("import { readFileSync } from \"node:fs\";\nconst fns = [];\n")
 	for _, s := range syntheticSpecs {
@@ -186,7 +187,7 @@ for (const fn of fns) {
 }
 
 func runJava(t *testing.T, docs string, want [][]string) {
-	javac, java := lookTool(t, "javac"), lookTool(t, "java")
+	javac, java := testenv.LookPath(t, "javac", jdk), testenv.LookPath(t, "java", jdk)
 	data, err := os.ReadFile(docs)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +301,7 @@ func javaValue(v any) string {
 // decodes the documents with encoding/json (UseNumber, so json.Number and
 // numbers beyond a double are exercised too).
 func runGo(t *testing.T, docs string, want [][]string) {
-	goTool := lookTool(t, "go")
+	goTool := testenv.LookPath(t, "go", "go test puts the go command of its GOROOT on PATH")
 	dir := t.TempDir()
 	write := func(name, content string) {
 		path := filepath.Join(dir, name)

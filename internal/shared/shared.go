@@ -5,13 +5,15 @@
 //
 // A test that needs the folder fails without it where every test must run
 // (./build.sh test, which sets PKCALC_REQUIRE_TOOLS, or CI), and skips
-// elsewhere.
+// elsewhere, as internal/testenv decides.
 package shared
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
 // Dir is the path of shared/sub (datasets, casebook), or the test stops:
@@ -21,11 +23,7 @@ func Dir(t testing.TB, sub string) string {
 	if d, ok := find(sub); ok {
 		return d
 	}
-	msg := "no shared/" + sub + " beside the checkout: set PKCALC_SHARED to the shared folder"
-	if os.Getenv("PKCALC_REQUIRE_TOOLS") == "1" || os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Missing(t, "no shared/"+sub+" beside the checkout: set PKCALC_SHARED to the shared folder")
 	return ""
 }
 

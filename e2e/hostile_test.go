@@ -3,23 +3,19 @@ package e2e
 import (
 	"context"
 	"encoding/base64"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/pkcalc/pkcalc/internal/hostile"
 )
 
-// hostile reads an input of the shared corpus (testdata/hostile/README.md).
-func hostile(t *testing.T, name string) string {
+// hostileInput is an input of the shared corpus (testdata/hostile/README.md).
+func hostileInput(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../testdata/hostile", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(hostile.Find(t, name).Input(t))
 }
 
 // TestHostile pastes broken and hostile inputs into the page and gives
@@ -52,7 +48,7 @@ func TestHostile(t *testing.T) {
 		} {
 			t.Run(tt.file, func(t *testing.T) {
 				clearPage(t, ctx)
-				paste(t, ctx, hostile(t, tt.file))
+				paste(t, ctx, hostileInput(t, tt.file))
 				waitStatus(t, ctx, tt.status)
 				shown := eval[string](t, ctx, `["errors", "error"].map(id => (document.getElementById(id) || {}).innerText || "").join("\n")`)
 				if !strings.Contains(shown, tt.shown) {
@@ -67,7 +63,7 @@ func TestHostile(t *testing.T) {
 	t.Run("script payloads", func(t *testing.T) {
 		ctx := page(t)
 		eval[chromedp.Void](t, ctx, calls)
-		paste(t, ctx, hostile(t, "script-payloads.jsonl"))
+		paste(t, ctx, hostileInput(t, "script-payloads.jsonl"))
 		waitStatus(t, ctx, "Read 3 documents")
 		time.Sleep(300 * time.Millisecond) // give an injected handler its chance
 		nothingRan(t, ctx)
@@ -123,7 +119,7 @@ func TestHostile(t *testing.T) {
 		ctx := page(t)
 		eval[chromedp.Void](t, ctx, calls)
 		blob := func(name string) string {
-			return `new Blob([Uint8Array.from(atob("` + base64.StdEncoding.EncodeToString([]byte(hostile(t, name))) + `"), c => c.charCodeAt(0))])`
+			return `new Blob([Uint8Array.from(atob("` + base64.StdEncoding.EncodeToString([]byte(hostileInput(t, name))) + `"), c => c.charCodeAt(0))])`
 		}
 		// Bytes that are not UTF-8 cannot be pasted (a JavaScript string
 		// holds UTF-16), but a file can hold them.

@@ -15,60 +15,8 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/internal/hostile"
 )
-
-// The shared corpus of hostile and broken inputs: testdata/hostile at the
-// top of the repository. cases.json lists every input: a file there, or
-// one the tests generate (10 MB strings and the like are not committed).
-const hostileDir = "../../testdata/hostile"
-
-type hostileCase struct {
-	Name     string `json:"name"`
-	File     string `json:"file"`
-	Wrong    string `json:"wrong"`
-	Generate []struct {
-		Text  string `json:"text"`
-		Times int    `json:"times"`
-	} `json:"generate"`
-}
-
-func hostileCases(t testing.TB) []hostileCase {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(hostileDir, "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []hostileCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
-
-// input is the case's bytes: the file, or the generated text, where {i} in
-// a repeated part stands for the repetition's number.
-func (c hostileCase) input(t testing.TB) []byte {
-	t.Helper()
-	if c.File != "" {
-		b, err := os.ReadFile(filepath.Join(hostileDir, c.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	var b bytes.Buffer
-	for _, p := range c.Generate {
-		n := max(p.Times, 1)
-		if !strings.Contains(p.Text, "{i}") {
-			b.WriteString(strings.Repeat(p.Text, n))
-			continue
-		}
-		for i := range n {
-			b.WriteString(strings.ReplaceAll(p.Text, "{i}", strconv.Itoa(i)))
-		}
-	}
-	return b.Bytes()
-}
 
 // hostileWant is what pkcalc must make of each input: the documents it
 // keeps, the problems it reports (errors skip input, notes change a value
@@ -155,7 +103,7 @@ var hostileWant = map[string]struct {
 // fault are analysed, the report encodes in every format, and the first
 // problem says where it is and what is wrong.
 func TestHostile(t *testing.T) {
-	cases := hostileCases(t)
+	cases := hostile.Cases(t)
 	if len(cases) < 40 {
 		t.Errorf("%d hostile inputs; the corpus has at least 40", len(cases))
 	}
@@ -168,7 +116,7 @@ func TestHostile(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectation for %s in hostileWant", c.Name)
 			}
-			in := c.input(t)
+			in := c.Input(t)
 			rep, took := analyzeBounded(t, in)
 			if rep.Documents != int64(want.docs) || rep.Input.ErrorCount != want.errors || rep.Input.Notes != want.notes {
 				t.Errorf("%d documents, %d errors, %d notes; want %d, %d, %d (errors: %v)",
@@ -210,7 +158,7 @@ func TestHostile(t *testing.T) {
 	}
 	// The manifest lists every input with what pkcalc says of it: it is
 	// written from these very results, so it cannot go stale.
-	readme := filepath.Join(hostileDir, "README.md")
+	readme := filepath.Join(hostile.Dir(t), "README.md")
 	got := manifest(rows)
 	if *update {
 		if err := os.WriteFile(readme, []byte(got), 0o644); err != nil {
@@ -224,7 +172,7 @@ func TestHostile(t *testing.T) {
 }
 
 // manifestRow is the line of testdata/hostile/README.md for one input.
-func manifestRow(n int, c hostileCase, in []byte, rep *report.Report, note *ingest.Error) string {
+func manifestRow(n int, c hostile.Case, in []byte, rep *report.Report, note *ingest.Error) string {
 	name := "[" + c.Name + "](" + c.Name + ")"
 	if c.File == "" {
 		name = c.Name + " (generated, " + sizeText(len(in)) + ")"

@@ -7,63 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/internal/hostile"
 )
-
-// The shared corpus of hostile inputs (testdata/hostile/README.md):
-// cases.json lists each, as a file there or as text the tests generate.
-const hostileDir = "../../testdata/hostile"
-
-type hostileCase struct {
-	Name     string `json:"name"`
-	File     string `json:"file"`
-	Generate []struct {
-		Text  string `json:"text"`
-		Times int    `json:"times"`
-	} `json:"generate"`
-}
-
-func hostileCases(t testing.TB) []hostileCase {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(hostileDir, "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []hostileCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
-
-func (c hostileCase) input(t testing.TB) []byte {
-	t.Helper()
-	if c.File != "" {
-		b, err := os.ReadFile(filepath.Join(hostileDir, c.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	var b bytes.Buffer
-	for _, p := range c.Generate {
-		n := max(p.Times, 1)
-		if !strings.Contains(p.Text, "{i}") {
-			b.WriteString(strings.Repeat(p.Text, n))
-			continue
-		}
-		for i := range n {
-			b.WriteString(strings.ReplaceAll(p.Text, "{i}", strconv.Itoa(i)))
-		}
-	}
-	return b.Bytes()
-}
 
 // hostileAnswers is the API's answer to each input: its status, and for
 // 200 the documents and errors the report lists. 400 is for an input of
@@ -150,14 +100,14 @@ const hostileLimit = 8 << 20
 func TestHostile(t *testing.T) {
 	h := Handler(Config{MaxBodyBytes: hostileLimit})
 	seen := map[string]bool{}
-	for _, c := range hostileCases(t) {
+	for _, c := range hostile.Cases(t) {
 		seen[c.Name] = true
 		t.Run(c.Name, func(t *testing.T) {
 			want, ok := hostileAnswers[c.Name]
 			if !ok {
 				t.Fatalf("no answer for %s in hostileAnswers", c.Name)
 			}
-			in := c.input(t)
+			in := c.Input(t)
 			for _, sized := range []bool{true, false} {
 				var body io.Reader = bytes.NewReader(in)
 				if !sized {

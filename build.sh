@@ -115,9 +115,13 @@ need_chromium() {
   export PKCALC_CHROMIUM=$CHROMIUM
 }
 
+# generate writes ui/*_gen.go from the .vugu files again (the
+# //go:generate line in ui/root.go), so that a site built from an edited
+# .vugu file shows the edit. They are committed: ui's TestGenerated fails
+# when they are stale, so the tests run on them as committed.
 generate() {
   log "generating Vugu components"
-  go tool vugugen -skip-go-mod ./ui
+  go generate ./ui
 }
 
 build_site() {
@@ -295,7 +299,6 @@ run_tests() {
   need_node
   need_languages
   need_duckdb
-  generate
   log "go vet"
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./wasm/... ./ui/... ./core/...

@@ -3,6 +3,12 @@
 // touches no browser API directly: wasm/page gives it a Page that does.
 package ui
 
+// The components' Build methods (*_gen.go) are generated from the .vugu
+// files and committed, so that the go command alone builds and vets the
+// package; TestGenerated fails when they are stale.
+//
+//go:generate go tool vugugen -skip-go-mod .
+
 import (
 	"encoding/json"
 	"fmt"

@@ -233,41 +233,7 @@ csp_of() {
 # load it as a script of its own instead of letting Vugu eval() it: the
 # Content-Security-Policy then needs no 'unsafe-eval'.
 vugu_script() {
-  local dir tmp
-  dir=$(go list -m -f '{{.Dir}}' github.com/vugu/vugu)
-  tmp=$(mktemp -d)
-  cat > "$tmp/main.go" <<'GO'
-package main
-
-import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"strconv"
-)
-
-// Prints the jsHelperScript constant of vugu's domrender package.
-func main() {
-	f, err := parser.ParseFile(token.NewFileSet(), os.Getenv("VUGU_SCRIPT_GO"), nil, 0)
-	if err != nil {
-		panic(err)
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if v, ok := n.(*ast.ValueSpec); ok && v.Names[0].Name == "jsHelperScript" {
-			s, err := strconv.Unquote(v.Values[0].(*ast.BasicLit).Value)
-			if err != nil {
-				panic(err)
-			}
-			os.Stdout.WriteString(s + "\n")
-		}
-		return true
-	})
-}
-GO
-  VUGU_SCRIPT_GO="$dir/domrender/renderer-js-script.go" go run "$tmp/main.go" > "$1"
-  rm -rf "$tmp"
-  [ -s "$1" ] || die "could not extract Vugu's renderer script from $dir"
+  go run ./internal/cmd/vuguscript -o "$1"
 }
 
 # need_shared finds the real datasets and expert verdicts the tests read in

@@ -167,7 +167,7 @@ func TestHostile(t *testing.T) {
 		return
 	}
 	if b, err := os.ReadFile(readme); err != nil || string(b) != got {
-		t.Errorf("%s is not what pkcalc says of the inputs (%v): run go test ./core/report -run TestHostile -update", readme, err)
+		t.Errorf("%s is not what pkcalc says of the inputs (%v): run go test ./core/analysis -run TestHostile -update", readme, err)
 	}
 }
 
@@ -235,9 +235,9 @@ every input.
 
 They run through:
 
-- ` + "`core/report`" + ` ` + "`TestHostile`" + `: the whole analysis, in a bounded time; the documents kept, the problems
+- ` + "`core/analysis`" + ` ` + "`TestHostile`" + `: the whole analysis, in a bounded time; the documents kept, the problems
   counted and the first one's line, column and message, per input; the report encodes as JSON, text,
-  Markdown and CSV. It writes this table from its results (` + "`go test ./core/report -run TestHostile -update`" + `),
+  Markdown and CSV. It writes this table from its results (` + "`go test ./core/analysis -run TestHostile -update`" + `),
   and fails when the table is not what pkcalc says.
 - ` + "`core/api`" + ` ` + "`TestHostile`" + `: the HTTP API (` + "`api.Handler(api.Config{MaxBodyBytes: 8 << 20})`" + `): a JSON body for every
   answer, 200 with the problems listed, 400 when no document could be read, 413 over the body

@@ -34,6 +34,7 @@ func DataChart(x report.Candidate) vugu.HTML {
 	if x.Projection.Factor <= 1 {
 		title = "Storage per physical partition"
 	}
+	title += busiestOf(x)
 	return vugu.HTML(chart.Bars(title, chart.UnitBytes, bars, float64(capacity.PhysicalPartitionMaxBytes), "50 GB"))
 }
 
@@ -49,13 +50,22 @@ func LoadChart(x report.Candidate) vugu.HTML {
 			}
 			bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: v})
 		}
-		return vugu.HTML(chart.Bars("Request units per second per physical partition", "RU/s", bars, w.PerPartitionRU,
+		return vugu.HTML(chart.Bars("Request units per second per physical partition"+busiestOf(x), "RU/s", bars, w.PerPartitionRU,
 			human.Count(int64(w.PerPartitionRU))+" RU/s per partition"))
 	}
 	for _, p := range x.PhysicalPartitions {
 		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: p.RequestShare})
 	}
-	return vugu.HTML(chart.Bars("Share of requests per physical partition", chart.UnitShare, bars, 0, ""))
+	return vugu.HTML(chart.Bars("Share of requests per physical partition"+busiestOf(x), chart.UnitShare, bars, 0, ""))
+}
+
+// busiestOf says, in a chart's title, that it shows only the busiest
+// partitions, when the report lists only those: "" when it lists all.
+func busiestOf(x report.Candidate) string {
+	if x.PhysicalPartitionsOmitted == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (the %s busiest of %s)", human.Count(int64(len(x.PhysicalPartitions))), human.Count(int64(x.PhysicalCount())))
 }
 
 // LargestChart draws the largest logical partitions.
@@ -80,13 +90,18 @@ func HeatmapChart(x report.Candidate) vugu.HTML {
 	if ws == nil {
 		return ""
 	}
-	var cols []string
+	var cols, rows []string
 	var cells [][]float64
 	for _, b := range ws.Buckets {
 		cols = append(cols, strings.TrimSuffix(strings.TrimSuffix(b.Start, ":00:00Z"), "T00"))
 		cells = append(cells, b.Partitions)
 	}
-	return vugu.HTML(chart.Heatmap("Writes per physical partition by "+ws.Unit, cols, cells))
+	// The busiest partitions alone, by their IDs, when the report lists
+	// only those.
+	for _, id := range ws.Partitions {
+		rows = append(rows, strconv.Itoa(id))
+	}
+	return vugu.HTML(chart.HeatmapRows("Writes per physical partition by "+ws.Unit+busiestOf(x), cols, rows, cells))
 }
 
 // ValuesText writes a key value for people: JSON, the undefined value as

@@ -136,7 +136,7 @@ func LargestText(x report.Candidate) string {
 
 // HottestText is the busiest physical partition's share of requests.
 func HottestText(x report.Candidate) string {
-	return fmt.Sprintf("%s of requests on 1 of %d", human.Percent(hottest(x)), len(x.PhysicalPartitions))
+	return fmt.Sprintf("%s of requests on 1 of %d", human.Percent(hottest(x)), x.PhysicalCount())
 }
 
 // FanOutText is the share of the operations that read every partition.

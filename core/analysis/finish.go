@@ -213,14 +213,47 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 	for _, l := range d.Largest(10) {
 		c.Largest = append(c.Largest, report.Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Bytes, d.Bytes), 4), EPK: l.EPK})
 	}
+	// The busiest partitions, by requests then size at the target, when
+	// there are more than a list holds.
+	listed := busiest(len(e.Physical), func(i, j int) int {
+		return cmp.Or(cmp.Compare(e.Load.Shares[j], e.Load.Shares[i]), cmp.Compare(e.Projection.Physical[j].Bytes, e.Projection.Physical[i].Bytes),
+			cmp.Compare(e.Physical[j].Documents, e.Physical[i].Documents))
+	})
+	next := 0 // in listed
+	var omitted report.OmittedPartitions
+	var omittedRU float64
 	for i, p := range e.Physical {
-		ph := report.Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
-			LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 6), ProjectedBytes: e.Projection.Physical[i].Bytes}
-		if e.Load.Active {
-			d := round(e.Load.DemandRU[i], 1)
-			ph.DemandRU = &d
+		if next < len(listed) && listed[next] == i {
+			next++
+			ph := report.Physical{ID: p.ID, MinInclusive: p.MinInclusive, MaxExclusive: p.MaxExclusive, Documents: p.Documents, Bytes: p.Bytes,
+				LogicalPartitions: p.LogicalPartitions, RequestShare: round(e.Load.Shares[i], 6), ProjectedBytes: e.Projection.Physical[i].Bytes}
+			if e.Load.Active {
+				d := round(e.Load.DemandRU[i], 1)
+				ph.DemandRU = &d
+			}
+			c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
+			continue
 		}
-		c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
+		o := &omitted
+		o.Partitions++
+		o.Documents += p.Documents
+		o.Bytes += p.Bytes
+		o.LogicalPartitions += p.LogicalPartitions
+		o.RequestShare += e.Load.Shares[i]
+		o.MaxRequestShare = max(o.MaxRequestShare, e.Load.Shares[i])
+		o.ProjectedBytes += e.Projection.Physical[i].Bytes
+		o.MaxProjectedBytes = max(o.MaxProjectedBytes, e.Projection.Physical[i].Bytes)
+		if e.Load.Active {
+			omittedRU += e.Load.DemandRU[i]
+		}
+	}
+	if omitted.Partitions > 0 {
+		omitted.RequestShare, omitted.MaxRequestShare = round(omitted.RequestShare, 6), round(omitted.MaxRequestShare, 6)
+		if e.Load.Active {
+			d := round(omittedRU, 1)
+			omitted.DemandRU = &d
+		}
+		c.PhysicalPartitionsOmitted = &omitted
 	}
 	for i, col := range d.Collisions {
 		if i == 10 {
@@ -240,11 +273,25 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 	}
 	if sp := e.Spread; sp != nil {
 		ws := &report.WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, SamplesPerBucket: sp.SamplesMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []report.TimeBucket{}}
+		// The columns of the partitions listed above.
+		cut := len(listed) < len(e.Physical)
+		if cut {
+			ws.Partitions = listed
+		}
 		for _, b := range sp.Buckets {
-			tb := report.TimeBucket{Start: b.Start.Format("2006-01-02T15:04:05Z"), Writes: round(b.Writes, 1), Keys: b.Keys, Partitions: make([]float64, len(b.Partitions))}
-			for i, v := range b.Partitions {
-				tb.Partitions[i] = round(v, 1)
+			tb := report.TimeBucket{Start: b.Start.Format("2006-01-02T15:04:05Z"), Writes: round(b.Writes, 1), Keys: b.Keys, Partitions: make([]float64, len(listed))}
+			k, others := 0, 0.0
+			for _, cell := range b.Cells {
+				for k < len(listed) && listed[k] < cell.Partition {
+					k++
+				}
+				if k < len(listed) && listed[k] == cell.Partition {
+					tb.Partitions[k] = round(cell.Writes, 1)
+				} else {
+					others += cell.Writes
+				}
 			}
+			tb.OtherPartitions = round(others, 1)
 			ws.Buckets = append(ws.Buckets, tb)
 		}
 		c.WriteSpread = ws
@@ -280,14 +327,55 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 
 func dayOne(d advisor.DayOne) report.DayOne {
 	out := report.DayOne{PhysicalPartitions: len(d.Physical), PerPartitionRU: round(d.CapacityRU, 1), EmptyPartitions: d.Empty, Partitions: []report.DayOnePartition{}}
+	// The busiest by writes, then by size, when there are more than a list
+	// holds; each then with its ID.
+	listed := busiest(len(d.Physical), func(i, j int) int {
+		return cmp.Or(cmp.Compare(d.Writes[j], d.Writes[i]), cmp.Compare(d.Physical[j].Bytes, d.Physical[i].Bytes), cmp.Compare(d.Physical[j].Documents, d.Physical[i].Documents))
+	})
+	cut := len(listed) < len(d.Physical)
+	var omitted report.DayOneOmitted
+	next := 0
 	for i, p := range d.Physical {
-		out.Partitions = append(out.Partitions, report.DayOnePartition{Documents: p.Documents, Bytes: p.Bytes, WriteShare: round(d.Writes[i], 4)})
+		if next < len(listed) && listed[next] == i {
+			next++
+			row := report.DayOnePartition{Documents: p.Documents, Bytes: p.Bytes, WriteShare: round(d.Writes[i], 4)}
+			if cut {
+				row.ID = &d.Physical[i].ID
+			}
+			out.Partitions = append(out.Partitions, row)
+			continue
+		}
+		omitted.Partitions++
+		omitted.Documents += p.Documents
+		omitted.Bytes += p.Bytes
+		omitted.WriteShare += d.Writes[i]
+	}
+	if cut {
+		omitted.WriteShare = round(omitted.WriteShare, 4)
+		out.Omitted = &omitted
 	}
 	if d.WriteRU > 0 {
 		w := round(d.WriteRU, 1)
 		out.BusiestWriteRU = &w
 	}
 	return out
+}
+
+// busiest are the indices of the report.MaxPartitionRows busiest of n
+// partitions, in order of index: all n when they are no more. hotter
+// orders the busiest first; ties go to the lower index.
+func busiest(n int, hotter func(i, j int) int) []int {
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	if n <= report.MaxPartitionRows {
+		return all
+	}
+	slices.SortFunc(all, func(i, j int) int { return cmp.Or(hotter(i, j), cmp.Compare(i, j)) })
+	all = all[:report.MaxPartitionRows:report.MaxPartitionRows]
+	slices.Sort(all)
+	return all
 }
 
 func lorenz(points [][2]float64) [][2]float64 {

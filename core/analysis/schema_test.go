@@ -533,6 +533,18 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			opts:       Options{Keys: schemaKeys(t, "/tenantId,/region"), TargetBytes: 100 << 30},
 			want:       []string{"/input/errors/0/line", "/candidates/0/largest/0/values/1"},
 		},
+		{
+			// More physical partitions than a report lists: the busiest,
+			// and the rest summed, on the target and on the first day, and
+			// the write spread's columns named.
+			name: "partitions past the list",
+			input: schemaLines(400, func(i int) string {
+				return fmt.Sprintf(`{"id":"%d","ts":"2025-01-%02dT00:00:00Z"}`, i, 1+i%20)
+			}),
+			opts: Options{Keys: schemaKeys(t, "/id"), NoSuggest: true, Partitions: 2 * report.MaxPartitionRows, Workload: advisor.Workload{Writes: 100}},
+			want: []string{"/candidates/0/physicalPartitionsOmitted/demandRu", "/candidates/0/dayOne/omitted/writeShare", "/candidates/0/dayOne/partitions/0/id",
+				"/candidates/0/writeSpread/partitions/0", "/candidates/0/writeSpread/buckets/0/otherPartitions"},
+		},
 	}
 }
 

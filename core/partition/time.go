@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -138,11 +139,30 @@ type Spread struct {
 
 // TimeBucket is the writes of one time bucket.
 type TimeBucket struct {
-	Start      time.Time
-	Writes     float64   // documents written, scaled up from the sample
-	Keys       int       // distinct key values among the sampled writes
-	Partitions []float64 // writes per physical partition
-	topKey     float64   // writes of its busiest key value
+	Start  time.Time
+	Writes float64 // documents written, scaled up from the sample
+	Keys   int     // distinct key values among the sampled writes
+	// Cells are the writes per physical partition, of those written to
+	// alone, in order of partition: a bucket holds at most the samples'
+	// writes, so a layout of 65,536 partitions takes no dense row per
+	// bucket (it took 8 bytes per partition and bucket, 10 MB a key).
+	Cells  []Cell
+	topKey float64 // writes of its busiest key value
+}
+
+// Cell is the writes of a time bucket to one physical partition.
+type Cell struct {
+	Partition int
+	Writes    float64
+}
+
+// Hottest is the most writes one partition takes in the bucket.
+func (b *TimeBucket) Hottest() float64 {
+	h := 0.0
+	for _, c := range b.Cells {
+		h = max(h, c.Writes)
+	}
+	return h
 }
 
 // WriteSpread measures writes per time bucket on the reservoir sample,
@@ -187,7 +207,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 			if bi, ok = byStart[start]; !ok {
 				bi = len(sp.Buckets)
 				byStart[start] = bi
-				sp.Buckets = append(sp.Buckets, TimeBucket{Start: time.Unix(start, 0).UTC(), Partitions: make([]float64, len(ranges))})
+				sp.Buckets = append(sp.Buckets, TimeBucket{Start: time.Unix(start, 0).UTC()})
 			}
 			last = start
 		}
@@ -197,6 +217,8 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	byValue := d.sort.order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1
 	var run float64 // writes of the current (value, bucket)
+	// Each placed write's bucket and partition, made cells below.
+	placed := make([]placedWrite, 0, len(writes))
 	for k, i := range byValue {
 		w := &writes[i]
 		first := k == 0 || writes[byValue[k-1]].h != w.h
@@ -205,7 +227,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		}
 		b := &sp.Buckets[w.bucket]
 		if p >= 0 {
-			b.Partitions[p] += scale
+			placed = append(placed, placedWrite{int32(w.bucket), int32(p)})
 		}
 		if first || writes[byValue[k-1]].bucket != w.bucket {
 			b.Keys++
@@ -214,13 +236,25 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		run += scale
 		b.topKey = max(b.topKey, run)
 	}
+	// Every write adds the same scale, so a cell's sum is the same in any
+	// order of its writes, as it was added up in a dense row.
+	slices.SortFunc(placed, func(x, y placedWrite) int {
+		return cmp.Or(cmp.Compare(x.bucket, y.bucket), cmp.Compare(x.partition, y.partition))
+	})
+	for k, w := range placed {
+		b := &sp.Buckets[w.bucket]
+		if k == 0 || placed[k-1] != w {
+			b.Cells = append(b.Cells, Cell{Partition: int(w.partition)})
+		}
+		b.Cells[len(b.Cells)-1].Writes += scale
+	}
 	shares := make([]float64, 0, len(sp.Buckets))
 	counts := make([]float64, 0, len(sp.Buckets))
 	sampled := make([]float64, 0, len(sp.Buckets))
 	tops := make([]float64, 0, len(sp.Buckets))
 	for i := range sp.Buckets {
 		b := &sp.Buckets[i]
-		shares = append(shares, slices.Max(b.Partitions)/b.Writes)
+		shares = append(shares, b.Hottest()/b.Writes)
 		counts = append(counts, float64(b.Keys))
 		sampled = append(sampled, math.Round(b.Writes/scale))
 		tops = append(tops, b.topKey/b.Writes)
@@ -233,21 +267,24 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 	at, gap := -1, math.Inf(1)
 	for i := range sp.Buckets {
 		b := &sp.Buckets[i]
-		if g := math.Abs(slices.Max(b.Partitions)/b.Writes - sp.HottestShare); g < gap {
+		if g := math.Abs(b.Hottest()/b.Writes - sp.HottestShare); g < gap {
 			at, gap = i, g
 		}
 	}
 	if at >= 0 {
 		b := &sp.Buckets[at]
-		sp.Moment = make([]float64, len(b.Partitions))
-		for j, w := range b.Partitions {
-			sp.Moment[j] = w / b.Writes
+		sp.Moment = make([]float64, len(ranges))
+		for _, c := range b.Cells {
+			sp.Moment[c.Partition] = c.Writes / b.Writes
 		}
 	}
 	sp.KeysMedian = median(counts)
 	sp.SamplesMedian = median(sampled)
 	return sp
 }
+
+// placedWrite is a sampled write's time bucket and physical partition.
+type placedWrite struct{ bucket, partition int32 }
 
 // bucketStart is the second since 1970 at which the bucket of unit u that
 // holds t (seconds since 1970) starts. Hours and days are whole numbers of

@@ -225,7 +225,7 @@ func WriteCSV(w io.Writer, r *Report) error {
 			strconv.Itoa(c.Rank), c.Key.Spec, c.Key.Kind, strconv.FormatBool(c.Named), strconv.Itoa(c.Score), c.Grade,
 			i64(c.LogicalPartitions), strconv.FormatBool(c.LogicalPartitionsEstimated), i64(c.Documents), i64(c.Bytes), i64(c.Missing), i64(c.Invalid), dups,
 			i64(ld), i64(lb), f64(ls), f64(c.PerLogicalPartition.Documents.MaxToMean), f64(c.PerLogicalPartition.Documents.Gini),
-			strconv.Itoa(len(c.PhysicalPartitions)), f64(hot), strconv.Itoa(c.Projection.PhysicalPartitions), i64(c.Projection.LargestLogicalBytes),
+			strconv.Itoa(c.PhysicalCount()), f64(hot), strconv.Itoa(c.Projection.PhysicalPartitions), i64(c.Projection.LargestLogicalBytes),
 			strconv.Itoa(c.Projection.OverLimit), strconv.FormatBool(c.Monotonicity.Monotonic), total, least, findingCodes(c.Findings),
 		})
 	}
@@ -251,7 +251,7 @@ func provisionText(c Candidate) string {
 	case w.CreateRU > 0:
 		split = fmt.Sprintf(": create the container with %s RU/s or less, then raise its RU/s, as created with more it would start with more partitions", human.Count(int64(w.CreateRU)))
 	}
-	p := int64(len(c.PhysicalPartitions))
+	p := int64(c.PhysicalCount())
 	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
 		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
 		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(w.TotalRU+0.5)))
@@ -302,7 +302,7 @@ func hottestPhysical(c Candidate) string {
 	for _, p := range c.PhysicalPartitions {
 		hottest = max(hottest, p.RequestShare)
 	}
-	return fmt.Sprintf("%s of %d", human.Percent(hottest), len(c.PhysicalPartitions))
+	return fmt.Sprintf("%s of %d", human.Percent(hottest), c.PhysicalCount())
 }
 
 // orDash marks an empty cell of a table people read.

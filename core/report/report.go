@@ -215,14 +215,18 @@ type Candidate struct {
 	DuplicateIDs               *int64           `json:"duplicateIds,omitempty"` // documents repeating an (id, key value) pair; nil for aggregates
 	PerLogicalPartition        PerLogical       `json:"perLogicalPartition"`
 	Largest                    []Largest        `json:"largest"`
-	PhysicalPartitions         []Physical       `json:"physicalPartitions"`
-	KeyLength                  KeyLength        `json:"keyLength"`
-	Monotonicity               Monotonicity     `json:"monotonicity"`
-	WriteSpread                *WriteSpread     `json:"writeSpread,omitempty"`
-	Projection                 Projection       `json:"projection"`
-	DayOne                     DayOne           `json:"dayOne"`
-	Workload                   *Workload        `json:"workload,omitempty"`
-	Queries                    *Queries         `json:"queries,omitempty"`
+	// PhysicalPartitions are the physical partitions at the target, in
+	// ID order: all of them up to MaxPartitionRows, else the busiest
+	// MaxPartitionRows, and PhysicalPartitionsOmitted sums the rest.
+	PhysicalPartitions        []Physical         `json:"physicalPartitions"`
+	PhysicalPartitionsOmitted *OmittedPartitions `json:"physicalPartitionsOmitted,omitempty"`
+	KeyLength                 KeyLength          `json:"keyLength"`
+	Monotonicity              Monotonicity       `json:"monotonicity"`
+	WriteSpread               *WriteSpread       `json:"writeSpread,omitempty"`
+	Projection                Projection         `json:"projection"`
+	DayOne                    DayOne             `json:"dayOne"`
+	Workload                  *Workload          `json:"workload,omitempty"`
+	Queries                   *Queries           `json:"queries,omitempty"`
 }
 
 // Key names a candidate key.
@@ -287,6 +291,39 @@ type Largest struct {
 	EPK       string  `json:"epk"`
 }
 
+// MaxPartitionRows is the most physical partitions a candidate lists in
+// each of its lists (PhysicalPartitions, DayOne.Partitions and the columns
+// of WriteSpread): a chart shows no more bars legibly, and a report of
+// 65,536 partitions of five keys was 300 MB of JSON. Past it the busiest
+// are listed and the rest summed (OmittedPartitions).
+const MaxPartitionRows = 100
+
+// OmittedPartitions sums the physical partitions a list leaves out, past
+// MaxPartitionRows: the quiet ones, by request share then projected size.
+type OmittedPartitions struct {
+	Partitions        int     `json:"partitions"`
+	Documents         int64   `json:"documents"`
+	Bytes             int64   `json:"bytes"`
+	LogicalPartitions int64   `json:"logicalPartitions"`
+	RequestShare      float64 `json:"requestShare"`
+	ProjectedBytes    int64   `json:"projectedBytes"`
+	// MaxProjectedBytes is the largest of them at the target, and
+	// MaxRequestShare their busiest's share.
+	MaxProjectedBytes int64    `json:"maxProjectedBytes"`
+	MaxRequestShare   float64  `json:"maxRequestShare"`
+	DemandRU          *float64 `json:"demandRu,omitempty"` // their demand, summed; present exactly when a request rate is given
+}
+
+// PhysicalCount is how many physical partitions the candidate has at the
+// target: those listed and those left out.
+func (c Candidate) PhysicalCount() int {
+	n := len(c.PhysicalPartitions)
+	if o := c.PhysicalPartitionsOmitted; o != nil {
+		n += o.Partitions
+	}
+	return n
+}
+
 // Physical is one physical partition at the sample's scale, on the layout
 // the container would have at the target scale.
 type Physical struct {
@@ -324,14 +361,26 @@ type Monotonicity struct {
 	Monotonic      bool     `json:"monotonic"`
 }
 
+// DayOneOmitted sums the first day's partitions a list leaves out.
+type DayOneOmitted struct {
+	Partitions int     `json:"partitions"`
+	Documents  int64   `json:"documents"`
+	Bytes      int64   `json:"bytes"`
+	WriteShare float64 `json:"writeShare"`
+}
+
 // WriteSpread is writes per time bucket and physical partition.
 type WriteSpread struct {
-	Unit             string       `json:"unit"`
-	KeysPerBucket    float64      `json:"keysPerBucketMedian"`
-	SamplesPerBucket float64      `json:"sampledWritesPerBucketMedian"`
-	HottestShare     float64      `json:"hottestPartitionShare"`
-	Estimated        bool         `json:"estimated"`
-	Buckets          []TimeBucket `json:"buckets"`
+	Unit             string  `json:"unit"`
+	KeysPerBucket    float64 `json:"keysPerBucketMedian"`
+	SamplesPerBucket float64 `json:"sampledWritesPerBucketMedian"`
+	HottestShare     float64 `json:"hottestPartitionShare"`
+	Estimated        bool    `json:"estimated"`
+	// Partitions are the IDs of the partitions each bucket's Partitions
+	// list, present exactly when they are not all of them: the
+	// candidate's PhysicalPartitions, past MaxPartitionRows.
+	Partitions []int        `json:"partitions,omitempty"`
+	Buckets    []TimeBucket `json:"buckets"`
 }
 
 // TimeBucket is one time bucket's writes.
@@ -340,6 +389,9 @@ type TimeBucket struct {
 	Writes     float64   `json:"writes"`
 	Keys       int       `json:"keys"`
 	Partitions []float64 `json:"partitions"`
+	// OtherPartitions are the bucket's writes to the partitions left out
+	// (WriteSpread.Partitions), when some are.
+	OtherPartitions float64 `json:"otherPartitions,omitempty"`
 }
 
 // Projection is the key at the target scale.
@@ -364,7 +416,10 @@ type DayOne struct {
 	// Partitions hold the sample's documents and bytes, and each one's
 	// share of the writes of a moment (of all writes when the documents
 	// tell no time).
+	// Past MaxPartitionRows the busiest are listed, each with its ID, and
+	// Omitted sums the rest.
 	Partitions []DayOnePartition `json:"partitions"`
+	Omitted    *DayOneOmitted    `json:"omitted,omitempty"`
 	// BusiestWriteRU is what the workload's writes ask of the busiest
 	// partition, when a workload is given.
 	BusiestWriteRU *float64 `json:"busiestWriteRu,omitempty"`
@@ -372,6 +427,7 @@ type DayOne struct {
 
 // DayOnePartition is one physical partition on the first day.
 type DayOnePartition struct {
+	ID         *int    `json:"id,omitempty"` // present exactly when the list is cut (Omitted)
 	Documents  int64   `json:"documents"`
 	Bytes      int64   `json:"bytes"`
 	WriteShare float64 `json:"writeShare"`

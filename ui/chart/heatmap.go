@@ -52,6 +52,13 @@ func level(share, fair float64) int {
 // buckets are merged into runs of neighbours, summed, and the chart says so.
 // NaN, infinite and negative writes count as 0.
 func Heatmap(title string, columns []string, cells [][]float64) string {
+	return HeatmapRows(title, columns, nil, cells)
+}
+
+// HeatmapRows is Heatmap with the rows labelled: rows[p] names partition
+// p of each bucket's cells (their IDs, when only some partitions are
+// drawn); nil numbers them from 0.
+func HeatmapRows(title string, columns, rows []string, cells [][]float64) string {
 	nb, parts := len(cells), 0
 	for _, c := range cells {
 		parts = max(parts, len(c))
@@ -91,7 +98,11 @@ func Heatmap(title string, columns []string, cells [][]float64) string {
 	}
 
 	rowLabel := func(r int) string {
-		return span(strconv.Itoa(r*gr), strconv.Itoa(min((r+1)*gr, parts)-1))
+		first, last := r*gr, min((r+1)*gr, parts)-1
+		if first < len(rows) && last < len(rows) {
+			return span(rows[first], rows[last])
+		}
+		return span(strconv.Itoa(first), strconv.Itoa(last))
 	}
 	labelW := 0.0
 	for r := 0; r < nr; r++ {

@@ -125,6 +125,10 @@ func writePathsText(w io.Writer, name string, s *analysis.PathSummary) {
 			distinctText(p), strings.Join(top, " "), keyText(p))
 	}
 	tw.Flush()
+	if s.OmittedPaths > 0 {
+		fmt.Fprintf(w, "and about %s more paths, in %s %s, past the %s pkcalc describes\n", human.Count(int64(s.OmittedPaths)),
+			human.Count(int64(s.OmittedDocuments)), human.Plural(int64(s.OmittedDocuments), "document", "documents"), human.Count(paths.MaxPaths))
+	}
 	fmt.Fprintln(w)
 }
 
@@ -179,11 +183,17 @@ type pathsJSON struct {
 	Notes      []string      `json:"notes"` // values read with a change, the documents kept; the first 100
 	NoteCount  int           `json:"noteCount"`
 	Paths      []report.Path `json:"paths"`
+	// PathsOmitted counts the paths past the first paths.MaxPaths, as the
+	// report's does.
+	PathsOmitted *report.PathsOmitted `json:"pathsOmitted,omitempty"`
 }
 
 func newPathsJSON(name string, s *analysis.PathSummary) pathsJSON {
 	out := pathsJSON{File: name, Format: s.Format, Documents: s.Documents, Bytes: s.Bytes, Errors: []string{}, ErrorCount: s.ErrorCount,
 		Notes: []string{}, NoteCount: s.NoteCount, Paths: analysis.PathsOf(s.Paths)}
+	if s.OmittedPaths > 0 {
+		out.PathsOmitted = &report.PathsOmitted{Paths: s.OmittedPaths, Documents: s.OmittedDocuments}
+	}
 	for _, e := range s.Errors {
 		out.Errors = append(out.Errors, e.Error())
 	}

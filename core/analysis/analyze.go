@@ -271,15 +271,18 @@ type analysis struct {
 	collector *paths.Collector // until the window is read
 	paths     []paths.Path     // the collector's table, once the window is read
 	described int              // documents in the window, which the table describes
-	docs      int
-	bytes     int64
-	notes     int
-	errs      []*ingest.Error
-	errCount  int
-	warnings  []*ingest.Error // the first 100 notes: values read with a change
-	format    string
-	timePath  []string
-	named     int
+	// Paths past paths.MaxPaths, which the table leaves out, and the
+	// documents holding one (paths.Collector.Omitted).
+	omittedPaths, omittedDocs int
+	docs                      int
+	bytes                     int64
+	notes                     int
+	errs                      []*ingest.Error
+	errCount                  int
+	warnings                  []*ingest.Error // the first 100 notes: values read with a change
+	format                    string
+	timePath                  []string
+	named                     int
 	// accs are the candidates' accumulators, then those of the queries'
 	// filters: a.accs[:candidates] are the keys reported.
 	accs       []*partition.Accumulator
@@ -308,6 +311,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	// The path table describes the window, which is complete now; the
 	// collector's counts, all in the table, can go.
 	a.paths, a.described = a.collector.Paths(), a.collector.Documents()
+	a.omittedPaths, a.omittedDocs = a.collector.Omitted()
 	a.collector = nil
 	if filled {
 		a.sorted = sortedBy(a.paths, window)
@@ -570,6 +574,15 @@ func compareScalars(a, b *jsontree.Value) int {
 
 // windowWarnings say when the path table and the candidates come from the
 // first documents only, and more strongly when those look sorted.
+// pathsWarnings say that the path table leaves paths out.
+func (a *analysis) pathsWarnings() []report.Notice {
+	if a.omittedPaths == 0 {
+		return nil
+	}
+	return []report.Notice{{Code: report.PathsCapped, Message: fmt.Sprintf("The documents hold more distinct property paths than pkcalc describes (%s): about %s more, in %s %s, are counted but not in the path table, and no candidate is suggested on them. Property names that are data (ids or dates as names) make a path each; store them as values, or name the keys to measure them.",
+		human.Count(paths.MaxPaths), human.Count(int64(a.omittedPaths)), human.Count(int64(a.omittedDocs)), human.Plural(int64(a.omittedDocs), "document", "documents"))}}
+}
+
 func (a *analysis) windowWarnings() []report.Notice {
 	held, all := a.described, a.docs
 	if a.paths == nil || held >= all { // aggregates have no window

@@ -29,10 +29,13 @@ func (a *analysis) finish() *report.Report {
 			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
 		},
-		Warnings:       append(a.settingWarnings(), a.windowWarnings()...),
+		Warnings:       append(append(a.settingWarnings(), a.windowWarnings()...), a.pathsWarnings()...),
 		Candidates:     []report.Candidate{},
 		Paths:          PathsOf(a.paths),
 		PathsDocuments: int64(a.described),
+	}
+	if a.omittedPaths > 0 {
+		rep.PathsOmitted = &report.PathsOmitted{Paths: a.omittedPaths, Documents: a.omittedDocs}
 	}
 	if a.format == "" {
 		rep.Input.Format = "empty"

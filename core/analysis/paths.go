@@ -18,6 +18,10 @@ type PathSummary struct {
 	// Every problem and note, including those past the 100 listed.
 	ErrorCount, NoteCount int
 	Paths                 []paths.Path
+	// OmittedPaths are the distinct paths past paths.MaxPaths, which
+	// Paths leaves out (estimated), and OmittedDocuments the documents
+	// that hold one.
+	OmittedPaths, OmittedDocuments int
 }
 
 // Paths reads every document from r and describes their property paths,
@@ -57,5 +61,6 @@ func Paths(r Source) (*PathSummary, error) {
 	}
 	s.Format = r.Format()
 	s.Paths = c.Paths()
+	s.OmittedPaths, s.OmittedDocuments = c.Omitted()
 	return s, err
 }

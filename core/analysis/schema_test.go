@@ -534,6 +534,20 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want:       []string{"/input/errors/0/line", "/candidates/0/largest/0/values/1"},
 		},
 		{
+			// More distinct property paths than the table describes:
+			// names that are data, a hundred a document.
+			name: "paths past the table",
+			input: schemaLines(110, func(i int) string {
+				var b strings.Builder
+				fmt.Fprintf(&b, `{"id":"%d","t":"t%d"`, i, i%7)
+				for j := range 100 {
+					fmt.Fprintf(&b, `,"u%d_%d":1`, i, j)
+				}
+				return b.String() + "}"
+			}),
+			want: []string{"/pathsOmitted/paths", "/pathsOmitted/documents", "/warnings/0/code"},
+		},
+		{
 			// More physical partitions than a report lists: the busiest,
 			// and the rest summed, on the target and on the first day, and
 			// the write spread's columns named.
@@ -696,8 +710,21 @@ func TestReportConditionalFields(t *testing.T) {
 				if has(c, "logicalPartitionsRelativeError") != (c["logicalPartitionsEstimated"] == true) {
 					t.Errorf("%s: logicalPartitionsRelativeError present %t, estimated %v", at, has(c, "logicalPartitionsRelativeError"), c["logicalPartitionsEstimated"])
 				}
-				if n := c["projection"].(map[string]any)["physicalPartitions"]; n != float64(len(phys)) {
-					t.Errorf("%s: projection/physicalPartitions %v, physicalPartitions lists %d", at, n, len(phys))
+				// The partitions listed and those left out are all of them;
+				// a list is cut only past report.MaxPartitionRows, to the
+				// busiest of that many.
+				omitted := 0.0
+				if o, ok := c["physicalPartitionsOmitted"].(map[string]any); ok {
+					omitted = o["partitions"].(float64)
+					if len(phys) != report.MaxPartitionRows {
+						t.Errorf("%s: physicalPartitions cut to %d, not %d", at, len(phys), report.MaxPartitionRows)
+					}
+				}
+				if n := c["projection"].(map[string]any)["physicalPartitions"]; n != float64(len(phys))+omitted {
+					t.Errorf("%s: projection/physicalPartitions %v, physicalPartitions lists %d and leaves out %v", at, n, len(phys), omitted)
+				}
+				if day := c["dayOne"].(map[string]any); has(day, "omitted") != (len(schemaList(day["partitions"])) == report.MaxPartitionRows && day["physicalPartitions"].(float64) > report.MaxPartitionRows) {
+					t.Errorf("%s/dayOne: omitted present %t with %d of %v partitions listed", at, has(day, "omitted"), len(schemaList(day["partitions"])), day["physicalPartitions"])
 				}
 				if ws, ok := c["writeSpread"].(map[string]any); ok {
 					for j, b := range schemaList(ws["buckets"]) {

@@ -119,6 +119,40 @@ func TestDistinctCap(t *testing.T) {
 	}
 }
 
+// TestMaxPaths: past MaxPaths distinct paths the table describes those
+// met first, whole, and counts the rest, those inside them included,
+// without describing them.
+func TestMaxPaths(t *testing.T) {
+	var b strings.Builder
+	for i := range 20 {
+		// A path every document holds, then one of its own holding an
+		// object and an array of objects: four paths a document.
+		fmt.Fprintf(&b, "{\"k\":\"v%d\",\"u%d\":{\"a\":1,\"l\":[{\"x\":1}]}}\n", i%3, i)
+	}
+	c := collect(t, strings.NewReader(b.String()), Options{MaxPaths: 6})
+	ps := c.Paths()
+	if len(ps) != 6 {
+		t.Fatalf("%d paths, want 6: %+v", len(ps), ps)
+	}
+	m := byPath(ps)
+	if k := m["/k"]; k.Documents != 20 || k.Distinct != 3 {
+		t.Errorf("/k, met before the limit, is not counted whole: %+v", k)
+	}
+	for _, p := range []string{"/u0", "/u0/a", "/u0/l", "/u0/l/[]", "/u0/l/[]/x"} {
+		if _, ok := m[p]; !ok {
+			t.Errorf("%s, among the first 6 paths, is not in the table", p)
+		}
+	}
+	// 1 + 5 paths a document, 6 described: 95 left out, in 19 documents.
+	paths, docs := c.Omitted()
+	if paths < 93 || paths > 97 || docs != 19 {
+		t.Errorf("Omitted() = %d paths in %d documents, want about 95 in 19", paths, docs)
+	}
+	if p, d := collect(t, strings.NewReader(b.String()), Options{}).Omitted(); p != 0 || d != 0 {
+		t.Errorf("under the default limit: Omitted() = %d, %d", p, d)
+	}
+}
+
 // The table is the same for any order of the same documents: the paths'
 // order, their counts, and past the cap the values kept and their counts.
 func TestOrderIndependent(t *testing.T) {

@@ -43,6 +43,15 @@ type Report struct {
 	// warning then says so).
 	Paths          []Path `json:"paths"`
 	PathsDocuments int64  `json:"pathsDocuments"`
+	// PathsOmitted counts the paths past the first paths.MaxPaths, which
+	// Paths does not describe; absent when it describes them all.
+	PathsOmitted *PathsOmitted `json:"pathsOmitted,omitempty"`
+}
+
+// PathsOmitted are the distinct property paths a path table leaves out.
+type PathsOmitted struct {
+	Paths     int `json:"paths"`     // how many, estimated (HyperLogLog, within about 2 %)
+	Documents int `json:"documents"` // documents holding at least one of them
 }
 
 // Notice is a note about the whole report, with a stable code.
@@ -67,6 +76,7 @@ const (
 	IDRules                = "ID_RULES"                 // documents whose id breaks a rule (IDs), or repeats one in its logical partition under a candidate
 	WindowPartial          = "WINDOW_PARTIAL"           // the path table and the candidates come from the first documents only
 	WindowSorted           = "WINDOW_SORTED"            // and those are in order of a path: the candidates may miss values past them
+	PathsCapped            = "PATHS_CAPPED"             // more distinct property paths than the path table describes
 )
 
 // IDs count the documents whose id breaks a rule of Cosmos DB's.

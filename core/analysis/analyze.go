@@ -91,6 +91,17 @@ const (
 	windowHeap = 48 << 20
 )
 
+// MemoryBudget is the most memory an analysis may take on the command
+// line and in the browser's engine, with every setting at its limit
+// (docs/PERFORMANCE.md, Memory): the limits of package options
+// (MaxExactValues above all), the window, the path table's paths.MaxPaths
+// and the report's rows (report.MaxPartitionRows) are set so that it
+// holds. Both front ends give it to Go as a memory limit
+// (debug.SetMemoryLimit), so that the collector works harder near it
+// rather than let garbage take the memory: the command line paces the
+// collector at 400 %, which let a heap of 600 MB live take 1.1 GB.
+const MemoryBudget = 1 << 30
+
 // Source is a stream of documents: ingest's JSON Reader or its CSVReader.
 type Source interface {
 	Next() (*ingest.Document, error) // io.EOF at the end; *ingest.Error for a problem, after which it goes on
@@ -119,10 +130,20 @@ func (a *analysis) readWorkload() {
 		return
 	}
 	ops, errs := query.ReadWorkload(strings.NewReader(a.opts.Workload.Operations))
-	a.ops = ops
-	for _, e := range errs {
+	for i, e := range errs {
+		if i == maxOperationErrors {
+			n := int64(len(errs) - i)
+			a.opErrs = append(a.opErrs, fmt.Sprintf("and %s more %s that could not be read", human.Count(n), human.Plural(n, "line", "lines")))
+			break
+		}
 		a.opErrs = append(a.opErrs, e.Error())
 	}
+	if len(ops) > maxOperations {
+		a.opErrs = append(a.opErrs, fmt.Sprintf("the workload lists %s operations; pkcalc reads the first %s, to line %d, and leaves out the rest: an application's operations are tens, each with its rate",
+			human.Count(int64(len(ops))), human.Count(maxOperations), ops[maxOperations-1].Line))
+		ops = ops[:maxOperations]
+	}
+	a.ops = ops
 }
 
 func (a *analysis) run(r Source) (*report.Report, error) {
@@ -287,14 +308,17 @@ type analysis struct {
 	// filters: a.accs[:candidates] are the keys reported.
 	accs       []*partition.Accumulator
 	candidates int
-	ops        []query.Op
-	opErrs     []string
-	timed      int      // documents with a time at the time field
-	weighed    int      // documents with a weight above 0 at the weight field
-	capped     int      // of those, documents weighing more than options.MaxWeight, read as it
-	cappedAt   string   // the first of them and its weight: "document 2, at line 3, with 1e308"
-	ids        *idCheck // nil for aggregates
-	sorted     []order  // what the window's documents are in order of, when it filled up
+	// exact is the values each named key keeps exactly; added, each key
+	// pkcalc adds (shareExact).
+	exact, added int
+	ops          []query.Op
+	opErrs       []string
+	timed        int      // documents with a time at the time field
+	weighed      int      // documents with a weight above 0 at the weight field
+	capped       int      // of those, documents weighing more than options.MaxWeight, read as it
+	cappedAt     string   // the first of them and its weight: "document 2, at line 3, with 1e308"
+	ids          *idCheck // nil for aggregates
+	sorted       []order  // what the window's documents are in order of, when it filled up
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -357,12 +381,20 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	specs = append(specs, filterSpecs(a.ops, specs)...)
 	a.accs = make([]*partition.Accumulator, len(specs))
 	a.reads = newReads(specs, a.timePath, a.opts.WeightPath)
+	a.shareExact(len(specs))
 	for i, s := range specs {
+		limit := a.exact
+		if i >= a.named {
+			limit = a.added
+		}
 		a.accs[i] = partition.New(s, partition.Options{
 			Version:     a.opts.HashVersion,
-			MaxDistinct: a.opts.MaxDistinct,
-			TimePath:    a.timePath,
-			WeightPath:  a.opts.WeightPath,
+			MaxDistinct: limit,
+			// The filters' groupings answer only how many documents a
+			// value has.
+			CountOnly:  i >= a.candidates,
+			TimePath:   a.timePath,
+			WeightPath: a.opts.WeightPath,
 			// With more than one core, keys count while the reader reads.
 			Background: runtime.GOMAXPROCS(0) > 1,
 		})
@@ -378,6 +410,46 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 			runtime.Gosched()
 		}
 	}
+}
+
+// shareExact sets the distinct values each of n keys keeps exactly: the
+// keys named, maxDistinct (options.Parse has checked that they keep no
+// more than options.MaxExactValues in all); the keys pkcalc adds share
+// what they leave, each at least options.MinAddedExact and at most
+// maxDistinct, so that the values kept exactly stay within what the
+// memory budget holds (docs/PERFORMANCE.md, Memory).
+func (a *analysis) shareExact(n int) {
+	a.exact = a.opts.MaxDistinct
+	if a.exact <= 0 {
+		a.exact = options.DefaultMaxDistinct
+	}
+	a.added = a.exact
+	if added := n - a.named; added > 0 {
+		left := options.MaxExactValues - int64(a.named)*int64(a.exact)
+		a.added = int(min(int64(a.exact), max(options.MinAddedExact, left/int64(added))))
+	}
+}
+
+// exactWarnings say that keys pkcalc added kept fewer values exactly than
+// the keys named, and that it made a difference: past their share their
+// figures are estimated.
+func (a *analysis) exactWarnings(dists []*partition.Distribution) []report.Notice {
+	if a.added >= a.exact {
+		return nil
+	}
+	estimated := 0
+	for _, d := range dists[a.named:] {
+		if d.Estimated {
+			estimated++
+		}
+	}
+	if estimated == 0 {
+		return nil
+	}
+	added := len(dists) - a.named
+	return []report.Notice{{Code: report.ExactValuesShared, Message: fmt.Sprintf("pkcalc keeps at most %s distinct values exactly in all, for memory, and the keys named (%d) keep %s each: the %d %s pkcalc added (the candidates it suggests and the groupings of the workload's filters) kept %s each, and %d of them had more, which are estimated (logicalPartitionsEstimated). Name fewer keys, or lower the distinct values kept exactly, for exact figures of those too.",
+		human.Count(options.MaxExactValues), a.named, human.Count(int64(a.exact)),
+		added, human.Plural(int64(added), "key", "keys"), human.Count(int64(a.added)), estimated)}}
 }
 
 func (a *analysis) add(d *ingest.Document) {

@@ -74,6 +74,7 @@ func (a *analysis) finish() *report.Report {
 	}
 	dists := make([]*partition.Distribution, len(a.accs))
 	parallel(len(a.accs), func(i int) { dists[i] = a.accs[i].Finish() })
+	rep.Warnings = append(rep.Warnings, a.exactWarnings(dists)...)
 	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
 	evals := make([]*advisor.Evaluation, a.candidates)
 	dups := make([]int64, a.candidates)

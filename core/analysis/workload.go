@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
@@ -8,6 +9,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/query"
@@ -57,9 +59,11 @@ func samePaths(a, b key.Spec) bool {
 }
 
 // filterSpecs are the groupings the workload's queries need that no
-// candidate among specs gives.
+// candidate among specs gives: at most maxGroupings, those of the most
+// requests, in the order the workload first names them.
 func filterSpecs(ops []query.Op, specs []key.Spec) []key.Spec {
 	var out []key.Spec
+	var weight []float64
 	for _, op := range ops {
 		if op.Kind != query.QueryOp || op.Query == nil {
 			continue
@@ -69,12 +73,47 @@ func filterSpecs(ops []query.Op, specs []key.Spec) []key.Spec {
 			continue
 		}
 		have := func(k key.Spec) bool { return samePaths(k, s) }
-		if !slices.ContainsFunc(specs, have) && !slices.ContainsFunc(out, have) {
-			out = append(out, s)
+		if slices.ContainsFunc(specs, have) {
+			continue
 		}
+		if i := slices.IndexFunc(out, have); i >= 0 {
+			weight[i] += op.Weight
+			continue
+		}
+		out = append(out, s)
+		weight = append(weight, op.Weight)
 	}
-	return out
+	if len(out) <= maxGroupings {
+		return out
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(weight[j], weight[i]) })
+	order = order[:maxGroupings]
+	slices.Sort(order)
+	kept := make([]key.Spec, 0, maxGroupings)
+	for _, i := range order {
+		kept = append(kept, out[i])
+	}
+	return kept
 }
+
+// maxGroupings is how many groupings of the workload's filters are
+// counted beside the candidates, as many as keys may be named: each
+// counts every document, and a workload of 500 queries on paths of their
+// own took 2.4 GB. A query whose grouping is not counted is taken to load
+// every document, as an upper bound (its items read "at most").
+const maxGroupings = options.MaxKeys
+
+// maxOperations is how many of the workload's operations are read, and
+// maxOperationErrors how many of its lines that cannot be read are listed:
+// each operation is judged under every candidate, in the report too.
+const (
+	maxOperations      = 1_000
+	maxOperationErrors = 100
+)
 
 // operations are the workload's operations with what each loads at
 // factor times the sample, from the distributions of the candidates and of
@@ -89,6 +128,11 @@ func operations(ops []query.Op, dists []*partition.Distribution, factor float64,
 				o.Shape = query.ShapeOf(op.Query)
 			}
 			o.Matches = matches(o.Shape, dists, factor, docs, t)
+			if s, ok := filterSpec(o.Shape); ok && !slices.ContainsFunc(dists, func(d *partition.Distribution) bool { return samePaths(d.Spec, s) }) {
+				// Its grouping was not counted (maxGroupings): every
+				// document, at most.
+				o.Shape.Narrowed = true
+			}
 		case query.ReadOp, query.DeleteOp:
 			o.Matches = 1
 		}

@@ -84,6 +84,24 @@ const (
 	MaxDistinctLimit = 1_000_000
 )
 
+// DefaultMaxDistinct is how many distinct values each key keeps exactly
+// when maxDistinct is not given.
+const DefaultMaxDistinct = 50_000
+
+// MaxExactValues is the most distinct values the keys named keep exactly
+// in all: keys times maxDistinct. It is the default at the most keys (24
+// times 50,000), which the 1 GiB the command line and the browser's engine
+// may take hold (docs/PERFORMANCE.md, Memory): each value kept exactly
+// takes some 500 bytes at its peak, as the keys finish, so 24 keys of a
+// million values each took 11 GB. The keys pkcalc adds (the candidates it
+// suggests, the workload's filter groupings) share what the named leave,
+// each keeping at least MinAddedExact.
+const MaxExactValues = MaxKeys * DefaultMaxDistinct
+
+// MinAddedExact is the fewest values a key pkcalc adds keeps exactly when
+// the keys named take all of MaxExactValues.
+const MinAddedExact = 5_000
+
 // Largest request rates and measured charges. The largest container
 // pkcalc models serves 655,360,000 RU/s, and no operation costs less than
 // 1 RU, so no container serves a billion operations of a kind a second;

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"regexp"
@@ -66,6 +67,10 @@ func TestParse(t *testing.T) {
 		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
 		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
+		// Keys times maxDistinct: the values kept exactly in all.
+		{url.Values{"keys": {distinctKeys(MaxKeys)}, "maxDistinct": {"1000000"}},
+			"24 keys at maxDistinct 1,000,000 each keep up to 24,000,000 values exactly, more than pkcalc keeps in all (1,200,000, which takes about 600 MB): give maxDistinct 50,000 or less for 24 keys, or name at most 1 key at 1,000,000"},
+		{url.Values{"keys": {"/a;/b;/c"}, "maxDistinct": {"500000"}}, "give maxDistinct 400,000 or less for 3 keys, or name at most 2 keys at 500,000"},
 		{url.Values{"partitions": {"65537"}}, "partitions 65537 is more than pkcalc models (65,536)"},
 		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},
 		// Targets past any container, which turned negative in int64.
@@ -78,6 +83,36 @@ func TestParse(t *testing.T) {
 		if _, err := Parse(bad.v, API); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.v, err, bad.msg)
 		}
+	}
+}
+
+// distinctKeys are n keys of their own, as one value of keys.
+func distinctKeys(n int) string {
+	var ks []string
+	for i := range n {
+		ks = append(ks, fmt.Sprintf("/k%d", i))
+	}
+	return strings.Join(ks, ";")
+}
+
+// TestExactValues: the keys named may keep MaxExactValues exactly in
+// all, the defaults at the most keys among them; a key named twice counts
+// once, as it is measured once.
+func TestExactValues(t *testing.T) {
+	keys := distinctKeys
+	for _, v := range []url.Values{
+		{"keys": {keys(MaxKeys)}},
+		{"keys": {keys(1)}, "maxDistinct": {"1000000"}},
+		{"maxDistinct": {"1000000"}}, // the suggested keys share the budget instead
+		{"keys": {keys(2)}, "maxDistinct": {"600000"}},
+		{"keys": {"/a;/a;/b"}, "maxDistinct": {"600000"}},
+	} {
+		if _, err := Parse(v, API); err != nil {
+			t.Errorf("%v: %v", v, err)
+		}
+	}
+	if _, err := Parse(url.Values{"keys": {keys(2)}, "maxDistinct": {"600001"}}, CLI); err == nil || !strings.Contains(err.Error(), "2 keys at --max-distinct 600,001 each keep up to 1,200,002 values exactly") {
+		t.Errorf("2 keys of 600,001: %v", err)
 	}
 }
 

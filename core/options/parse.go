@@ -123,7 +123,32 @@ func (p *reader) rules(s *Settings) error {
 			return fmt.Errorf("key %s is hierarchical, which needs hash version 2", k)
 		}
 	}
-	return nil
+	return exactValues(s, name)
+}
+
+// exactValues refuses keys that would keep more values exactly than
+// pkcalc keeps in all: a user who asks for a million values counted
+// exactly for each of 24 keys wants those counts, not estimates with a
+// note, and learns before the input is read what fits.
+func exactValues(s *Settings, name func(string) string) error {
+	seen := map[string]bool{}
+	for _, k := range s.Keys {
+		seen[k.String()] = true
+	}
+	n, md := int64(len(seen)), int64(s.MaxDistinct)
+	if md == 0 {
+		md = DefaultMaxDistinct
+	}
+	if n*md <= MaxExactValues {
+		return nil
+	}
+	fit := "name fewer keys"
+	if most := MaxExactValues / md; most > 0 {
+		fit = fmt.Sprintf("name at most %s %s at %s", human.Count(most), human.Plural(most, "key", "keys"), human.Count(md))
+	}
+	return fmt.Errorf("%s keys at %s %s each keep up to %s values exactly, more than pkcalc keeps in all (%s, which takes about 600 MB): give %s %s or less for %s keys, or %s",
+		human.Count(n), name("maxDistinct"), human.Count(md), human.Count(n*md), human.Count(MaxExactValues),
+		name("maxDistinct"), human.Count(MaxExactValues/n), human.Count(n), fit)
 }
 
 // reader reads typed values, keeping the first error.

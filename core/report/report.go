@@ -77,6 +77,7 @@ const (
 	WindowPartial          = "WINDOW_PARTIAL"           // the path table and the candidates come from the first documents only
 	WindowSorted           = "WINDOW_SORTED"            // and those are in order of a path: the candidates may miss values past them
 	PathsCapped            = "PATHS_CAPPED"             // more distinct property paths than the path table describes
+	ExactValuesShared      = "EXACT_VALUES_SHARED"      // keys pkcalc added kept fewer values exactly than the named, for memory
 )
 
 // IDs count the documents whose id breaks a rule of Cosmos DB's.

@@ -21,6 +21,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/pkcalc/pkcalc/core/analysis"
 )
 
 const usage = `pkcalc: choose an Azure Cosmos DB partition key from sample documents.
@@ -49,6 +51,11 @@ func main() {
 	// GOGC, when set, decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
+	}
+	// Near the memory budget the collector runs as often as it must
+	// (analysis.MemoryBudget); GOMEMLIMIT, when set, decides.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(analysis.MemoryBudget)
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

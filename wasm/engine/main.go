@@ -19,14 +19,20 @@ package main
 import (
 	"io"
 	"net/http"
+	"runtime/debug"
 	"sync"
 
 	"github.com/syumai/workers/exp/hono"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/api"
 )
 
 func main() {
+	// The tab's engine may take analysis.MemoryBudget: past it the
+	// collector runs as often as it must. A WebAssembly memory never
+	// shrinks, so its peak is what the tab keeps.
+	debug.SetMemoryLimit(analysis.MemoryBudget)
 	h := api.Handler(api.Config{})
 	hono.ServeMiddleware(func(c *hono.Context, _ func()) { serve(h, c) })
 }

@@ -8,13 +8,22 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/syumai/workers"
 
 	"github.com/pkcalc/pkcalc/core/api"
 )
 
 func main() {
+	debug.SetMemoryLimit(memoryLimit)
 	// 100 MiB: what Cloudflare itself takes as a request body on its Free
 	// and Pro plans.
 	workers.Serve(api.Handler(api.Config{MaxBodyBytes: 100 << 20}))
 }
+
+// memoryLimit is the Go heap's share of the Worker's 128 MB, which the
+// JavaScript heap, the module and the request's and response's buffers
+// share (docs/PERFORMANCE.md, Memory): near it the collector runs as
+// often as it must, rather than grow the memory past the isolate's limit.
+const memoryLimit = 96 << 20

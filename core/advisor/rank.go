@@ -172,7 +172,7 @@ func Shortfall(best *Evaluation) string {
 		return "" // with no throughput given, each key says what it needs
 	}
 	l := best.Load
-	provisioned := l.CapacityRU * float64(len(best.Physical))
+	provisioned := l.CapacityRU * float64(best.physicalCount())
 	msg := fmt.Sprintf("The workload needs %s under any key (each operation served from one partition) and %s under %s, but the container has %s: every key throttles.",
 		ru(l.BaseRU), ru(l.TotalRU), best.Dist.Spec, ru(provisioned))
 	if p := best.Provision; p.LeastRU > 0 {

@@ -148,7 +148,7 @@ func throughputScore(e *Evaluation) (int, string) {
 // the container has.
 func (e *Evaluation) shortfall() float64 {
 	l := e.Load
-	provisioned := l.CapacityRU * float64(len(e.Physical))
+	provisioned := l.CapacityRU * float64(e.physicalCount())
 	return math.Max(0, l.BaseRU-provisioned) / math.Max(l.TotalRU, 1)
 }
 

@@ -78,12 +78,17 @@ func (a *analysis) finish() *report.Report {
 	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
 	evals := make([]*advisor.Evaluation, a.candidates)
 	dups := make([]int64, a.candidates)
+	lays := make([]layout, a.candidates)
 	parallel(len(evals), func(i int) {
 		evals[i] = advisor.Evaluate(dists[i], settings)
 		if a.ids != nil {
 			dups[i] = a.ids.duplicates(dists[i].ValueHashes)
 		}
 		dists[i].ValueHashes = nil // counted: let them go
+		// The rows the report lists, and then no more per partition: of
+		// 65,536 partitions, each key held some 30 MB until the end.
+		lays[i] = layoutOf(evals[i])
+		evals[i].Release()
 	})
 	rank := advisor.Rank(evals)
 	recs := advisor.Recommend(evals)
@@ -95,7 +100,7 @@ func (a *analysis) finish() *report.Report {
 	slices.SortStableFunc(order[a.named:], func(x, y int) int { return cmp.Compare(rank[x], rank[y]) })
 	best := -1
 	for _, i := range order {
-		c := candidate(evals[i], recs[i])
+		c := candidate(evals[i], recs[i], lays[i])
 		c.Named = i < a.named
 		c.Rank = rank[i]
 		if a.ids != nil {
@@ -180,7 +185,7 @@ func targetGB(b int64) float64 {
 	return gb
 }
 
-func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Candidate {
+func candidate(e *advisor.Evaluation, recs []advisor.Recommendation, lay layout) report.Candidate {
 	d := e.Dist
 	version := int(d.Version)
 	if d.Spec.Kind == key.MultiHash {
@@ -202,7 +207,6 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 		Invalid:                    d.Invalid,
 		PerLogicalPartition:        report.PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats()), Lorenz: lorenz(d.Lorenz(20))},
 		Largest:                    []report.Largest{},
-		PhysicalPartitions:         []report.Physical{},
 		KeyLength:                  report.KeyLength{MaxBytes: d.KeyMaxBytes, Over2048: d.OverLimit, Over101: d.OverLimitV1, Collisions: []report.Collision{}},
 	}
 	for _, b := range e.Breakdown {
@@ -217,6 +221,64 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 	for _, l := range d.Largest(10) {
 		c.Largest = append(c.Largest, report.Largest{Values: Values(l.Values), Documents: l.Documents, Bytes: l.Bytes, Share: round(ratio(l.Bytes, d.Bytes), 4), EPK: l.EPK})
 	}
+	for i, col := range d.Collisions {
+		if i == 10 {
+			break
+		}
+		cj := report.Collision{EPK: col.EPK}
+		for _, v := range col.Values {
+			cj.Values = append(cj.Values, Values(v))
+		}
+		c.KeyLength.Collisions = append(c.KeyLength.Collisions, cj)
+	}
+	m := e.Monotonicity
+	c.Monotonicity = report.Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), By: m.By, Monotonic: m.Monotonic}
+	if !math.IsNaN(m.Time) {
+		t := round(m.Time, 4)
+		c.Monotonicity.Time = &t
+	}
+	c.PhysicalPartitions, c.PhysicalPartitionsOmitted, c.WriteSpread, c.DayOne = lay.physical, lay.omitted, lay.spread, lay.dayOne
+	p := e.Projection
+	c.Projection = report.Projection{Factor: round(p.Factor, 3), Documents: p.Documents, Bytes: p.Bytes, PhysicalPartitions: lay.partitions, Splits: p.Splits,
+		LargestLogicalBytes: p.Largest.Bytes, OverLimit: p.OverLimitN, OverAlertLine: p.OverAlertN, NewValueShare: round(p.NewValueShare, 4)}
+	if l := e.Load; l.Active {
+		c.Workload = &report.Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1), BaseRU: round(l.BaseRU, 1),
+			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3), ItemRU: round(l.Costs.Item, 4),
+			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
+			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
+		if p := e.Provision; p.LeastRU > 0 {
+			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData, c.Workload.CreateRU = &p.LeastRU, p.Partitions, p.ByData, p.CreateRU
+		}
+	}
+	if q := e.Queries; q.Active {
+		c.Queries = &report.Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []report.Verdict{}}
+		for i, v := range q.Verdicts {
+			vj := report.Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
+				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Prefix: v.Assessment.Routing.Prefix, Reason: v.Assessment.Routing.Reason,
+				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message}
+			if i < len(e.Load.Charges) {
+				ch := e.Load.Charges[i]
+				vj.RU, vj.Partitions, vj.Items, vj.ItemsAtMost = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1), ch.AtMost && ch.Items > 0
+			}
+			c.Queries.Verdicts = append(c.Queries.Verdicts, vj)
+		}
+	}
+	return c
+}
+
+// layout is what a candidate's report lists per physical partition,
+// taken from its evaluation (layoutOf) before the evaluation lets go of
+// them (advisor.Evaluation.Release).
+type layout struct {
+	physical   []report.Physical
+	omitted    *report.OmittedPartitions
+	spread     *report.WriteSpread
+	dayOne     report.DayOne
+	partitions int // at the target
+}
+
+func layoutOf(e *advisor.Evaluation) layout {
+	lay := layout{physical: []report.Physical{}, partitions: len(e.Projection.Physical), dayOne: dayOne(e.DayOne)}
 	// The busiest partitions, by requests then size at the target, when
 	// there are more than a list holds.
 	listed := busiest(len(e.Physical), func(i, j int) int {
@@ -235,7 +297,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 				d := round(e.Load.DemandRU[i], 1)
 				ph.DemandRU = &d
 			}
-			c.PhysicalPartitions = append(c.PhysicalPartitions, ph)
+			lay.physical = append(lay.physical, ph)
 			continue
 		}
 		o := &omitted
@@ -257,23 +319,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 			d := round(omittedRU, 1)
 			omitted.DemandRU = &d
 		}
-		c.PhysicalPartitionsOmitted = &omitted
-	}
-	for i, col := range d.Collisions {
-		if i == 10 {
-			break
-		}
-		cj := report.Collision{EPK: col.EPK}
-		for _, v := range col.Values {
-			cj.Values = append(cj.Values, Values(v))
-		}
-		c.KeyLength.Collisions = append(c.KeyLength.Collisions, cj)
-	}
-	m := e.Monotonicity
-	c.Monotonicity = report.Monotonicity{Samples: m.Samples, InsertionOrder: round(m.Order, 4), By: m.By, Monotonic: m.Monotonic}
-	if !math.IsNaN(m.Time) {
-		t := round(m.Time, 4)
-		c.Monotonicity.Time = &t
+		lay.omitted = &omitted
 	}
 	if sp := e.Spread; sp != nil {
 		ws := &report.WriteSpread{Unit: string(sp.Unit), KeysPerBucket: sp.KeysMedian, SamplesPerBucket: sp.SamplesMedian, HottestShare: round(sp.HottestShare, 4), Estimated: sp.Estimated, Buckets: []report.TimeBucket{}}
@@ -298,35 +344,9 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation) report.Cand
 			tb.OtherPartitions = round(others, 1)
 			ws.Buckets = append(ws.Buckets, tb)
 		}
-		c.WriteSpread = ws
+		lay.spread = ws
 	}
-	p := e.Projection
-	c.Projection = report.Projection{Factor: round(p.Factor, 3), Documents: p.Documents, Bytes: p.Bytes, PhysicalPartitions: len(p.Physical), Splits: p.Splits,
-		LargestLogicalBytes: p.Largest.Bytes, OverLimit: p.OverLimitN, OverAlertLine: p.OverAlertN, NewValueShare: round(p.NewValueShare, 4)}
-	c.DayOne = dayOne(e.DayOne)
-	if l := e.Load; l.Active {
-		c.Workload = &report.Workload{RU: e.Throughput.RU, PerPartitionRU: round(l.CapacityRU, 1), TotalRU: round(l.TotalRU, 1), BaseRU: round(l.BaseRU, 1),
-			PointReadRU: round(l.Costs.PointRead, 3), WriteRU: round(l.Costs.Write, 3), QueryRU: round(l.Costs.Query, 3), ItemRU: round(l.Costs.Item, 4),
-			ThrottledFraction: round(l.Throttle.ThrottledFraction, 4), HottestPartition: l.Throttle.Hottest,
-			HottestUtilisation: round(l.Throttle.HottestUtilisation, 4), Headroom: round(finite(l.Throttle.Headroom), 3), HottestLogicalRU: round(l.HottestLogiRU, 1)}
-		if p := e.Provision; p.LeastRU > 0 {
-			c.Workload.LeastRU, c.Workload.LeastRUPartitions, c.Workload.LeastRUByData, c.Workload.CreateRU = &p.LeastRU, p.Partitions, p.ByData, p.CreateRU
-		}
-	}
-	if q := e.Queries; q.Active {
-		c.Queries = &report.Queries{Single: round(100*q.Single, 2), Targeted: round(100*q.Targeted, 2), FanOut: round(100*q.FanOut, 2), Verdicts: []report.Verdict{}}
-		for i, v := range q.Verdicts {
-			vj := report.Verdict{Line: v.Op.Line, Kind: string(v.Op.Kind), Query: v.Op.Text, Paths: v.Op.Paths,
-				Rate: round(v.Rate, 3), Routing: string(v.Assessment.Routing.Kind), Values: v.Assessment.Routing.Values, Prefix: v.Assessment.Routing.Prefix, Reason: v.Assessment.Routing.Reason,
-				KeyUpdated: v.Assessment.KeyUpdated, SpansKeys: v.Assessment.SpansKeys, Message: v.Assessment.Message}
-			if i < len(e.Load.Charges) {
-				ch := e.Load.Charges[i]
-				vj.RU, vj.Partitions, vj.Items, vj.ItemsAtMost = round(ch.RU, 2), ch.Partitions, round(ch.Items, 1), ch.AtMost && ch.Items > 0
-			}
-			c.Queries.Verdicts = append(c.Queries.Verdicts, vj)
-		}
-	}
-	return c
+	return lay
 }
 
 func dayOne(d advisor.DayOne) report.DayOne {

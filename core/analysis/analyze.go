@@ -57,6 +57,9 @@ type Options struct {
 	MaxDistinct    int      // distinct values kept exactly per key; 0: 50,000
 	Window         int      // most documents read before candidates are chosen; 0: windowDocs
 	Progress       func(Progress)
+	// MaxExactValues is the most values all keys keep exactly (shareExact);
+	// 0: options.MaxExactValues. A host of less memory gives less.
+	MaxExactValues int64
 }
 
 // Progress is reported while reading.
@@ -425,9 +428,14 @@ func (a *analysis) shareExact(n int) {
 	}
 	a.added = a.exact
 	if added := n - a.named; added > 0 {
-		left := options.MaxExactValues - int64(a.named)*int64(a.exact)
+		left := a.maxExact() - int64(a.named)*int64(a.exact)
 		a.added = int(min(int64(a.exact), max(options.MinAddedExact, left/int64(added))))
 	}
+}
+
+// maxExact is the most values all keys keep exactly.
+func (a *analysis) maxExact() int64 {
+	return cmp.Or(a.opts.MaxExactValues, options.MaxExactValues)
 }
 
 // exactWarnings say that keys pkcalc added kept fewer values exactly than
@@ -448,7 +456,7 @@ func (a *analysis) exactWarnings(dists []*partition.Distribution) []report.Notic
 	}
 	added := len(dists) - a.named
 	return []report.Notice{{Code: report.ExactValuesShared, Message: fmt.Sprintf("pkcalc keeps at most %s distinct values exactly in all, for memory, and the keys named (%d) keep %s each: the %d %s pkcalc added (the candidates it suggests and the groupings of the workload's filters) kept %s each, and %d of them had more, which are estimated (logicalPartitionsEstimated). Name fewer keys, or lower the distinct values kept exactly, for exact figures of those too.",
-		human.Count(options.MaxExactValues), a.named, human.Count(int64(a.exact)),
+		human.Count(a.maxExact()), a.named, human.Count(int64(a.exact)),
 		added, human.Plural(int64(added), "key", "keys"), human.Count(int64(a.added)), estimated)}}
 }
 

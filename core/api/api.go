@@ -30,6 +30,11 @@ import (
 type Config struct {
 	MaxBodyBytes int64 // larger bodies get 413; 0 for no limit (the browser's own worker)
 	MaxAnalyses  int   // analyses at once, past which 503 (limit.go); 0 for no bound (the browser's worker, Cloudflare's instance per request)
+	// MaxExactValues is the most values the keys keep exactly in all
+	// (options.ExactValues, analysis.Options.MaxExactValues): a host of
+	// less memory than analysis.MemoryBudget gives less; 0 for
+	// options.MaxExactValues.
+	MaxExactValues int64
 }
 
 // Handler returns the API.
@@ -84,6 +89,9 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	settings, err := options.Parse(q, options.API)
+	if err == nil && c.MaxExactValues > 0 {
+		err = options.ExactValues(settings, options.API, c.MaxExactValues)
+	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
@@ -92,6 +100,7 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	// result) for the one key named; docBytes sizes rows without bytes.
 	format := cmp.Or(settings.Format, "json")
 	opts := analysis.OptionsFrom(settings)
+	opts.MaxExactValues = c.MaxExactValues
 	csv, err := bodyKind(r.Header.Get("Content-Type"))
 	if err != nil {
 		fail(w, http.StatusUnsupportedMediaType, "%v", err)

@@ -226,3 +226,24 @@ func TestOverflowingWeights(t *testing.T) {
 		t.Errorf("last event %.300s", lines[len(lines)-1])
 	}
 }
+
+// TestMaxExactValues: a host of less memory refuses more values kept
+// exactly than it holds, naming the product, as options.Parse does for
+// MaxExactValues; below it the analysis runs.
+func TestMaxExactValues(t *testing.T) {
+	h := Handler(Config{MaxExactValues: 100_000})
+	for _, tt := range []struct {
+		query string
+		code  int
+		says  string
+	}{
+		{"keys=/a&keys=/b", http.StatusOK, ""},
+		{"keys=/a&keys=/b&keys=/c", http.StatusBadRequest, "3 keys at maxDistinct 50,000 each keep up to 150,000 values exactly, more than pkcalc keeps in all here (100,000, which takes about 50 MB of memory)"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/analyze?"+tt.query, strings.NewReader(`{"id":"1","a":"x"}`)))
+		if rec.Code != tt.code || !strings.Contains(rec.Body.String(), tt.says) {
+			t.Errorf("%s: %d %s, want %d %q", tt.query, rec.Code, rec.Body, tt.code, tt.says)
+		}
+	}
+}

@@ -98,6 +98,11 @@ const DefaultMaxDistinct = 50_000
 // each keeping at least MinAddedExact.
 const MaxExactValues = MaxKeys * DefaultMaxDistinct
 
+// ExactValueBytes is about what a value kept exactly takes at its peak,
+// measured (docs/PERFORMANCE.md, Memory): 1,200,000 of them took 568 MB
+// of heap on two cores.
+const ExactValueBytes = 500
+
 // MinAddedExact is the fewest values a key pkcalc adds keeps exactly when
 // the keys named take all of MaxExactValues.
 const MinAddedExact = 5_000

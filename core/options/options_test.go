@@ -69,7 +69,7 @@ func TestParse(t *testing.T) {
 		{url.Values{"maxDistinct": {"1000001"}}, "maxDistinct 1000001 is more than pkcalc keeps exactly"},
 		// Keys times maxDistinct: the values kept exactly in all.
 		{url.Values{"keys": {distinctKeys(MaxKeys)}, "maxDistinct": {"1000000"}},
-			"24 keys at maxDistinct 1,000,000 each keep up to 24,000,000 values exactly, more than pkcalc keeps in all (1,200,000, which takes about 600 MB): give maxDistinct 50,000 or less for 24 keys, or name at most 1 key at 1,000,000"},
+			"24 keys at maxDistinct 1,000,000 each keep up to 24,000,000 values exactly, more than pkcalc keeps in all here (1,200,000, which takes about 600 MB of memory): give maxDistinct 50,000 or less for 24 keys, or name at most 1 key at 1,000,000"},
 		{url.Values{"keys": {"/a;/b;/c"}, "maxDistinct": {"500000"}}, "give maxDistinct 400,000 or less for 3 keys, or name at most 2 keys at 500,000"},
 		{url.Values{"partitions": {"65537"}}, "partitions 65537 is more than pkcalc models (65,536)"},
 		{url.Values{"ru": {"10000000000"}}, "ru 10000000000 is more than pkcalc models (655,360,000 RU/s: 65,536 physical partitions of 10,000 RU/s)"},

@@ -123,14 +123,16 @@ func (p *reader) rules(s *Settings) error {
 			return fmt.Errorf("key %s is hierarchical, which needs hash version 2", k)
 		}
 	}
-	return exactValues(s, name)
+	return ExactValues(*s, p.fe, MaxExactValues)
 }
 
-// exactValues refuses keys that would keep more values exactly than
-// pkcalc keeps in all: a user who asks for a million values counted
-// exactly for each of 24 keys wants those counts, not estimates with a
-// note, and learns before the input is read what fits.
-func exactValues(s *Settings, name func(string) string) error {
+// ExactValues refuses keys that would keep more values exactly than
+// limit in all, keys times maxDistinct (Parse checks MaxExactValues; a
+// host of less memory, a smaller limit): a user who asks for a million
+// values counted exactly for each of 24 keys wants those counts, not
+// estimates with a note, and learns before the input is read what fits.
+func ExactValues(s Settings, fe FrontEnd, limit int64) error {
+	name := fe.Name
 	seen := map[string]bool{}
 	for _, k := range s.Keys {
 		seen[k.String()] = true
@@ -139,16 +141,16 @@ func exactValues(s *Settings, name func(string) string) error {
 	if md == 0 {
 		md = DefaultMaxDistinct
 	}
-	if n*md <= MaxExactValues {
+	if n*md <= limit {
 		return nil
 	}
 	fit := "name fewer keys"
-	if most := MaxExactValues / md; most > 0 {
+	if most := limit / md; most > 0 {
 		fit = fmt.Sprintf("name at most %s %s at %s", human.Count(most), human.Plural(most, "key", "keys"), human.Count(md))
 	}
-	return fmt.Errorf("%s keys at %s %s each keep up to %s values exactly, more than pkcalc keeps in all (%s, which takes about 600 MB): give %s %s or less for %s keys, or %s",
-		human.Count(n), name("maxDistinct"), human.Count(md), human.Count(n*md), human.Count(MaxExactValues),
-		name("maxDistinct"), human.Count(MaxExactValues/n), human.Count(n), fit)
+	return fmt.Errorf("%s keys at %s %s each keep up to %s values exactly, more than pkcalc keeps in all here (%s, which takes about %s of memory): give %s %s or less for %s keys, or %s",
+		human.Count(n), name("maxDistinct"), human.Count(md), human.Count(n*md), human.Count(limit), human.Count(limit*ExactValueBytes/1_000_000)+" MB",
+		name("maxDistinct"), human.Count(limit/n), human.Count(n), fit)
 }
 
 // reader reads typed values, keeping the first error.

@@ -19,8 +19,15 @@ func main() {
 	debug.SetMemoryLimit(memoryLimit)
 	// 100 MiB: what Cloudflare itself takes as a request body on its Free
 	// and Pro plans.
-	workers.Serve(api.Handler(api.Config{MaxBodyBytes: 100 << 20}))
+	workers.Serve(api.Handler(api.Config{MaxBodyBytes: 100 << 20, MaxExactValues: maxExactValues}))
 }
+
+// maxExactValues is the most values the keys keep exactly in all, for the
+// memory limit: 4 keys at the default 50,000, each with more, beside the
+// candidates pkcalc suggests and a window of 60,000 documents, took 90 MB
+// of heap under it with one core (docs/PERFORMANCE.md, Memory); 24 keys
+// of 50,000 took 427 MB.
+const maxExactValues = 200_000
 
 // memoryLimit is the Go heap's share of the Worker's 128 MB, which the
 // JavaScript heap, the module and the request's and response's buffers

@@ -364,7 +364,8 @@ func dayOne(d advisor.DayOne) report.DayOne {
 			next++
 			row := report.DayOnePartition{Documents: p.Documents, Bytes: p.Bytes, WriteShare: round(d.Writes[i], 4)}
 			if cut {
-				row.ID = &d.Physical[i].ID
+				id := d.Physical[i].ID // not a pointer into Physical, which would keep it
+				row.ID = &id
 			}
 			out.Partitions = append(out.Partitions, row)
 			continue
@@ -397,9 +398,10 @@ func busiest(n int, hotter func(i, j int) int) []int {
 		return all
 	}
 	slices.SortFunc(all, func(i, j int) int { return cmp.Or(hotter(i, j), cmp.Compare(i, j)) })
-	all = all[:report.MaxPartitionRows:report.MaxPartitionRows]
-	slices.Sort(all)
-	return all
+	// A copy: the report keeps it (WriteSpread.Partitions), not all n.
+	kept := slices.Clone(all[:report.MaxPartitionRows])
+	slices.Sort(kept)
+	return kept
 }
 
 func lorenz(points [][2]float64) [][2]float64 {

@@ -84,11 +84,13 @@ type Progress struct {
 // documents changes the report. The window is held beside the candidates'
 // counts of it, so the Cloudflare Worker's 128 MB bound it: the Go heap's
 // peak for 30,000 orders is 81 to 83 MB (70 to 97 with a window of 10,000),
-// for 100,000 readings 115 to 118 MB (86 to 121). The browser tab and the
-// command line have room to spare. A larger window costs time on a longer
-// input: its documents are read whole, and the garbage collector marks
-// them while they are held; on the 100 MB set a window of 37,000 instead
-// of 10,000 documents is an eighth more instructions, 50,000 a sixth.
+// for 100,000 readings 115 to 118 MB (86 to 121); under the Worker's memory
+// limit of 96 MiB the 100 MB set peaks at 85 MB. The browser tab and the
+// command line, with 1 GiB (MemoryBudget), have room to spare. A larger
+// window costs time on a longer input: its documents are read whole, and
+// the garbage collector marks them while they are held; on the 100 MB set
+// a window of 37,000 instead of 10,000 documents is an eighth more
+// instructions, 50,000 a sixth.
 const (
 	windowDocs = 100_000
 	windowHeap = 48 << 20

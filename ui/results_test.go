@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/report"
@@ -57,5 +58,28 @@ func TestShownEscaped(t *testing.T) {
 	v := report.Verdict{Query: "SELECT * FROM c WHERE c.name = '\u2066x\u2069'"}
 	if got, want := OpText(v), `SELECT * FROM c WHERE c.name = '\u2066x\u2069'`; got != want {
 		t.Errorf("OpText = %s, want %s", got, want)
+	}
+}
+
+// TestBusiestPartitions: when a report lists only the busiest physical
+// partitions, the charts say so and label them by their ids, and the
+// count of partitions is of them all.
+func TestBusiestPartitions(t *testing.T) {
+	x := report.Candidate{
+		PhysicalPartitions:        []report.Physical{{ID: 3, RequestShare: 0.5, ProjectedBytes: 10}, {ID: 70000, RequestShare: 0.25, ProjectedBytes: 20}},
+		PhysicalPartitionsOmitted: &report.OmittedPartitions{Partitions: 65534, RequestShare: 0.25},
+		WriteSpread: &report.WriteSpread{Unit: "day", Partitions: []int{3, 70000},
+			Buckets: []report.TimeBucket{{Start: "2025-01-01T00:00:00Z", Writes: 10, Partitions: []float64{6, 3}, OtherPartitions: 1}}},
+	}
+	if got := HottestText(x); got != "50% of requests on 1 of 65536" {
+		t.Errorf("HottestText = %q", got)
+	}
+	for name, svg := range map[string]string{"data": string(DataChart(x)), "load": string(LoadChart(x)), "heatmap": string(HeatmapChart(x))} {
+		if !strings.Contains(svg, "the 2 busiest of 65,536") {
+			t.Errorf("the %s chart does not say it shows the busiest: %.300s", name, svg)
+		}
+		if !strings.Contains(svg, "70000") {
+			t.Errorf("the %s chart does not label partition 70000: %.300s", name, svg)
+		}
 	}
 }

@@ -251,19 +251,22 @@ func TestRead(t *testing.T) {
 			in: "{\"k0\":\"a\",\"documents\":1}\n{\"k0\":\"b\",\"documents\":\n{\"k0\":\"c\",\"documents\":3}\n{\"k0\":\"d\",\"documents\":4}\n{\"k0\":\"d2\",\"documents\":4]\n" +
 				"  {\"k0\":\"e\",\"documents\":5}\n{\n  \"k0\": \"f\",\n  \"documents\": x\n}\n{\n  \"k0\": \"g\",\n  \"documents\": 7\n}\n" +
 				"{\"k0\":\"h\"," + strings.Repeat("x", 100000) + "\n{\"k0\":\"i\",\"documents\":9}\n{oops",
+			// Row b is cut after its ':': row c, on the next line, is a
+			// row of its own, not b's value.
 			rows: []Row{
 				{Values: vals(str("a")), Documents: 1, Line: 1},
+				{Values: vals(str("c")), Documents: 3, Line: 3},
 				{Values: vals(str("d")), Documents: 4, Line: 4},
 				{Values: vals(str("e")), Documents: 5, Line: 6},
 				{Values: vals(str("g")), Documents: 7, Line: 11},
 				{Values: vals(str("i")), Documents: 9, Line: 16},
 			},
 			errs: []string{
-				"line 4, column 1, row 2: expected ',' or '}' after a property, found '{'",
-				"line 5, column 25, row 4: ']' where '}' should close the object: the brackets do not match",
-				`line 9, column 16, row 6: x is not a JSON value: text takes double quotes ("x")`,
-				`line 15, column 11, row 8: property names must be in double quotes: write "xxxxxxxx`,
-				`line 17, column 2, row 10: property names must be in double quotes: write "oops"`,
+				"line 2, column 23, row 2: the line ends after ':' with no value: document 2 is cut off here; skipped, and line 3, a document of its own, is read as one",
+				"line 5, column 25, row 5: ']' where '}' should close the object: the brackets do not match",
+				`line 9, column 16, row 7: x is not a JSON value: text takes double quotes ("x")`,
+				`line 15, column 11, row 9: property names must be in double quotes: write "xxxxxxxx`,
+				`line 17, column 2, row 11: property names must be in double quotes: write "oops"`,
 			},
 		},
 		{

@@ -1,10 +1,7 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -74,22 +71,25 @@ import (
 // Errors: a row whose number of cells differs from the header's, a '"' in
 // a cell that does not start with one, or a quoted cell that goes on after
 // its closing quote is an *Error with the line and column, the row is
-// skipped and reading goes on at the next line (encoding/csv's LazyQuotes
-// stays off: a stray quote is reported, not silently kept). A quote that
-// never closes swallows the rest of the input into one cell, as in any CSV
-// reader; that is one *Error at the line where its row starts. Invalid
-// UTF-8 reads as U+FFFD with a note on the document. There is no cap on the
+// skipped and reading goes on at the next line (a stray quote is reported,
+// not silently kept, as encoding/csv's LazyQuotes would). So is a row of
+// more than MaxDocumentBytes (2 MB) of text, which no item can hold (its
+// JSON has every character of its cells and more): it is read over, never
+// held in memory, however long. A quoted cell that fails after a line end
+// in it (it never closes, runs on past 2 MB, or meets a quote followed by
+// text) most likely opens with a stray quote: its row is skipped and
+// reading goes on at the line after the quote's (csvScanner), so the rows
+// taken into the cell are read. Invalid UTF-8
+// reads as U+FFFD with a note on the document. There is no cap on the
 // number of errors: each is confined to its row.
 //
-// Other details follow encoding/csv: blank lines are skipped (so in a
-// one-column file an empty cell is a skipped line, not a row), a
-// carriage return before a newline is dropped, also inside quoted cells,
-// and one row is held in memory at a time, however long.
+// Lines end at "\n", "\r\n" or "\r" alone (CSV saved with classic Mac
+// line ends); a line end inside a quoted cell reads as "\n". Other details
+// follow encoding/csv: blank lines are skipped (so in a one-column file an
+// empty cell is a skipped line, not a row), and one row is held in memory
+// at a time.
 type CSVReader struct {
-	lines *lineIndex
-	br    *bufio.Reader
-	cr    *csv.Reader
-	bom   int64
+	s *csvScanner
 
 	format     string
 	started    bool
@@ -121,8 +121,7 @@ type csvNode struct {
 // NewCSVReader returns a CSVReader of documents from src. Nothing is read
 // until the first call to Next.
 func NewCSVReader(src io.Reader) *CSVReader {
-	lines := &lineIndex{r: src, line: 1}
-	return &CSVReader{lines: lines, br: bufio.NewReaderSize(lines, 64<<10)}
+	return &CSVReader{s: newCSVScanner(src)}
 }
 
 // SetJSONRemedy sets what the message for an input that looks like JSON,
@@ -170,13 +169,9 @@ func (c *CSVReader) Format() string {
 }
 
 // Offset is the number of input bytes consumed so far: the end of the last
-// row read.
-func (c *CSVReader) Offset() int64 {
-	if c.cr == nil {
-		return c.bom
-	}
-	return c.bom + c.cr.InputOffset()
-}
+// row read (or of the input read past a quote that never closes, before
+// going back to the rows it took in).
+func (c *CSVReader) Offset() int64 { return c.s.consumed() }
 
 // Next returns the next row as a document. At the end of the input it
 // returns io.EOF. A problem returns an *Error; calling Next again goes on
@@ -195,21 +190,17 @@ func (c *CSVReader) Next() (*Document, error) {
 	if c.done {
 		return nil, io.EOF
 	}
-	rec, err := c.cr.Read()
-	if err == io.EOF {
+	rec, f := c.s.record()
+	switch {
+	case f != nil && f.kind == faultRead:
+		c.done = true
+		return nil, f.err
+	case f != nil:
+		c.rows++
+		return nil, c.fault(f, c.rows)
+	case rec == nil:
 		c.done = true
 		return nil, io.EOF
-	}
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		c.rows++
-		e := c.parseError(pe, c.rows)
-		e.Msg += "; skipped"
-		return nil, e
-	}
-	if err != nil {
-		c.done = true
-		return nil, err
 	}
 	c.rows++
 	return c.row(rec)
@@ -219,14 +210,10 @@ func (c *CSVReader) Next() (*Document, error) {
 // header.
 func (c *CSVReader) start() {
 	c.started = true
-	if b, err := c.br.Peek(3); err == nil && string(b) == "\xEF\xBB\xBF" {
-		c.br.Discard(3)
-		c.bom = 3
-	}
+	c.s.skipBOM()
 	// A file that is not CSV text at all (a workbook, gzip, UTF-16) is
 	// one problem, not a header of garbage and no rows.
-	head, _ := c.br.Peek(sniffBytes)
-	head = bytes.TrimLeft(head, " \t\r\n")
+	head := bytes.TrimLeft(c.s.head(sniffBytes), " \t\r\n")
 	msg := NotText(head, "CSV")
 	if msg == "" && looksJSON(head) {
 		remedy := c.jsonRemedy
@@ -238,10 +225,10 @@ func (c *CSVReader) start() {
 	if msg != "" {
 		c.done = true
 		c.format = "CSV"
-		c.pending = append(c.pending, &Error{Line: 1, Column: 1, Offset: c.bom, Msg: msg + "; no rows read"})
+		c.pending = append(c.pending, &Error{Line: 1, Column: 1, Offset: c.s.offset(), Msg: msg + "; no rows read"})
 		return
 	}
-	comma, spaced := sniff(c.br)
+	comma, spaced := sniff(c.s)
 	switch comma {
 	case ';':
 		c.format = "CSV (semicolon-separated)"
@@ -250,24 +237,17 @@ func (c *CSVReader) start() {
 	default:
 		c.format = "CSV"
 	}
-	c.cr = csv.NewReader(c.br) // reads c.br itself: it is a large enough bufio.Reader
-	c.cr.Comma = comma
-	c.cr.TrimLeadingSpace = spaced
-	c.cr.FieldsPerRecord = -1 // ragged rows are reported here, with their position
-	c.cr.ReuseRecord = true
-	rec, err := c.cr.Read()
-	var pe *csv.ParseError
+	c.s.setComma(comma, spaced)
+	rec, f := c.s.record()
 	switch {
-	case err == io.EOF:
+	case f != nil && f.kind == faultRead:
 		c.done = true
-	case errors.As(err, &pe):
+		c.pending = append(c.pending, f.err)
+	case f != nil:
 		c.done = true
-		e := c.parseError(pe, 0)
-		e.Msg = "the header row cannot be read: " + e.Msg + "; no rows read"
-		c.pending = append(c.pending, e)
-	case err != nil:
+		c.pending = append(c.pending, c.fault(f, 0))
+	case rec == nil:
 		c.done = true
-		c.pending = append(c.pending, err)
 	default:
 		c.header(rec)
 	}
@@ -287,7 +267,7 @@ func (c *CSVReader) header(rec []string) {
 		taken[names[i]] = true
 	}
 	c.names = slices.Clone(names)
-	c.headerLine, _ = c.cr.FieldPos(0)
+	c.headerLine = c.s.starts[0].line
 	used := make(map[string]int, len(rec)) // final name -> column
 	next := make(map[string]int)           // base -> the suffix to try next, so that many repeats stay linear
 	fresh := func(base string) string {
@@ -365,22 +345,21 @@ func (c *CSVReader) headerNote(col int, format string, args ...any) {
 		c.moreHeaderNotes++
 		return
 	}
-	line, column := c.cr.FieldPos(col)
-	c.headerNotes = append(c.headerNotes, &Error{Line: line, Column: column, Offset: c.offsetAt(line, column), Msg: fmt.Sprintf(format, args...)})
+	at := c.s.starts[col]
+	c.headerNotes = append(c.headerNotes, &Error{Line: at.line, Column: at.col, Offset: at.off, Msg: fmt.Sprintf(format, args...)})
 }
 
 // row makes a document of a record.
 func (c *CSVReader) row(rec []string) (*Document, error) {
-	line, _ := c.cr.FieldPos(0)
-	c.lines.drop(line)
+	line, start := c.s.recLine, c.s.recOffset
 	if len(rec) != c.width {
-		e := &Error{Document: c.rows, Line: line, Column: 1, Skipped: true,
+		e := &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
 			Msg: fmt.Sprintf("%d fields, the header has %d; skipped", len(rec), c.width)}
 		if len(rec) > c.width {
 			// Point at the first cell too many.
-			e.Line, e.Column = c.cr.FieldPos(c.width)
+			at := c.s.starts[c.width]
+			e.Line, e.Column, e.Offset = at.line, at.col, at.off
 		}
-		e.Offset = c.offsetAt(e.Line, e.Column)
 		return nil, e
 	}
 	c.notes = nil
@@ -388,7 +367,6 @@ func (c *CSVReader) row(rec []string) (*Document, error) {
 	if !ok {
 		root = jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{}}
 	}
-	start := c.offsetAt(line, 1)
 	size := root.CompactLen() // len(root.JSON()), without building it
 	if size > MaxDocumentBytes {
 		return nil, &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
@@ -455,8 +433,8 @@ func (c *CSVReader) cell(rec []string, i int) (jsontree.Value, bool) {
 // read, at the cell's start; past 10 a row's notes are dropped.
 func (c *CSVReader) cellNote(i int, format string, args ...any) {
 	if len(c.notes) < 10 {
-		line, col := c.cr.FieldPos(i)
-		c.notes = append(c.notes, &Error{Document: c.rows, Line: line, Column: col, Offset: c.offsetAt(line, col),
+		at := c.s.starts[i]
+		c.notes = append(c.notes, &Error{Document: c.rows, Line: at.line, Column: at.col, Offset: at.off,
 			Msg: fmt.Sprintf(format, args...)})
 	}
 }
@@ -560,57 +538,38 @@ func cellNumber(s string) (jsontree.Value, bool) {
 	return v, true
 }
 
-// parseError describes a row encoding/csv could not read.
-func (c *CSVReader) parseError(pe *csv.ParseError, doc int) *Error {
-	c.lines.drop(pe.StartLine)
-	e := &Error{Document: doc, Line: pe.Line, Column: pe.Column, Skipped: doc > 0}
+// fault describes a record that could not be read: a row, numbered doc,
+// or the header (doc 0), which ends the reading.
+func (c *CSVReader) fault(f *csvFault, doc int) *Error {
+	e := &Error{Document: doc, Line: f.at.line, Column: f.at.col, Offset: f.at.off, Skipped: doc > 0}
+	quote := true
 	switch {
-	case errors.Is(pe.Err, csv.ErrBareQuote):
+	case f.kind == faultBareQuote:
 		e.Msg = `a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen")`
-	case errors.Is(pe.Err, csv.ErrQuote) && c.quoteOpenAtEnd(pe):
-		e.Line, e.Column = pe.StartLine, 1
-		e.Msg = `the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it`
-	case errors.Is(pe.Err, csv.ErrQuote):
+	case f.kind == faultQuote && f.resume > 0:
+		e.Msg = fmt.Sprintf(`the quoted field that starts here runs on to line %d, where a '"' is followed by other text: is its closing '"' missing?`, f.lines)
+	case f.kind == faultQuote:
 		e.Msg = `a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled)`
-	default:
-		e.Msg = pe.Err.Error()
+	case f.kind == faultOpen:
+		e.Msg = `the quoted field that starts here never closes: the input ends before its closing '"'`
+	case f.kind == faultLong && f.resume > 0:
+		e.Msg = fmt.Sprintf(`the quoted field that starts here runs on over %d lines and past 2 MB, more than the 2 MB Cosmos DB allows for an item: is its closing '"' missing?`, f.lines)
+	default: // faultLong
+		quote = false
+		e.Msg = fmt.Sprintf("field %d takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item", f.field+1)
 	}
-	if c.quoteHint != "" && (errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote)) {
+	if c.quoteHint != "" && quote {
 		e.Msg += "; " + c.quoteHint
 	}
-	e.Offset = c.offsetAt(e.Line, e.Column)
+	switch {
+	case doc == 0:
+		e.Msg = "the header row cannot be read: " + e.Msg + "; no rows read"
+	case f.resume > 0:
+		e.Msg += fmt.Sprintf("; skipped, and reading goes on at line %d, after the quote's line", f.resume)
+	default:
+		e.Msg += "; skipped"
+	}
 	return e
-}
-
-// quoteOpenAtEnd tells the two cases of csv.ErrQuote apart: the input
-// ending inside a quoted field, where the error is placed after the last
-// byte of the last line, and a quote followed by other text, where it is
-// placed on that quote, before the end of its line.
-func (c *CSVReader) quoteOpenAtEnd(pe *csv.ParseError) bool {
-	if !c.lines.eof() || c.Offset() != c.lines.off {
-		return false // more input follows: the error is on a quote
-	}
-	start, ok := c.lines.start(pe.Line)
-	if !ok {
-		return true // a blank line: no quote on it
-	}
-	if pe.Line == 1 {
-		start += c.bom
-	}
-	return int64(pe.Column) >= c.lines.off-start
-}
-
-// offsetAt is the input offset of a line and column reported by
-// encoding/csv, or the current offset if that line is no longer known.
-func (c *CSVReader) offsetAt(line, col int) int64 {
-	start, ok := c.lines.start(line)
-	if !ok {
-		return c.Offset()
-	}
-	if line == 1 {
-		start += c.bom // columns on the first line count from after the mark
-	}
-	return start + int64(col) - 1
 }
 
 // looksJSON reports an input that starts as JSON documents do: an object
@@ -635,43 +594,33 @@ func looksJSON(head []byte) bool {
 
 // sniff looks at the first non-blank line without consuming it and returns
 // the delimiter it uses, and whether every delimiter in it is followed by
-// a space (and it is not a tab).
-func sniff(br *bufio.Reader) (comma rune, spaced bool) {
+// a space (and it is not a tab). It looks no further than 64 KB.
+func sniff(s *csvScanner) (comma byte, spaced bool) {
 	delims := [3]byte{',', ';', '\t'}
 	var count, followed [3]int
 	last := -1 // the delimiter just before the current byte
 	inQuote, content := false, false
-	n := 0
 scan:
-	for n < br.Size() {
-		if br.Buffered() <= n {
-			if _, err := br.Peek(n + 1); err != nil {
-				break // the end of the input, or an error the CSV reader will meet again
-			}
+	for n := 0; n < 64<<10 && s.fill(n+1); n++ {
+		ch := s.buf[s.pos+n]
+		if last >= 0 && ch == ' ' {
+			followed[last]++
 		}
-		b, _ := br.Peek(br.Buffered())
-		for ; n < len(b); n++ {
-			ch := b[n]
-			if last >= 0 && ch == ' ' {
-				followed[last]++
+		last = -1
+		switch {
+		case ch == '"':
+			inQuote = !inQuote
+			content = true
+		case inQuote:
+		case ch == '\n' || ch == '\r':
+			if content {
+				break scan
 			}
-			last = -1
-			switch {
-			case ch == '"':
-				inQuote = !inQuote
-				content = true
-			case inQuote:
-			case ch == '\n':
-				if content {
-					break scan
-				}
-			case ch == '\r':
-			default:
-				content = true
-				if k := bytes.IndexByte(delims[:], ch); k >= 0 {
-					count[k]++
-					last = k
-				}
+		default:
+			content = true
+			if k := bytes.IndexByte(delims[:], ch); k >= 0 {
+				count[k]++
+				last = k
 			}
 		}
 	}
@@ -681,102 +630,5 @@ scan:
 			best = k
 		}
 	}
-	return rune(delims[best]), best != 2 && count[best] > 0 && followed[best] == count[best]
-}
-
-// lineIndex passes the input through to the CSV parser and remembers where
-// the lines that can start a row begin: encoding/csv reports lines and
-// columns, not offsets. Blank lines ("\n", "\r\n") never start a row and
-// are not remembered, so it holds only the lines read ahead of the parser
-// and those of the current row. An error from the input is kept and
-// returned again on every later read.
-type lineIndex struct {
-	r      io.Reader
-	err    error
-	off    int64 // bytes read
-	line   int   // the line at off
-	begin  int64 // where it begins
-	cr     bool  // its first byte is '\r'
-	kept   bool  // it is in starts
-	starts []lineStart
-	head   int // starts[:head] are dropped
-}
-
-type lineStart struct {
-	line int
-	off  int64
-}
-
-func (x *lineIndex) Read(p []byte) (int, error) {
-	if x.err != nil {
-		return 0, x.err
-	}
-	n, err := x.r.Read(p)
-	if n < 0 || n > len(p) {
-		n = 0 // a broken reader must not break the index
-	}
-	x.scan(p[:n])
-	if err != nil {
-		x.err = err
-	}
-	return n, err
-}
-
-func (x *lineIndex) eof() bool { return x.err == io.EOF }
-
-func (x *lineIndex) scan(b []byte) {
-	base := x.off
-	x.off += int64(len(b))
-	for i := 0; i < len(b); {
-		if !x.kept {
-			switch ch := b[i]; {
-			case ch == '\n':
-				x.newLine(base + int64(i) + 1)
-				i++
-				continue
-			case ch == '\r' && !x.cr && base+int64(i) == x.begin:
-				x.cr = true
-				i++
-				continue
-			}
-			x.kept = true
-			x.starts = append(x.starts, lineStart{x.line, x.begin})
-		}
-		j := bytes.IndexByte(b[i:], '\n')
-		if j < 0 {
-			return
-		}
-		x.newLine(base + int64(i+j) + 1)
-		i += j + 1
-	}
-}
-
-func (x *lineIndex) newLine(off int64) {
-	x.line++
-	x.begin = off
-	x.cr = false
-	x.kept = false
-}
-
-// start returns the offset where a remembered line begins.
-func (x *lineIndex) start(line int) (int64, bool) {
-	s := x.starts[x.head:]
-	i, ok := slices.BinarySearchFunc(s, line, func(e lineStart, l int) int { return e.line - l })
-	if !ok {
-		return 0, false
-	}
-	return s[i].off, true
-}
-
-// drop forgets the lines before line.
-func (x *lineIndex) drop(line int) {
-	for x.head < len(x.starts) && x.starts[x.head].line < line {
-		x.head++
-	}
-	if x.head == len(x.starts) {
-		x.starts, x.head = x.starts[:0], 0
-	} else if x.head >= 1024 && x.head >= len(x.starts)/2 {
-		x.starts = x.starts[:copy(x.starts, x.starts[x.head:])]
-		x.head = 0
-	}
+	return delims[best], best != 2 && count[best] > 0 && followed[best] == count[best]
 }

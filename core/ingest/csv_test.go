@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -108,8 +109,13 @@ func checkPosition(t testing.TB, in []byte, what string, line, col int, off int6
 	if off < 0 || off > int64(len(in)) {
 		t.Fatalf("%s: offset %d outside the input", what, off)
 	}
-	l := 1 + bytes.Count(in[:off], []byte("\n"))
-	start := int64(bytes.LastIndexByte(in[:off], '\n') + 1)
+	// A line ends at '\n', at '\r' and at both together.
+	l, start := 1, int64(0)
+	for i, c := range in[:off] {
+		if c == '\n' || c == '\r' && (i+1 == len(in) || in[i+1] != '\n') {
+			l, start = l+1, int64(i)+1
+		}
+	}
 	if l == 1 && bytes.HasPrefix(in, []byte("\xEF\xBB\xBF")) {
 		start += 3
 	}
@@ -393,7 +399,7 @@ func TestCSVQuoteRemedy(t *testing.T) {
 			errs: []string{
 				`line 2, column 2 (document 1): a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen"); do so; skipped`,
 				`line 3, column 3 (document 2): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); do so; skipped`,
-				`line 5, column 1 (document 4): the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it; do so; skipped`,
+				`line 5, column 1 (document 4): the quoted field that starts here never closes: the input ends before its closing '"'; do so; skipped`,
 			},
 		},
 	}, func(r *CSVReader) { r.SetQuoteRemedy("do so") })
@@ -451,7 +457,10 @@ func TestCSVBOMAndCRLF(t *testing.T) {
 		{name: "blank lines", in: "\n\nid\n\n1\n\r\n2\n\n", want: []string{`{"id":1}`, `{"id":2}`}, lines: []int{5, 7}},
 		{name: "header only", in: "id,name\n"},
 		{name: "header only, no newline", in: "id,name"},
-		{name: "carriage return alone is not a line break", in: "a,b\r1\n3,4\n", want: []string{`{"a":3,"b\r1":4}`}, lines: []int{2}},
+		// A carriage return alone ends a line, as in CSV saved with
+		// classic Mac line ends.
+		{name: "carriage return alone is a line break", in: "a,b\r1\n3,4\n", want: []string{`{"a":3,"b":4}`}, lines: []int{3},
+			errs: []string{"line 2, column 1 (document 1): 1 fields, the header has 2; skipped"}},
 	})
 }
 
@@ -587,21 +596,24 @@ func TestCSVErrors(t *testing.T) {
 			in:   "id,s\r\n1,\"ab\"cd\r\n",
 			errs: []string{`line 2, column 6 (document 1): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); skipped`},
 		},
+		// A quote that never closes is stray: the rows on the lines after
+		// it are read, not taken into its field.
 		{
-			name: "a quote that never closes",
-			in:   "id,s\n1,a\n2,\"open\n3,x\n\n4,y\n",
-			want: []string{`{"id":1,"s":"a"}`},
-			errs: []string{`line 3, column 1 (document 2): the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it; skipped`},
+			name:  "a quote that never closes",
+			in:    "id,s\n1,a\n2,\"open\n3,x\n\n4,y\n",
+			want:  []string{`{"id":1,"s":"a"}`, `{"id":3,"s":"x"}`, `{"id":4,"s":"y"}`},
+			lines: []int{2, 4, 6},
+			errs:  []string{`line 3, column 3 (document 2): the quoted field that starts here never closes: the input ends before its closing '"'; skipped, and reading goes on at line 4, after the quote's line`},
 		},
 		{
 			name: "a quote that never closes, on the last line",
 			in:   "id,s\n1,\"abc",
-			errs: []string{`line 2, column 1 (document 1): the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it; skipped`},
+			errs: []string{`line 2, column 3 (document 1): the quoted field that starts here never closes: the input ends before its closing '"'; skipped`},
 		},
 		{
 			name: "a quote that never closes, before a carriage return",
 			in:   "id,s\n1,\"abc\r",
-			errs: []string{`line 2, column 1 (document 1): the input ends inside a quoted field of the row that starts here: its closing '"' is missing, so all that follows was read as part of it; skipped`},
+			errs: []string{`line 2, column 3 (document 1): the quoted field that starts here never closes: the input ends before its closing '"'; skipped`},
 		},
 		{
 			name:  "errors after quoted newlines keep their lines",
@@ -610,7 +622,11 @@ func TestCSVErrors(t *testing.T) {
 			lines: []int{2, 5, 9},
 			errs: []string{
 				`line 6, column 5 (document 3): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); skipped`,
-				`line 8, column 2 (document 4): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); skipped`,
+				// A quote followed by text a line after the field's own
+				// makes its opening quote the suspect: the line after it
+				// is read again, on its own.
+				`line 7, column 3 (document 4): the quoted field that starts here runs on to line 8, where a '"' is followed by other text: is its closing '"' missing?; skipped, and reading goes on at line 8, after the quote's line`,
+				`line 8, column 2 (document 5): a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen"); skipped`,
 			},
 		},
 		// A file that is not text is one problem, said as what it is.
@@ -667,7 +683,7 @@ func TestCSVLargeRow(t *testing.T) {
 	if res.texts() != `{"id":2,"s":"ok"}` {
 		t.Errorf("kept %.100s", res.texts())
 	}
-	if res.errTexts() != "line 2, column 1 (document 1): row is 3.0 MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped" {
+	if res.errTexts() != "line 2, column 3 (document 1): field 2 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped" {
 		t.Errorf("errors: %s", res.errTexts())
 	}
 }
@@ -790,6 +806,13 @@ func FuzzCSV(f *testing.F) {
 	if b, err := os.ReadFile("testdata/csv-orders.csv"); err == nil {
 		f.Add(b)
 	}
+	// The CSV of the shared corpus of hostile inputs.
+	files, _ := filepath.Glob("../../testdata/hostile/*.csv")
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, set := range [][]func(*CSVReader){nil, {func(r *CSVReader) { r.SetJSONCells(true) }}} {
 			whole := readCSV(t, in, bytes.NewReader(in), set...)
@@ -863,9 +886,9 @@ func TestCSVWideHeader(t *testing.T) {
 	}
 }
 
-func TestCSVLineIndexStaysSmall(t *testing.T) {
-	// Blank lines are not remembered, and lines are forgotten once read.
-	in := "id\n" + strings.Repeat("\n\r\n", 200000) + strings.Repeat("1\n", 200000)
+func TestCSVBufferStaysSmall(t *testing.T) {
+	// Blank lines and rows read are not kept.
+	in := "id\n" + strings.Repeat("\n\r\n\r", 200000) + strings.Repeat("1\n", 200000)
 	r := NewCSVReader(strings.NewReader(in))
 	most := 0
 	for {
@@ -874,9 +897,122 @@ func TestCSVLineIndexStaysSmall(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		most = max(most, len(r.lines.starts)-r.lines.head, cap(r.lines.starts))
+		most = max(most, cap(r.s.buf))
 	}
 	if most > 64<<10 {
-		t.Errorf("remembered up to %d lines", most)
+		t.Errorf("a buffer of up to %d bytes", most)
 	}
+}
+
+// TestCSVLineEnds: a line ends at "\n", "\r\n" or a "\r" alone, as CSV saved
+// with classic Mac line ends has them; encoding/csv read such a file as one
+// line, a header and no rows.
+func TestCSVLineEnds(t *testing.T) {
+	runCSVCases(t, []csvCase{
+		{name: "CR line ends", in: "id,tenant\r1,a\r2,b\r3,c\r", want: []string{`{"id":1,"tenant":"a"}`, `{"id":2,"tenant":"b"}`, `{"id":3,"tenant":"c"}`}, lines: []int{2, 3, 4}},
+		{name: "CR line ends, no last one", in: "id,tenant\r1,a\r2,b", want: []string{`{"id":1,"tenant":"a"}`, `{"id":2,"tenant":"b"}`}, lines: []int{2, 3}},
+		{name: "CR, LF and CRLF", in: "id,tenant\r\n1,a\r2,b\n\r\r\n3,c\n\n4,d", want: []string{`{"id":1,"tenant":"a"}`, `{"id":2,"tenant":"b"}`, `{"id":3,"tenant":"c"}`, `{"id":4,"tenant":"d"}`}, lines: []int{2, 3, 6, 8}},
+		{name: "semicolons and CR line ends", in: "id;tenant\r1;a\r", format: "CSV (semicolon-separated)", want: []string{`{"id":1,"tenant":"a"}`}},
+		{name: "tabs and CR line ends", in: "id\ttenant\r1\ta\r", format: "TSV", want: []string{`{"id":1,"tenant":"a"}`}},
+		// A line end in a quoted cell reads as "\n", whichever it is.
+		{name: "CR in a quoted cell", in: "id,note\r1,\"x\ry\"\r2,z\r", want: []string{`{"id":1,"note":"x\ny"}`, `{"id":2,"note":"z"}`}, lines: []int{2, 4}},
+		{name: "each line end in quoted cells", in: "id,note\n1,\"a\rb\r\nc\nd\"\n", want: []string{`{"id":1,"note":"a\nb\nc\nd"}`}},
+		{name: "CR line ends and errors", in: "id,s\r1,5\" screen\r2,\"ab\"c\r3,x,y\r4,ok\r",
+			want: []string{`{"id":4,"s":"ok"}`}, lines: []int{5},
+			errs: []string{
+				`line 2, column 4 (document 1): a '"' inside a field that does not start with one: quote the whole field and double the quotes in it ("5"" screen"); skipped`,
+				`line 3, column 6 (document 2): a quoted field goes on after its closing '"' (a '"' inside a quoted field must be doubled); skipped`,
+				"line 4, column 5 (document 3): 3 fields, the header has 2; skipped",
+			}},
+		{name: "blank lines of CRs", in: "\r\r\nid\r\r\r1\r\r", want: []string{`{"id":1}`}, lines: []int{6}},
+		{name: "spaces after commas, CR line ends", in: "id, name\r1, \"a, b\"\r", want: []string{`{"id":1,"name":"a, b"}`}},
+	})
+}
+
+// TestCSVLimits: no row holds more than 2 MB of text, which no item can
+// hold, and a quote that never closes is taken for a stray one: its row
+// is skipped, the rows after it read.
+func TestCSVLimits(t *testing.T) {
+	mb3 := 3 << 20
+	var lines100k strings.Builder // 30 rows of 100 KB, 3 MB in all
+	for range 30 {
+		lines100k.WriteString("," + strings.Repeat("x", 100<<10) + "\n")
+	}
+	rows100k := make([]string, 30)
+	for i := range rows100k {
+		rows100k[i] = `{"note":"` + strings.Repeat("x", 100<<10) + `"}`
+	}
+	runCSVCases(t, []csvCase{
+		{
+			name: "digits of 3 MB in a cell",
+			in:   "id,n\n1," + strings.Repeat("9", mb3) + "\n2,5\n",
+			want: []string{`{"id":2,"n":5}`}, lines: []int{3},
+			errs: []string{"line 2, column 3 (document 1): field 2 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+		},
+		{
+			name: "many cells of 1 MB",
+			in:   "a,b,c\n" + strings.Repeat("x", 1<<20) + "," + strings.Repeat("y", 1<<20) + ",z\n1,2,3\n",
+			want: []string{`{"a":1,"b":2,"c":3}`},
+			errs: []string{"line 2, column 2097155 (document 1): field 3 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+		},
+		{
+			name: "a quoted cell of 3 MB on one line",
+			in:   "id,note,n\n1,\"" + strings.Repeat("a\"\"", mb3/3) + "\",7\n2,ok,8\n",
+			want: []string{`{"id":2,"note":"ok","n":8}`},
+			errs: []string{"line 2, column 3 (document 1): field 2 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+		},
+		{
+			name: "a quote of 3 MB that never closes on one line",
+			in:   "id,note\n1,\"" + strings.Repeat("z", mb3) + "\n2,ok\n",
+			want: []string{`{"id":2,"note":"ok"}`},
+			errs: []string{"line 2, column 3 (document 1): field 2 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+		},
+		{
+			// Past 2 MB over many lines, the quote is taken for a stray
+			// one: the rows on the lines after its own are read.
+			name: "a quote that runs past 2 MB over many lines",
+			in:   "id,note\n1,\"open\n" + lines100k.String() + "3,end\n",
+			want: append(rows100k, `{"id":3,"note":"end"}`),
+			errs: []string{`line 2, column 3 (document 1): the quoted field that starts here runs on over 22 lines and past 2 MB, more than the 2 MB Cosmos DB allows for an item: is its closing '"' missing?; skipped, and reading goes on at line 3, after the quote's line`},
+		},
+		{
+			name:  "a quote that never closes, among rows",
+			in:    "id,tenant,note\n1,a,ok\n2,b,\"5 screen\n3,c,x\n4,d,\"y\"\n",
+			want:  []string{`{"id":1,"tenant":"a","note":"ok"}`, `{"id":3,"tenant":"c","note":"x"}`, `{"id":4,"tenant":"d","note":"y"}`},
+			lines: []int{2, 4, 5},
+			errs:  []string{`line 3, column 5 (document 2): the quoted field that starts here runs on to line 5, where a '"' is followed by other text: is its closing '"' missing?; skipped, and reading goes on at line 4, after the quote's line`},
+		},
+		{
+			name:  "a quote that never closes, rows after",
+			in:    "id,tenant,note\n1,a,ok\n2,b,\"5 screen\n3,c,x\n\n4,d,y\n",
+			want:  []string{`{"id":1,"tenant":"a","note":"ok"}`, `{"id":3,"tenant":"c","note":"x"}`, `{"id":4,"tenant":"d","note":"y"}`},
+			lines: []int{2, 4, 6},
+			errs:  []string{`line 3, column 5 (document 2): the quoted field that starts here never closes: the input ends before its closing '"'; skipped, and reading goes on at line 4, after the quote's line`},
+		},
+		{
+			name:  "a quote that never closes, CR line ends",
+			in:    "id,note\r1,\"open\r2,x\r",
+			want:  []string{`{"id":2,"note":"x"}`},
+			lines: []int{3},
+			errs:  []string{`line 2, column 3 (document 1): the quoted field that starts here never closes: the input ends before its closing '"'; skipped, and reading goes on at line 3, after the quote's line`},
+		},
+		{
+			name: "a header of 3 MB",
+			in:   "id," + strings.Repeat("h", mb3) + "\n1,2\n",
+			errs: []string{"line 1, column 4: the header row cannot be read: field 2 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; no rows read"},
+		},
+		{
+			name: "a quote in the header that never closes",
+			in:   "id,\"name\n1,a\n",
+			errs: []string{`line 1, column 4: the header row cannot be read: the quoted field that starts here never closes: the input ends before its closing '"'; no rows read`},
+		},
+		{
+			// Under 2 MB of text, a row can still be over 2 MB as JSON:
+			// a tab takes two bytes there.
+			name: "a row under 2 MB of text, over it as JSON",
+			in:   "id,s\n1," + strings.Repeat("\t", 3<<19) + "\n2,ok\n",
+			want: []string{`{"id":2,"s":"ok"}`},
+			errs: []string{"line 2, column 1 (document 1): row is 3.0 MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped"},
+		},
+	})
 }

@@ -219,11 +219,12 @@ func csvHeader(head []byte, all bool) (string, bool) {
 	}
 	if !all {
 		// The last line may be cut short.
-		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		if i := bytes.LastIndexAny(head, "\r\n"); i >= 0 {
 			head = head[:i]
 		}
 	}
-	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
+	// Lines end at "\r\n", "\n" or "\r".
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(head)), "\n")
 	if len(lines) < 2 {
 		return "", false
 	}

@@ -159,6 +159,7 @@ func TestNotJSON(t *testing.T) {
 		{"CSV", "id,tenant\n1,a\n2,b\n", "1:1", `the input looks like CSV (first line "id,tenant"), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
 		{"CSV from Excel", "\xef\xbb\xbfid;name\r\n1;Zoë\r\n", "1:1", `the input looks like CSV (first line "id;name"), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
 		{"TSV", "id\ttenant\n1\ta", "1:1", `the input looks like CSV (first line "id\ttenant"), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
+		{"CSV with CR line ends", "id,tenant\r1,a\r2,b\r", "1:1", `the input looks like CSV (first line "id,tenant"), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
 		{"CSV quoted", "\"id\",\"name, full\"\n\"1\",\"a, b\"\n", "1:1", `the input looks like CSV (first line "\"id\",\"name, full\""), not JSON: read it as CSV, from a file named .csv or sent as text/csv`},
 	}
 	for _, tt := range tests {

@@ -159,6 +159,9 @@ func (r *Reader) plainString() ([]byte, bool) {
 // read here; numbers, words and errors go to value.
 func (r *Reader) skipValue() error {
 	r.skipWS()
+	if r.line == r.docLine+1 {
+		r.markCut()
+	}
 	if c, ok := r.peek(); ok {
 		switch c {
 		case '{':

@@ -53,7 +53,7 @@ type quickName struct {
 // past its end and is read carefully, which fills the buffer again.
 func (r *Reader) quickDocument(start int64, line int) *Document {
 	q := quickRead{r: r, b: r.buf[r.pos:r.end], arena: len(r.arena), members: len(r.members),
-		names: r.quickNames[:0], frames: r.quickFrames[:0]}
+		names: r.quickNames[:0], frames: r.quickFrames[:0], crEnd: -1}
 	v, ok := q.object(r.proj, 1)
 	r.quickNames, r.quickFrames = q.names[:0], q.frames[:0] // kept for the next document
 	if ok {
@@ -65,6 +65,9 @@ func (r *Reader) quickDocument(start int64, line int) *Document {
 			if q.lines > 0 {
 				r.line += q.lines
 				r.lineStart = r.base + int64(from+q.lineStart)
+			}
+			if q.crEnd >= 0 {
+				r.crEnd = r.base + int64(from+q.crEnd)
 			}
 			return d
 		}
@@ -83,8 +86,9 @@ type quickRead struct {
 	b         []byte // the buffered input from the document's start
 	i         int    // next byte of b
 	ws        int    // white space read between tokens
-	lines     int    // newlines among it, the last one ending at lineStart
+	lines     int    // line ends among it, the last one ending at lineStart
 	lineStart int
+	crEnd     int // just past the last '\r' among it, or -1
 	arena     int // len(r.arena) and len(r.members) before, to undo
 	members   int
 	names     []quickName  // of the objects being read, innermost last
@@ -96,14 +100,22 @@ type quickRead struct {
 func (q *quickRead) space() bool {
 	for q.i < len(q.b) {
 		switch q.b[q.i] {
-		case ' ', '\t', '\r':
+		case ' ', '\t':
 			q.i++
 			q.ws++
 		case '\n':
+			if q.i != q.crEnd { // else the LF of a CRLF, counted at its CR
+				q.lines++
+			}
+			q.i++
+			q.ws++
+			q.lineStart = q.i
+		case '\r':
 			q.i++
 			q.ws++
 			q.lines++
 			q.lineStart = q.i
+			q.crEnd = q.i
 		default:
 			return true
 		}
@@ -264,11 +276,11 @@ func (q *quickRead) expect(f *quickFrame, sn *shapeName) bool {
 	if end >= len(q.b) || q.b[end] != '"' || string(q.b[start:end]) != sn.text {
 		return false
 	}
-	i, ws, lines, lineStart := q.i, q.ws, q.lines, q.lineStart
+	i, ws, lines, lineStart, crEnd := q.i, q.ws, q.lines, q.lineStart, q.crEnd
 	q.i = end + 1
 	if !q.space() || q.b[q.i] != ':' {
 		// For name to read the same and give up there.
-		q.i, q.ws, q.lines, q.lineStart = i, ws, lines, lineStart
+		q.i, q.ws, q.lines, q.lineStart, q.crEnd = i, ws, lines, lineStart, crEnd
 		return false
 	}
 	q.i++
@@ -285,7 +297,7 @@ func (q *quickRead) shapeOf(node *projection, names []quickName, shape []shapeNa
 		text, ok := q.r.keys[string(b)]
 		if !ok {
 			text = string(b)
-			if len(q.r.keys) < 1<<16 {
+			if len(q.r.keys) < 1<<16 && len(text) <= 1<<10 {
 				q.r.keys[text] = text
 			}
 		}

@@ -5,12 +5,18 @@
 // one after another), and MongoDB Extended JSON.
 //
 // A Reader never needs the whole input in memory: it holds one document at a
-// time. Bad input yields an *Error with the document number, line and column;
-// the documents before it are kept, and the Reader resumes at the next
-// document: the next line that starts one in a sequence of top-level
-// documents, the next element in an array (past the brackets still open in
-// the bad one, so brackets that do not match end the reading there, with
-// an *Error saying so where documents may be lost).
+// time, and no token longer than an item can hold (a string or a number of
+// over MaxDocumentBytes skips its document, and is not kept). Bad input
+// yields an *Error with the document number, line and column; the
+// documents before it are kept, and the Reader resumes at the next
+// document: in a sequence of top-level documents, after the bad one or at
+// the next line (resumeTop: every line of JSON Lines is read, so a line
+// that is no document is reported, not skipped), the next element in an
+// array (past the brackets still open in the bad one, so brackets that do
+// not match end the reading there, with an *Error saying so where
+// documents may be lost). A line of JSON Lines cut short does not take
+// the next line's document with it (cut.go). Lines end at "\n", "\r" or
+// "\r\n".
 // Messages name the usual mistake (a gzip or UTF-16 file, comments, single
 // quotes: hint.go).
 // Told which property names matter (Project), it builds only those values
@@ -44,7 +50,7 @@ const (
 	MaxDepth         = 128     // nesting of objects and arrays
 	MaxIDBytes       = 1023    // the id, a string, in UTF-8 bytes
 	IDRefused        = `/\`    // the characters the service refuses in an id: it takes every other Unicode character
-	maxErrors        = 100     // after this many errors in a row, no document between, the Reader stops
+	maxErrors        = 100     // after this many errors before a first document, the Reader stops
 )
 
 // Error describes one problem in the input and where it is.
@@ -85,14 +91,18 @@ type Reader struct {
 
 	line      int
 	lineStart int64
+	crEnd     int64 // just past the last '\r', which ends a line: a '\n' there ends the same line (CRLF)
+	spaceFrom int64 // where the last run of white space began (skipSpaces), for cut
 
 	state      state
 	format     string
 	values     int  // top-level values seen
 	docs       int  // documents numbered so far
-	errs       int  // errors returned since the last document
+	errs       int  // errors returned before the first document
+	read       bool // a document has been returned
 	done       bool // no more documents can be read
 	pending    []jsontree.Value
+	pendNotes  []*Error // the notes of the wrapper pending came from, for its first document
 	pendingErr error
 	pendLine   int
 
@@ -105,8 +115,12 @@ type Reader struct {
 	depth        int
 	overLimit    bool
 	limitMsg     string
+	limitAt      *Error // where the limit was passed, if not at the document's start
 	notes        []*Error
-	colonEnd     int64 // Offset()-ws after the last property's ':', to tell its value from an array element in messages (hint.go)
+	colonEnd     int64   // Offset()-ws after the last property's ':', to tell its value from an array element in messages (hint.go)
+	cut          cutMark // a document on the next line, maybe taken into this one (cut.go)
+	carry        *Error  // a note for the next document of a wrapper's array (finishWrapper)
+	wrapperKey   string  // the name of the wrapper's document array
 	scratch      []byte
 	keys         map[string]string
 	recent       [256]string       // property names by keySlot
@@ -144,10 +158,11 @@ const (
 // NewReader returns a Reader of documents from src.
 func NewReader(src io.Reader) *Reader {
 	return &Reader{
-		src:  src,
-		buf:  make([]byte, 64<<10),
-		line: 1,
-		keys: make(map[string]string),
+		src:   src,
+		buf:   make([]byte, 64<<10),
+		line:  1,
+		crEnd: -1,
+		keys:  make(map[string]string),
 	}
 }
 
@@ -194,7 +209,14 @@ func (r *Reader) Next() (*Document, error) {
 			v := r.pending[0]
 			r.pending = r.pending[1:]
 			r.docs++
-			return &Document{Index: r.docs, Line: r.pendLine, Root: v, Bytes: v.CompactLen()}, nil
+			// The wrapper's notes (a duplicate name, bad UTF-8 in a
+			// document of it) go with its first document.
+			notes := r.pendNotes
+			for _, n := range notes {
+				n.Document = r.docs
+			}
+			r.pendNotes = nil
+			return &Document{Index: r.docs, Line: r.pendLine, Root: v, Bytes: v.CompactLen(), Notes: notes}, nil
 		}
 		if r.done {
 			if r.readErr != nil {
@@ -211,11 +233,14 @@ func (r *Reader) Next() (*Document, error) {
 			err = nil
 		}
 		if doc != nil || err != nil {
-			// Input that is not documents is soon given up; documents
-			// with problems here and there are read to the end.
+			// Input that is not documents is soon given up: maxErrors
+			// errors before any document stop the reading. Once one is
+			// read the input is documents, and bad ones here and there,
+			// or lines that are none, are each reported and read past to
+			// the end: a block of stray lines amid them loses no more.
 			if err == nil {
-				r.errs = 0
-			} else if r.errs++; r.errs >= maxErrors {
+				r.read = true
+			} else if r.errs++; r.errs >= maxErrors && !r.read {
 				r.done = true
 				if e, ok := err.(*Error); ok {
 					e.Msg += fmt.Sprintf("; stopped after %d errors in a row", maxErrors)
@@ -310,12 +335,14 @@ func (r *Reader) step() (*Document, error) {
 			r.pos++
 		case c == ']':
 			r.pos++
-			if r.state == stWrapperArray {
+			wrapper := r.state == stWrapperArray
+			r.state = stTop
+			if wrapper {
+				// It may set stWrapperArray again, for a second array.
 				if e := r.finishWrapper(); e != nil && err == nil {
 					err = e
 				}
 			}
-			r.state = stTop
 		default:
 			if err == nil {
 				msg := r.separatorHint(c, ']', "documents")
@@ -376,7 +403,7 @@ func (r *Reader) document() (*Document, error) {
 	}
 	notes := r.notes
 	if r.overLimit {
-		return nil, r.skippedErrorAt(start, line, r.limitMsg)
+		return nil, r.limitError(start, line)
 	}
 	if v.Kind != jsontree.Object {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("%s is not a document: documents are JSON objects; skipped", article(kindOf(c))))
@@ -384,7 +411,7 @@ func (r *Reader) document() (*Document, error) {
 	if r.pages && r.state == stArray {
 		if _, elems, ok := wrappedDocuments(v.Members); ok {
 			r.docs--
-			r.pending, r.pendLine = elems, line
+			r.pending, r.pendLine, r.pendNotes = elems, line, notes
 			return nil, nil
 		}
 	}
@@ -399,8 +426,10 @@ func (r *Reader) startDoc() {
 	r.depth = 0
 	r.overLimit = false
 	r.limitMsg = ""
+	r.limitAt = nil
 	r.notes = nil
 	r.node, r.skip = r.proj, false
+	r.cut = cutMark{}
 }
 
 // topObject reads the first top-level value when it is an object (under
@@ -434,6 +463,7 @@ func (r *Reader) topObject() (*Document, error) {
 				r.docs--
 				r.setFormat(fmt.Sprintf("documents in the %q property", key))
 				r.state = stWrapperArray
+				r.wrapperKey = key
 				r.skipWS()
 				if c, ok := r.peek(); ok && c == ']' {
 					r.pos++
@@ -459,7 +489,7 @@ func (r *Reader) topObject() (*Document, error) {
 	r.depth = 0
 	obj := r.finishObject(members)
 	if r.overLimit {
-		return nil, r.skippedErrorAt(start, line, r.limitMsg)
+		return nil, r.limitError(start, line)
 	}
 	// A lone object with no id whose one array property holds objects is a
 	// wrapper such as {"_rid":..,"Documents":[..],"_count":2}; under
@@ -471,6 +501,7 @@ func (r *Reader) topObject() (*Document, error) {
 			r.setFormat(fmt.Sprintf("documents in the %s property", quoteClip(key)))
 			r.pending = elems
 			r.pendLine = line
+			r.pendNotes = r.notes
 			return nil, nil
 		}
 	}
@@ -552,9 +583,10 @@ func (r *Reader) arrayOfObjectsAhead() bool {
 		return false
 	}
 	// An empty array is an empty wrapper.
-	// Look ahead within the buffer without consuming, refilling as needed.
+	// Look ahead within the buffer without consuming, refilling as needed,
+	// over white space that is not megabytes long.
 	i := 1
-	for {
+	for i < 64<<10 {
 		if !r.ensure(i + 1) {
 			return false
 		}
@@ -569,13 +601,22 @@ func (r *Reader) arrayOfObjectsAhead() bool {
 		}
 		return false
 	}
+	return false
 }
 
-// finishWrapper skips the members of a wrapper object after its document
-// array, up to and including the closing brace.
+// finishWrapper reads the members of a wrapper object after its document
+// array, up to and including the closing brace. They are metadata
+// ("_count", "continuation"), skipped, except for another array of
+// documents: the same property again ({"Documents":[...],"Documents":
+// [...]}, as from pages joined into one object) or another that wraps
+// documents. Its documents are read too, with a note on the first of
+// them, rather than lost unsaid (JSON would keep only the last of two
+// properties of one name, but the first array's documents are read by
+// then).
 func (r *Reader) finishWrapper() error {
 	r.startDoc()
 	r.depth = 1
+	r.carry = nil // a second array left without a document
 	for {
 		r.skipWS()
 		c, ok := r.peek()
@@ -594,9 +635,33 @@ func (r *Reader) finishWrapper() error {
 			return r.errorf(0, "expected ',' or '}' in the wrapper object, found %s", describe(c))
 		}
 		r.skipWS()
-		if _, err := r.key(); err != nil {
+		keyLine, keyCol, keyOff := r.line, int(r.Offset()-r.lineStart)+1, r.Offset()
+		key, err := r.key()
+		if err != nil {
 			r.done = true
 			return err
+		}
+		again := strings.EqualFold(key, r.wrapperKey)
+		if again || isWrapperKey(key) {
+			r.skipWS()
+			if c, ok := r.peek(); ok && c == '[' && (again || r.arrayOfObjectsAhead()) {
+				if again {
+					r.pos++ // '['
+				}
+				r.skipWS()
+				if c, ok := r.peek(); ok && c == ']' {
+					r.pos++ // an empty array: no documents to read
+					continue
+				}
+				msg := fmt.Sprintf("the wrapper object holds a second array of documents, %s; its documents are read too", quoteClip(key))
+				if again {
+					msg = fmt.Sprintf("property %s appears again in the wrapper object; the documents of both arrays are read (JSON would keep only the last)", quoteClip(key))
+				}
+				r.carry = &Error{Line: keyLine, Column: keyCol, Offset: keyOff, Msg: msg}
+				r.state = stWrapperArray
+				r.depth = 0
+				return nil
+			}
 		}
 		if _, err := r.value(); err != nil {
 			r.done = true
@@ -607,8 +672,8 @@ func (r *Reader) finishWrapper() error {
 
 // recover turns a failure inside a document into the error to report and
 // positions the Reader where reading can go on: in a sequence of top-level
-// documents, at the next line that starts a document; inside an array, at
-// the ',' or ']' after the bad element (skipRest).
+// documents, past the bad document (resumeTop); inside an array, at the
+// ',' or ']' after the bad element (skipRest).
 func (r *Reader) recover(err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
@@ -618,6 +683,8 @@ func (r *Reader) recover(err error) error {
 	e.Skipped = true
 	inStr := r.inStr
 	r.inStr = false
+	cut := r.cut
+	r.cut = cutMark{}
 	if r.readErr != nil {
 		r.done = true
 		return e
@@ -630,28 +697,109 @@ func (r *Reader) recover(err error) error {
 		}
 		return e
 	}
-	if c, ok := r.peek(); ok && c == '{' && r.Offset() == r.lineStart && e.Line == r.docLine+1 && r.docCol == 1 {
-		// A line of JSON Lines left open: the error shows on the next
-		// line, so say which line is at fault.
-		e.Msg = fmt.Sprintf("a new document starts here while document %d, begun on line %d, is still open: is a '}' or ']' missing at the end of line %d?", e.Document, r.docLine, r.docLine)
+	if cut.on && cut.ended {
+		r.cut = cut
+		return r.rewindCut(e)
 	}
-	for first := true; ; first = false {
+	if r.Offset() == r.lineStart {
 		// An error found at the start of a line (a document left open on
-		// the line before) resumes right there.
-		if !first || r.Offset() != r.lineStart {
-			if !r.skipLine() {
-				r.done = true
-				return e
+		// the line before) resumes right there if a document starts there.
+		r.skipSpacesOnLine()
+		if c, ok := r.peek(); ok && (c == '{' || c == '[') {
+			if c == '{' && e.Line == r.docLine+1 && r.docCol == 1 {
+				// A line of JSON Lines left open: the error shows on the
+				// next line, so say which line is at fault.
+				e.Msg = fmt.Sprintf("a new document starts here while document %d, begun on line %d, is still open: is a '}' or ']' missing at the end of line %d?", e.Document, r.docLine, r.docLine)
+			}
+			return e
+		}
+	}
+	if !r.resumeTop(r.docCol == 1 && e.Line == r.docLine, inStr) {
+		r.done = true
+	}
+	return e
+}
+
+// resumeTop skips the rest of a bad top-level document, from the error in
+// it, to where reading can go on; false at the end of the input. It
+// follows the brackets and strings of the document, so that what comes
+// after the document is not lost with it:
+//
+//   - where the document closes on a line, reading goes on right after
+//     it ({"a":1,}{"b":2} loses only the first); after a bad value that
+//     is no document (xyz {"b":2}), at the next '{' or '[' on its line;
+//   - at the next line that starts with '{' or '[', however many brackets
+//     are open, as a document left open may have lost its closing ones;
+//   - at any next line that is not blank, once the document is closed or
+//     if it was on one line (oneLine: a line of JSON Lines, each line a
+//     document of its own): such a line, which may be no document at
+//     all, is read and, if bad, reported in turn, not skipped unsaid.
+//
+// Past the document, lines that are part of it (those of a pretty-printed
+// document after the line of its error) are skipped with it.
+func (r *Reader) resumeTop(oneLine, inStr bool) bool {
+	open, closed := r.depth, false
+	outside := open == 0 // the bad value is no document: no bracket of it is open
+	for {
+		// The rest of the line.
+		for {
+			if r.pos >= r.end && !r.ensure(1) {
+				return false
+			}
+			c := r.buf[r.pos]
+			if c == '\n' || c == '\r' {
+				break
+			}
+			r.pos++
+			if inStr {
+				switch c {
+				case '\\':
+					if c, ok := r.peek(); ok && c != '\n' && c != '\r' {
+						r.pos++
+					}
+				case '"':
+					inStr = false
+				}
+				continue
+			}
+			switch c {
+			case '"':
+				inStr = true
+			case '{', '[':
+				if outside && open == 0 {
+					r.pos-- // a document may start here
+					return true
+				}
+				open++
+			case '}', ']':
+				if open--; open == 0 && !closed {
+					// The bad document ends here: what follows it on the
+					// line is read.
+					closed = true
+					r.skipSpacesOnLine()
+					if c, ok := r.peek(); ok && c != '\n' && c != '\r' {
+						return true
+					}
+				}
 			}
 		}
-		r.skipSpacesOnLine()
-		c, ok := r.peek()
-		if !ok {
-			r.done = true
-			return e
-		}
-		if c == '{' || c == '[' {
-			return e
+		inStr = false
+		// The next line that is not blank.
+		for {
+			if !r.skipLine() {
+				return false
+			}
+			r.skipSpacesOnLine()
+			c, ok := r.peek()
+			if !ok {
+				return false
+			}
+			if c != '\n' && c != '\r' {
+				if c == '{' || c == '[' || oneLine || open <= 0 {
+					return true
+				}
+				break
+			}
 		}
 	}
 }
@@ -669,10 +817,9 @@ func (r *Reader) skipRest(inStr bool) bool {
 			return false
 		}
 		c := r.buf[r.pos]
-		if c == '\n' {
+		if c == '\n' || c == '\r' {
 			r.pos++
-			r.line++
-			r.lineStart = r.Offset()
+			r.lineEnd(c)
 			inStr = false
 			continue
 		}
@@ -681,7 +828,7 @@ func (r *Reader) skipRest(inStr bool) bool {
 			switch c {
 			case '\\':
 				if r.pos < r.end || r.ensure(1) {
-					if r.buf[r.pos] != '\n' {
+					if c := r.buf[r.pos]; c != '\n' && c != '\r' {
 						r.pos++
 					}
 				}
@@ -729,6 +876,15 @@ func (r *Reader) lost(from int) {
 	r.pendingErr = r.errorf(0, "%s closes nothing in the array of documents: the brackets of the bad document before do not match; reading stops here", describe(c))
 }
 
+// limitError reports a document over the item limits as skipped: at its
+// start, or where the limit was passed if that is known (limitAt).
+func (r *Reader) limitError(offset int64, line int) *Error {
+	if e := r.limitAt; e != nil {
+		return &Error{Document: r.docs, Line: e.Line, Column: e.Column, Offset: e.Offset, Msg: r.limitMsg, Skipped: true}
+	}
+	return r.skippedErrorAt(offset, line, r.limitMsg)
+}
+
 // skippedErrorAt reports a whole document as skipped, at its start.
 func (r *Reader) skippedErrorAt(offset int64, line int, msg string) *Error {
 	return &Error{Document: r.docs, Line: line, Column: r.docCol, Offset: offset, Msg: msg, Skipped: true}
@@ -741,6 +897,12 @@ func (r *Reader) finishDocument(start int64, line int, v jsontree.Value, notes [
 	size := int(r.Offset() - start - r.ws)
 	if size > MaxDocumentBytes {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("document is %s, over the 2 MB Cosmos DB allows for an item; skipped", sizeText(int64(size))))
+	}
+	if r.carry != nil && r.state == stWrapperArray {
+		// The first document of a wrapper's second array.
+		r.carry.Document = r.docs
+		notes = append([]*Error{r.carry}, notes...)
+		r.carry = nil
 	}
 	d := &r.projected // reused under a projection: see Project
 	if r.proj == nil {
@@ -776,11 +938,21 @@ func (r *Reader) ensure(n int) bool {
 		if r.eof {
 			return false
 		}
-		if r.pos > 0 {
-			copy(r.buf, r.buf[r.pos:r.end])
-			r.base += int64(r.pos)
-			r.end -= r.pos
-			r.pos = 0
+		// The input from a cutMark on is kept, to go back to; not past
+		// maxCut, which no document can need.
+		keep := r.pos
+		if r.cut.on {
+			if r.Offset()-r.cut.off > maxCut {
+				r.cut = cutMark{}
+			} else {
+				keep = int(r.cut.off - r.base)
+			}
+		}
+		if keep > 0 {
+			copy(r.buf, r.buf[keep:r.end])
+			r.base += int64(keep)
+			r.end -= keep
+			r.pos -= keep
 		}
 		if r.end == len(r.buf) {
 			nb := make([]byte, 2*len(r.buf))
@@ -820,6 +992,7 @@ func (r *Reader) skipWS() {
 }
 
 func (r *Reader) skipSpaces() {
+	r.spaceFrom = r.Offset()
 	for {
 		for r.pos < r.end {
 			c := r.buf[r.pos]
@@ -828,9 +1001,21 @@ func (r *Reader) skipSpaces() {
 			}
 			switch c {
 			case '\n':
+				// A line feed ends a line, unless it is the second byte
+				// of a CRLF, whose carriage return ended it.
+				off := r.base + int64(r.pos)
+				if off != r.crEnd {
+					r.line++
+				}
+				r.lineStart = off + 1
+			case '\r':
+				// A carriage return ends a line too: files saved with
+				// CR line ends (classic Mac OS, some exporters) have no
+				// other.
 				r.line++
 				r.lineStart = r.base + int64(r.pos) + 1
-			case ' ', '\r', '\t':
+				r.crEnd = r.lineStart
+			case ' ', '\t':
 			default:
 				return
 			}
@@ -843,17 +1028,33 @@ func (r *Reader) skipSpaces() {
 	}
 }
 
+// lineEnd counts the line end c, '\n' or '\r', just consumed, as
+// skipSpaces does.
+func (r *Reader) lineEnd(c byte) {
+	off := r.Offset()
+	if c == '\n' && off-1 == r.crEnd {
+		r.lineStart = off
+		return
+	}
+	r.line++
+	r.lineStart = off
+	if c == '\r' {
+		r.crEnd = off
+	}
+}
+
 func (r *Reader) skipSpacesOnLine() {
 	for {
 		c, ok := r.peek()
-		if !ok || (c != ' ' && c != '\t' && c != '\r') {
+		if !ok || (c != ' ' && c != '\t') {
 			return
 		}
 		r.pos++
 	}
 }
 
-// skipLine moves past the next newline; false at the end of input.
+// skipLine moves past the next line end ('\n', '\r' or both); false at
+// the end of input.
 func (r *Reader) skipLine() bool {
 	for {
 		if r.pos >= r.end && !r.ensure(1) {
@@ -861,9 +1062,14 @@ func (r *Reader) skipLine() bool {
 		}
 		c := r.buf[r.pos]
 		r.pos++
-		if c == '\n' {
-			r.line++
-			r.lineStart = r.Offset()
+		if c == '\n' || c == '\r' {
+			r.lineEnd(c)
+			if c == '\r' {
+				if c, ok := r.peek(); ok && c == '\n' {
+					r.pos++
+					r.lineEnd(c)
+				}
+			}
 			return true
 		}
 	}
@@ -886,7 +1092,7 @@ func (r *Reader) consumeBOM() bool {
 // newValueReader returns a Reader for valueOf alone: it reads from no
 // input of its own.
 func newValueReader() *Reader {
-	return &Reader{line: 1, eof: true, keys: make(map[string]string)}
+	return &Reader{line: 1, crEnd: -1, eof: true, keys: make(map[string]string)}
 }
 
 // valueOf reads all of b as one JSON value, as a value inside a document
@@ -894,7 +1100,7 @@ func newValueReader() *Reader {
 // is anything else. Its notes are left in r.notes, placed in b.
 func (r *Reader) valueOf(b []byte) (jsontree.Value, bool) {
 	r.buf, r.pos, r.end, r.base = b, 0, len(b), 0
-	r.line, r.lineStart = 1, 0
+	r.line, r.lineStart, r.crEnd = 1, 0, -1
 	r.startDoc()
 	r.depth = 1 // inside a document
 	v, err := r.value()
@@ -909,6 +1115,9 @@ func (r *Reader) valueOf(b []byte) (jsontree.Value, bool) {
 // syntax but stops building, so a huge or deep document costs no memory.
 func (r *Reader) value() (jsontree.Value, error) {
 	r.skipWS()
+	if r.line == r.docLine+1 {
+		r.markCut()
+	}
 	c, ok := r.peek()
 	if !ok {
 		return jsontree.Value{}, r.errorf(r.docs, "the input ends where a value was expected")
@@ -1058,12 +1267,19 @@ func (r *Reader) popNames(base int) {
 
 // objectNext reads what follows a property: ',' or the closing '}'.
 func (r *Reader) objectNext() (closed bool, err error) {
+	atCut := r.cut.on && r.depth == r.cut.depth
+	if atCut && !r.cut.ended {
+		r.cutEnds()
+	}
 	r.skipWS()
 	c, ok := r.peek()
 	if !ok {
 		return false, r.errorf(r.docs, "the input ends inside an object: expected ',' or '}'")
 	}
 	r.pos++
+	if atCut && (c == '}' || c == ',') {
+		r.cut = cutMark{} // the document goes on: it was not cut
+	}
 	if c == '}' {
 		return true, nil
 	}
@@ -1079,12 +1295,19 @@ func (r *Reader) objectNext() (closed bool, err error) {
 
 // arrayNext reads what follows an element: ',' or the closing ']'.
 func (r *Reader) arrayNext() (closed bool, err error) {
+	atCut := r.cut.on && r.depth == r.cut.depth
+	if atCut && !r.cut.ended {
+		r.cutEnds()
+	}
 	r.skipWS()
 	c, ok := r.peek()
 	if !ok {
 		return false, r.errorf(r.docs, "the input ends inside an array: expected ',' or ']'")
 	}
 	r.pos++
+	if atCut && (c == ']' || c == ',') {
+		r.cut = cutMark{}
+	}
 	if c == ']' {
 		return true, nil
 	}
@@ -1261,6 +1484,9 @@ func (r *Reader) number() (jsontree.Value, error) {
 	for look := 64; ; look *= 2 {
 		avail := r.ensure(look)
 		n, simple, msg := scanNumber(r.buf[r.pos:r.end])
+		if n > MaxDocumentBytes {
+			return r.longNumber(start)
+		}
 		if n == r.end-r.pos && avail && !r.eof {
 			continue // the number may go on past the look-ahead
 		}
@@ -1287,6 +1513,38 @@ func (r *Reader) number() (jsontree.Value, error) {
 		}
 		return v, nil
 	}
+}
+
+// longNumber passes over a number longer than a whole item can hold,
+// which starts at offset start: it cannot be part of a document Cosmos DB
+// stores, so its document is skipped (as for a string that long) and the
+// number is not kept, however long it goes on. It keeps no more than a
+// bufferful of it: a number is otherwise read whole, to parse it.
+func (r *Reader) longNumber(start int64) (jsontree.Value, error) {
+	if !r.overLimit {
+		r.overLimit = true
+		r.limitMsg = "document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"
+		r.limitAt = &Error{Line: r.line, Column: int(start-r.lineStart) + 1, Offset: start}
+	}
+	for {
+		if r.pos >= r.end && !r.ensure(1) {
+			break
+		}
+		i := r.pos
+		for i < r.end && numberByte(r.buf[i]) {
+			i++
+		}
+		r.pos = i
+		if i < r.end {
+			break
+		}
+	}
+	return jsontree.Value{Kind: jsontree.Number}, nil
+}
+
+// numberByte reports the bytes a JSON number is made of.
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
 // zero reports whether a valid JSON number literal is zero: no digit of its
@@ -1404,7 +1662,9 @@ func (r *Reader) strIntern() (string, error) {
 		return s, nil
 	}
 	s := string(b)
-	if len(r.keys) < 1<<16 {
+	if len(r.keys) < 1<<16 && len(s) <= 1<<10 {
+		// Long names seldom repeat: kept, 64 Ki of them would hold on
+		// to as many megabytes of input.
 		r.keys[s] = s
 	}
 	return s, nil

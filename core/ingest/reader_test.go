@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -521,8 +522,9 @@ func TestReadError(t *testing.T) {
 }
 
 // TestErrorsAmongDocuments: problems here and there do not stop the reading,
-// however many; only a run of them with no document between (input that is
-// not documents) does.
+// however many, nor does a block of lines that are no documents amid them;
+// only a run of errors before any document (input that is not documents)
+// does.
 func TestErrorsAmongDocuments(t *testing.T) {
 	var b strings.Builder
 	for i := range 600 {
@@ -539,5 +541,280 @@ func TestErrorsAmongDocuments(t *testing.T) {
 	res = readAll(t, strings.NewReader(strings.Repeat("{\"a\":}\n", 150)+"{\"a\":1}\n"))
 	if len(res.docs) != 0 || len(res.errs) != 100 || !strings.HasSuffix(res.errs[99].Error(), "; stopped after 100 errors in a row") {
 		t.Errorf("%d documents and %d errors, the last %v", len(res.docs), len(res.errs), res.errs[len(res.errs)-1])
+	}
+	// A stack trace pasted amid the documents: each of its lines is an
+	// error, and the documents after it are read.
+	res = readAll(t, strings.NewReader("{\"a\":1}\n"+strings.Repeat("\tat com.example.Main(Main.java:1)\n", 150)+"{\"a\":2}\n"))
+	if len(res.docs) != 2 || len(res.errs) != 150 || res.errs[149].Line != 151 {
+		t.Errorf("%d documents and %d errors, the last %v", len(res.docs), len(res.errs), res.errs[len(res.errs)-1])
+	}
+}
+
+// TestNothingLost: where input is bad, no good document near it is lost
+// without a word, and every one that is lost is an error with its place:
+// a line of JSON Lines cut short does not take the next line's document
+// with it, lines after an error are read (and reported when they are no
+// documents), lines end at "\r" too, a wrapper's second array of
+// documents is read, a number too long for an item skips its document
+// without being held. Each input is read whole, one byte at a time and
+// under a projection (quick and skip reading), to the same effect.
+func TestNothingLost(t *testing.T) {
+	long := strings.Repeat("0", 3<<20) // a number of 3 MB, past any item
+	tests := []struct {
+		name  string
+		in    string
+		docs  []string // the documents kept, as compact JSON
+		errs  []string // each error: "line:column doc=N" and a part of its message
+		notes []string // each note of the documents, the same way
+	}{
+		// A line cut short after each of : [ , {
+		{
+			name: "cut after a colon",
+			in:   "{\"id\":\"1\",\"tenant\":\n{\"id\":\"2\",\"tenant\":\"b\"}\n{\"id\":\"3\",\"tenant\":\"c\"}\n",
+			docs: []string{`{"id":"2","tenant":"b"}`, `{"id":"3","tenant":"c"}`},
+			errs: []string{"1:20 doc=1 the line ends after ':' with no value: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
+		},
+		{
+			name: "cut after a bracket",
+			in:   "{\"id\":\"1\"}\n{\"id\":\"2\",\"tags\":[\n{\"id\":\"3\"}\n",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"2:19 doc=2 the line ends inside an array: document 2 is cut off here; skipped, and line 3, a document of its own, is read as one"},
+		},
+		{
+			name: "cut after a comma in an array",
+			in:   "{\"id\":\"1\",\"tags\":[\"a\",\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"1:23 doc=1 the line ends inside an array: document 1 is cut off here"},
+		},
+		{
+			name: "cut after a comma in an object",
+			in:   "{\"id\":\"1\",\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"2:1 doc=1 a new document starts here while document 1, begun on line 1, is still open"},
+		},
+		{
+			name: "cut after a brace",
+			in:   "{\"id\":\"1\",\"a\":{\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"2:1 doc=1 a new document starts here while document 1, begun on line 1, is still open"},
+		},
+		{
+			name: "cut before the last line, which has no line end",
+			in:   "{\"id\":\"1\"}\n{\"id\":\"2\",\"x\":\n{\"id\":\"3\"}",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"2:15 doc=2 the line ends after ':' with no value"},
+		},
+		{
+			name: "cut before an array of documents",
+			in:   "{\"id\":\"1\",\"x\":\n[{\"id\":\"2\"},{\"id\":\"3\"}]\n",
+			docs: []string{`{"id":"2"}`, `{"id":"3"}`},
+			errs: []string{"1:15 doc=1 the line ends after ':' with no value"},
+		},
+		{
+			name: "cut, with CRLF line ends",
+			in:   "{\"id\":\"1\",\"x\":\r\n{\"id\":\"2\"}\r\n{\"id\":\"3\"}\r\n",
+			docs: []string{`{"id":"2"}`, `{"id":"3"}`},
+			errs: []string{"1:15 doc=1 the line ends after ':' with no value"},
+		},
+		{
+			name: "cut, with CR line ends",
+			in:   "{\"id\":\"1\",\"x\":\r{\"id\":\"2\"}\r{\"id\":\"3\"}\r",
+			docs: []string{`{"id":"2"}`, `{"id":"3"}`},
+			errs: []string{"1:15 doc=1 the line ends after ':' with no value"},
+		},
+		{
+			name: "cut, then a bad line",
+			in:   "{\"id\":\"1\",\"x\":\n{\"id\":\"2\",}\n{\"id\":\"3\"}\n",
+			docs: []string{`{"id":"3"}`},
+			errs: []string{"2:11 doc=1 a trailing comma before '}'"},
+		},
+		// Laid out over lines, a document that goes on after the value on
+		// the next line is not cut.
+		{
+			name: "a value on the next line, then the rest",
+			in:   "{\"id\":\"1\",\"a\":\n{\"b\":1}\n}\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"1","a":{"b":1}}`, `{"id":"2"}`},
+		},
+		{
+			name: "an array of objects one per line",
+			in:   "{\"id\":\"1\",\"a\":[\n{\"b\":1},\n{\"b\":2}\n]}\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"1","a":[{"b":1},{"b":2}]}`, `{"id":"2"}`},
+		},
+		{
+			name: "a value on the next line that does not end it",
+			in:   "{\"id\":\"1\",\"a\":\n{\"b\":1} x\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"2:9 doc=1 expected ',' or '}' after a property, found 'x'"},
+		},
+		// After an error, every line is read: those that are no documents
+		// are said to be so.
+		{
+			name: "lines that are no documents after an error",
+			in:   "{\"id\":\"1\",}\nnot json\n42\n\"text\"\n]\n# note\n\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{
+				"1:11 doc=1 a trailing comma before '}'",
+				`2:1 doc=2 "not" is not a JSON value`,
+				"3:1 doc=3 a number is not a document",
+				"4:1 doc=4 a string is not a document",
+				"5:1 doc=5 an extra ']' that closes nothing",
+				"6:1 doc=6 JSON has no comments: remove the # comment",
+			},
+		},
+		{
+			name: "a line left open, then lines that are no documents",
+			in:   "{\"id\":\"1\",\"s\":\"open\nnot json\n{\"id\":\"2\"}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"1:20 doc=1 control character U+000A inside a string", `2:1 doc=2 "not" is not a JSON value`},
+		},
+		{
+			name: "documents one after another on a line",
+			in:   "{\"id\":\"1\",}{\"id\":\"2\"} {\"id\":\"3\"}  oops\n{\"id\":\"4\"}",
+			docs: []string{`{"id":"2"}`, `{"id":"3"}`, `{"id":"4"}`},
+			errs: []string{"1:11 doc=1 a trailing comma before '}'", `1:35 doc=4 expected a JSON value, found 'o'`},
+		},
+		{
+			name: "words, then a document on their line",
+			in:   "{\"id\":\"1\"} xyz {\"id\":\"2\"}\nnot \"{\" json [1] {\"id\":\"3\"}\n",
+			docs: []string{`{"id":"1"}`, `{"id":"2"}`, `{"id":"3"}`},
+			errs: []string{
+				"1:12 doc=2 expected a JSON value, found 'x'",
+				`2:1 doc=4 "not" is not a JSON value`,
+				"2:15 doc=5 a number is not a document", // in the array [1], read as documents
+
+			},
+		},
+		{
+			name: "a pretty-printed document: its own lines are skipped with it",
+			in:   "{\n  \"id\": \"1\",,\n  \"x\": [\n    2\n  ]\n}\n{\n  \"id\": \"2\"\n}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"2:13 doc=1 expected a property name in double quotes, found ','"},
+		},
+		{
+			name: "a pretty-printed document, then a line that is none",
+			in:   "{\n  \"id\": \"1\",,\n  \"x\": 2\n}\noops\n{\n  \"id\": \"2\"\n}\n",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"2:13 doc=1 expected a property name", "5:1 doc=2 expected a JSON value, found 'o'"},
+		},
+		// A carriage return ends a line: positions count it, and reading
+		// goes on at the line after a bad one.
+		{
+			name: "CR line ends",
+			in:   "{\"id\":\"1\"}\r{\"id\":\"2\",}\r{\"id\":\"3\"}\r",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"2:11 doc=2 a trailing comma before '}'"},
+		},
+		{
+			name: "CR line ends and a string left open",
+			in:   "{\"id\":\"1\",\"s\":\"open\r{\"id\":\"2\"}\r",
+			docs: []string{`{"id":"2"}`},
+			errs: []string{"1:20 doc=1 control character U+000D inside a string"},
+		},
+		{
+			name: "CR, LF and CRLF line ends",
+			in:   "{\"id\":\"1\"}\r{\"id\":\"2\"}\n{\"id\":\"3\"}\r\n\r\n{\"id\":\"4\",}\r{\"id\":\"5\"}\n\r{\"id\":\"6\",}",
+			docs: []string{`{"id":"1"}`, `{"id":"2"}`, `{"id":"3"}`, `{"id":"5"}`},
+			errs: []string{"5:11 doc=4 a trailing comma before '}'", "8:11 doc=6 a trailing comma before '}'"},
+		},
+		// A wrapper's second array of documents is read too.
+		{
+			name:  "a wrapper's array twice",
+			in:    `{"Documents":[{"id":"1"},{"id":"2"}],"_count":2,"Documents":[{"id":"3"}]}`,
+			docs:  []string{`{"id":"1"}`, `{"id":"2"}`, `{"id":"3"}`},
+			notes: []string{`1:49 doc=3 property "Documents" appears again in the wrapper object; the documents of both arrays are read (JSON would keep only the last)`},
+		},
+		{
+			name:  "a wrapper with a second array under another name",
+			in:    `{"value":[{"id":"1"}],"nextLink":null,"items":[{"id":"2"}]}`,
+			docs:  []string{`{"id":"1"}`, `{"id":"2"}`},
+			notes: []string{`1:39 doc=2 the wrapper object holds a second array of documents, "items"; its documents are read too`},
+		},
+		{
+			name:  "a wrapper's second array, empty, then a third",
+			in:    `{"Documents":[{"id":"1"}],"Documents":[],"Documents":[{"id":"3"}]}`,
+			docs:  []string{`{"id":"1"}`, `{"id":"3"}`},
+			notes: []string{`1:42 doc=2 property "Documents" appears again`},
+		},
+		{
+			name:  "a wrapper's second array, a bad document first",
+			in:    `{"Documents":[{"id":"1"}],"Documents":[5,{"id":"2"}]}`,
+			docs:  []string{`{"id":"1"}`, `{"id":"2"}`},
+			errs:  []string{"1:40 doc=2 a number is not a document"},
+			notes: []string{`1:27 doc=3 property "Documents" appears again`},
+		},
+		{
+			// Read whole, the wrapper keeps JSON's rule: the last counts.
+			name:  "a wrapper read whole, its array twice",
+			in:    `{"myDocs":[{"id":"1"}],"myDocs":[{"id":"2"}]}`,
+			docs:  []string{`{"id":"2"}`},
+			notes: []string{`1:46 doc=1 property "myDocs" appears more than once in an object; the last one counts`},
+		},
+		// A number longer than an item can hold skips its document.
+		{
+			name: "a number of 3 MB",
+			in:   "{\"id\":\"1\"}\n{\"id\":\"2\",\"n\":1" + long + "}\n{\"id\":\"3\"}\n",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"2:15 doc=2 document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+		},
+		{
+			name: "a number of 3 MB with a fraction and an exponent, in an array",
+			in:   "[{\"id\":\"1\"},{\"id\":\"2\",\"a\":[-0." + long + "e+5,2]},{\"id\":\"3\"}]",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"1:28 doc=2 document holds a number longer than the 2 MB"},
+		},
+		{
+			name: "a number of 3 MB as a document",
+			in:   "{\"id\":\"1\"}\n1" + long + "\n{\"id\":\"3\"}\n",
+			docs: []string{`{"id":"1"}`, `{"id":"3"}`},
+			errs: []string{"2:1 doc=2 document holds a number longer than the 2 MB"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(tt.in)
+			whole := readFuzz(t, in, bytes.NewReader(in))
+			if len(in) < 1<<20 {
+				one := readFuzz(t, in, iotest.OneByteReader(bytes.NewReader(in)))
+				if a, b := strings.Join(whole.events, "\n"), strings.Join(one.events, "\n"); a != b {
+					t.Fatalf("read whole:\n%s\none byte at a time:\n%s", a, b)
+				}
+			}
+			var docs, errs, notes []string
+			for _, d := range whole.docs {
+				docs = append(docs, d.Root.JSON())
+				for _, n := range d.Notes {
+					notes = append(notes, fmt.Sprintf("%d:%d doc=%d %s", n.Line, n.Column, n.Document, n.Msg))
+				}
+			}
+			for _, e := range whole.errs {
+				errs = append(errs, fmt.Sprintf("%d:%d doc=%d %s", e.Line, e.Column, e.Document, e.Msg))
+			}
+			check := func(what string, got, want []string) {
+				t.Helper()
+				ok := len(got) == len(want)
+				for i := 0; ok && i < len(got); i++ {
+					ok = strings.HasPrefix(got[i], want[i])
+				}
+				if !ok {
+					t.Errorf("%s:\n%s\nwant\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			}
+			check("documents", docs, tt.docs)
+			check("errors", errs, tt.errs)
+			check("notes", notes, tt.notes)
+			// Under a projection the same documents are read, with the
+			// same errors.
+			projected := readFuzz(t, in, bytes.NewReader(in), func(r *Reader) { r.Project([][]string{{"id"}}) })
+			var pdocs, perrs []string
+			for _, d := range projected.docs {
+				pdocs = append(pdocs, d.Root.JSON())
+			}
+			for _, e := range projected.errs {
+				perrs = append(perrs, fmt.Sprintf("%d:%d doc=%d %s", e.Line, e.Column, e.Document, e.Msg))
+			}
+			if strings.Join(perrs, "\n") != strings.Join(errs, "\n") || len(pdocs) != len(docs) {
+				t.Errorf("projected: documents\n%s\nerrors\n%s", strings.Join(pdocs, "\n"), strings.Join(perrs, "\n"))
+			}
+		})
 	}
 }

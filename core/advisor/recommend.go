@@ -103,7 +103,7 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 // object or array; for a hierarchical key, not missing every level).
 func Acceptable(e *Evaluation) bool {
 	d := e.Dist
-	lacking := d.Missing
+	lacking := d.Missing + d.NotTime
 	if d.Spec.Kind == key.MultiHash {
 		// A missing level is an undefined component, which Cosmos DB
 		// stores: the other levels still place the document. Only one

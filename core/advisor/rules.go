@@ -116,6 +116,7 @@ const (
 	LogicalPartitionLimit = "LOGICAL_PARTITION_LIMIT"
 	Monotonic             = "MONOTONIC"
 	MissingValues         = "MISSING_VALUES"
+	NotTimeValues         = "NOT_TIME_VALUES"
 	InvalidValues         = "INVALID_VALUES"
 	KeyTooLong            = "KEY_TOO_LONG"
 	TruncationCollision   = "TRUNCATION_COLLISION"

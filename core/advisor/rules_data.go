@@ -284,9 +284,13 @@ func keyPresent(e *Evaluation) verdict {
 	c := e.component(presentName)
 	v := verdict{component: c}
 	miss := float64(d.Missing) / math.Max(float64(d.Documents), 1)
+	notTime := float64(d.NotTime) / math.Max(float64(d.Documents), 1)
 	inv := e.invalidShare()
-	c.Score = pct(1 - 10*(miss+inv))
+	c.Score = pct(1 - 10*(miss+notTime+inv))
 	c.Note = fmt.Sprintf("%s of documents lack the key, %s hold an object or array there", human.Percent(miss), human.Percent(inv))
+	if d.NotTime > 0 {
+		c.Note = fmt.Sprintf("%s of documents lack the key, %s hold no time where it needs one, %s hold an object or array there", human.Percent(miss), human.Percent(notTime), human.Percent(inv))
+	}
 	paths := strings.Join(d.Spec.PathStrings(), " or ")
 	if d.Missing > 0 {
 		sev := Info
@@ -302,6 +306,30 @@ func keyPresent(e *Evaluation) verdict {
 		v.findings = append(v.findings, Finding{MissingValues, sev, fmt.Sprintf("%s %s (%s) %s %s. %s",
 			human.Count(d.Missing), human.Plural(d.Missing, "document", "documents"), human.Percent(miss),
 			human.Plural(d.Missing, "lacks", "lack"), paths, where)})
+	}
+	if d.NotTime > 0 {
+		// The path is there, so "lack" would send the user looking for
+		// it: its values are what a time bucket cannot read.
+		sev := Info
+		if notTime >= 0.01 {
+			sev = Warning
+		}
+		var at, terms []string
+		unit := "time bucket"
+		for _, t := range d.Spec.Terms {
+			if t.Bucket != "" {
+				at, terms = append(at, key.Term{Path: t.Path}.String()), append(terms, t.String())
+				unit = string(t.Bucket)
+			}
+		}
+		if len(terms) > 1 {
+			unit = "time bucket"
+		}
+		v.findings = append(v.findings, Finding{NotTimeValues, sev, fmt.Sprintf(
+			"%s %s (%s) %s a value at %s that is not a time (for example %s), so %s gives %s no %s and the key no value. Cosmos DB stores %s under the undefined value: one logical partition that grows with every such document.",
+			human.Count(d.NotTime), human.Plural(d.NotTime, "document", "documents"), human.Percent(notTime),
+			human.Plural(d.NotTime, "holds", "hold"), strings.Join(at, " or "), d.NotTimeExample, strings.Join(terms, " or "),
+			human.Plural(d.NotTime, "it", "them"), unit, human.Plural(d.NotTime, "it", "them all"))})
 	}
 	if d.Invalid > 0 {
 		v.findings = append(v.findings, Finding{InvalidValues, Critical, fmt.Sprintf(

@@ -177,7 +177,24 @@ func TestKeyPresentRule(t *testing.T) {
 	objects := func() io.Reader {
 		return lines(100, func(i int) string { return fmt.Sprintf(`{"id":"%d","k":{"a":%d}}`, i, i) })
 	}
+	// A time bucket over values that are no times: the path is there, so
+	// the finding says what is wrong with them, not that it is missing.
+	notTimes := func() io.Reader {
+		return lines(100, func(i int) string {
+			switch i % 4 {
+			case 0:
+				return fmt.Sprintf(`{"id":"%d","t":"a","at":"yesterday"}`, i)
+			case 1:
+				return fmt.Sprintf(`{"id":"%d","t":"a"}`, i)
+			}
+			return fmt.Sprintf(`{"id":"%d","t":"a","at":"2025-03-04T10:00:00Z"}`, i)
+		})
+	}
 	runRule(t, keyPresent, []ruleCase{
+		{name: "values that are not times", spec: "/t+/at:day", src: notTimes, score: 0, measure: true, code: NotTimeValues, sev: Warning,
+			text: `25 documents (25%) hold a value at /at that is not a time (for example "yesterday"), so /at:day gives them no day and the key no value.`},
+		{name: "values that are not times, missing ones", spec: "/t+/at:day", src: notTimes, score: 0, measure: true, code: MissingValues, sev: Warning,
+			text: "25 documents (25%) lack /t or /at."},
 		{name: "every document", spec: "/id", src: tenants(100, 0.5, 20), score: 100, measure: true, text: "0% of documents lack the key"},
 		{name: "half lack it", spec: "/k", src: half, score: 0, measure: true, code: MissingValues, sev: Warning, text: "50 documents (50%) lack /k"},
 		{name: "objects", spec: "/k", src: objects, score: 0, measure: true, code: InvalidValues, sev: Critical, text: "100 documents hold an object or an array at /k"},

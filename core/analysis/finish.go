@@ -204,6 +204,7 @@ func candidate(e *advisor.Evaluation, recs []advisor.Recommendation, lay layout)
 		Documents:                  d.Documents,
 		Bytes:                      d.Bytes,
 		Missing:                    d.Missing,
+		NotTime:                    d.NotTime,
 		Invalid:                    d.Invalid,
 		PerLogicalPartition:        report.PerLogical{Documents: stats(d.DocumentStats()), Bytes: stats(d.BytesStats()), Lorenz: lorenz(d.Lorenz(20))},
 		Largest:                    []report.Largest{},

@@ -416,6 +416,18 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/candidates/0/largest/0/values/1/$undefined"},
 		},
 		{
+			// A time bucket of values that are no times.
+			name: "values that are not times",
+			input: schemaLines(40, func(i int) string {
+				if i%4 == 0 {
+					return fmt.Sprintf(`{"id":"%d","t":"a","at":"soon"}`, i)
+				}
+				return fmt.Sprintf(`{"id":"%d","t":"a","at":"2025-03-%02dT10:00:00Z"}`, i, 1+i%28)
+			}),
+			opts: Options{Keys: schemaKeys(t, "/t+/at:day"), NoSuggest: true},
+			want: []string{"/candidates/0/notTime"},
+		},
+		{
 			// Hash V1 keeps 100 characters: values alike in those collide.
 			name: "hash V1 long keys",
 			input: schemaLines(30, func(i int) string {

@@ -289,6 +289,10 @@ const (
 	OK      Status = iota
 	Missing        // a path is absent: Cosmos DB stores the item under the undefined value
 	Invalid        // a path holds an object or an array: Cosmos DB rejects the item
+	// NotTime: a time-bucket term's path holds a value that is not a time
+	// (NotTimeValue finds it), so no bucket, and no key value, can be
+	// computed: the item goes under the undefined value, as for Missing.
+	NotTime
 )
 
 // Extract appends the document's key value to dst, one component per level,
@@ -351,7 +355,7 @@ func (s *Spec) ExtractFrom(vals []*jsontree.Value, dst []epk.Value) ([]epk.Value
 			}
 			at, ok := Time(v)
 			if !ok {
-				return append(dst, epk.UndefinedValue), Missing
+				return append(dst, epk.UndefinedValue), NotTime
 			}
 			b = appendBucket(b, at, t.Bucket)
 		default:
@@ -359,6 +363,29 @@ func (s *Spec) ExtractFrom(vals []*jsontree.Value, dst []epk.Value) ([]epk.Value
 		}
 	}
 	return append(dst, epk.Str(string(b))), OK
+}
+
+// NotTimeValue is, of the values at s.Paths (as for ExtractFrom), the first
+// at a time-bucket term that is there but not a time; nil if there is
+// none: what made ExtractFrom say NotTime.
+func (s *Spec) NotTimeValue(vals []*jsontree.Value) *jsontree.Value {
+	for i, t := range s.Terms {
+		if t.Bucket == "" || i >= len(vals) || vals[i] == nil {
+			continue
+		}
+		if _, st := component(vals[i]); st != OK {
+			continue
+		}
+		if v := vals[i]; v.Kind == jsontree.String {
+			if _, ok := bucketText(v.Str, t.Bucket); ok {
+				continue
+			}
+		}
+		if _, ok := Time(vals[i]); !ok {
+			return vals[i]
+		}
+	}
+	return nil
 }
 
 // Suffix is the computed suffix of a value as a synthetic key computes it:

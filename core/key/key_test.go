@@ -122,7 +122,10 @@ func TestExtract(t *testing.T) {
 		// FNV-1a 32 of "WVW123" is 0x2e82230b = 780280587; mod 20 = 7.
 		{"/at:day+hash(/vin)%20", []epk.Value{epk.Str("2025-03-04-7")}, OK},
 		{"/tenant+/missing", []epk.Value{epk.UndefinedValue}, Missing},
-		{"/tenant+/tenant:day", []epk.Value{epk.UndefinedValue}, Missing},
+		// A time bucket of what is no time is no key value either, but
+		// the path is there: NotTime, not Missing.
+		{"/tenant+/tenant:day", []epk.Value{epk.UndefinedValue}, NotTime},
+		{"/tenant+/missing:day", []epk.Value{epk.UndefinedValue}, Missing},
 	}
 	for _, tt := range tests {
 		s, err := Parse(tt.spec)
@@ -133,7 +136,20 @@ func TestExtract(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) || st != tt.status {
 			t.Errorf("%s: %+v %d, want %+v %d", tt.spec, got, st, tt.want, tt.status)
 		}
+		// NotTimeValue finds the value that is not a time, and only then.
+		if v := s.NotTimeValue(lookups(d, s)); (v != nil) != (st == NotTime) || v != nil && v.JSON() != `"contoso"` {
+			t.Errorf("%s: NotTimeValue %v with status %d", tt.spec, v, st)
+		}
 	}
+}
+
+// lookups is the values at the key's paths in doc, as for ExtractFrom.
+func lookups(doc *jsontree.Value, s Spec) []*jsontree.Value {
+	var vals []*jsontree.Value
+	for _, p := range s.Paths {
+		vals = append(vals, Lookup(doc, p))
+	}
+	return vals
 }
 
 func TestTime(t *testing.T) {

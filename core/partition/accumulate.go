@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -87,7 +88,9 @@ type Accumulator struct {
 
 	docs, bytes      int64
 	missing, invalid int64
-	weighted         bool // requests were given (aggregates or a weight field)
+	notTime          int64  // documents whose time-bucket term holds no time (key.NotTime)
+	notTimeExample   string // the first such value, as JSON text
+	weighted         bool   // requests were given (aggregates or a weight field)
 
 	// Past MaxDistinct new values go to sketches instead of groups.
 	known    filter // the exact values' hashes, once they are all known
@@ -266,7 +269,31 @@ func (a *Accumulator) Add(d *ingest.Document) {
 func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.Extract(&d.Root, a.cur.values)
+	if st == key.NotTime && a.notTimeExample == "" {
+		var read [8]*jsontree.Value
+		r := read[:0]
+		for _, p := range a.spec.Paths {
+			r = append(r, key.Lookup(&d.Root, p))
+		}
+		a.noteNotTime(r)
+	}
 	a.stage(vals, n, st, d.Bytes, f)
+}
+
+// noteNotTime keeps the value that is not a time of a document whose key
+// is key.NotTime, the first one, to show in the report.
+func (a *Accumulator) noteNotTime(read []*jsontree.Value) {
+	if v := a.spec.NotTimeValue(read); v != nil {
+		text := v.JSON()
+		if len(text) > 60 {
+			cut := 60
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+			text = text[:cut] + "…"
+		}
+		a.notTimeExample = text
+	}
 }
 
 // AddValues is AddFacts given, instead of the document, its values at the
@@ -275,6 +302,9 @@ func (a *Accumulator) AddFacts(d *ingest.Document, f Facts) {
 func (a *Accumulator) AddValues(read []*jsontree.Value, bytes int, f Facts) {
 	n := len(a.cur.values)
 	vals, st := a.spec.ExtractFrom(read, a.cur.values)
+	if st == key.NotTime && a.notTimeExample == "" {
+		a.noteNotTime(read)
+	}
 	a.stage(vals, n, st, bytes, f)
 }
 
@@ -365,6 +395,8 @@ func (a *Accumulator) count(b batch) {
 			continue
 		case key.Missing:
 			a.missing++
+		case key.NotTime:
+			a.notTime++
 		}
 		a.keepHash(a.add(vals, 1, s.bytes, s.facts.Weight, s.facts.Time, !a.opts.CountOnly))
 	}

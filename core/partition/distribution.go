@@ -40,6 +40,14 @@ type Distribution struct {
 	Weighted  bool     // Requests holds request weights
 	timePath  []string // the time field the samples' times come from, nil if none
 
+	// NotTime is the documents with an undefined key value because the
+	// path of a time-bucket term holds a value that is not a time: a
+	// string that reads as none, a boolean, null; they are not in Missing.
+	// NotTimeExample is the first such value, as JSON text (shortened past
+	// 60 bytes).
+	NotTime        int64
+	NotTimeExample string
+
 	// Logical holds every logical partition when Estimated is false, else the
 	// first Options.MaxDistinct distinct values seen; sorted by EPK.
 	Logical []Logical
@@ -100,6 +108,8 @@ func (a *Accumulator) Finish() *Distribution {
 		Documents:        a.docs,
 		Bytes:            a.bytes,
 		Missing:          a.missing,
+		NotTime:          a.notTime,
+		NotTimeExample:   a.notTimeExample,
 		Invalid:          a.invalid,
 		Weighted:         a.weighted,
 		KeyMaxBytes:      a.keyMax,

@@ -54,6 +54,27 @@ func lines(n int, f func(i int) string) io.Reader {
 	return strings.NewReader(b.String())
 }
 
+// TestNotTime: a time bucket over values that are not times counts them
+// apart from documents that lack the path, with the first such value.
+func TestNotTime(t *testing.T) {
+	in := `{"t":"a","at":"2025-03-04T10:00:00Z"}
+{"t":"a","at":"next week"}
+{"t":"a"}
+{"t":"b","at":true}
+{"t":"b","at":1741082400}
+`
+	d := accumulate(t, "/t+/at:day", strings.NewReader(in), Options{})
+	if d.Documents != 5 || d.Missing != 1 || d.NotTime != 2 || d.NotTimeExample != `"next week"` || d.Invalid != 0 {
+		t.Fatalf("documents %d missing %d not a time %d (%s) invalid %d", d.Documents, d.Missing, d.NotTime, d.NotTimeExample, d.Invalid)
+	}
+	// They share the undefined value with the document that lacks /at.
+	for _, l := range d.Logical {
+		if len(l.Values) == 1 && l.Values[0].Kind == epk.Undefined && l.Documents != 3 {
+			t.Errorf("%d documents under the undefined value, want 3", l.Documents)
+		}
+	}
+}
+
 func TestGroups(t *testing.T) {
 	in := `{"t":"a","n":1}
 {"t":"a","n":2}

@@ -222,6 +222,7 @@ type Candidate struct {
 	Documents                  int64            `json:"documents"`
 	Bytes                      int64            `json:"bytes"`
 	Missing                    int64            `json:"missing"`
+	NotTime                    int64            `json:"notTime,omitempty"` // documents whose time bucket holds no time: the key value is undefined, as for missing
 	Invalid                    int64            `json:"invalid"`
 	DuplicateIDs               *int64           `json:"duplicateIds,omitempty"` // documents repeating an (id, key value) pair; nil for aggregates
 	PerLogicalPartition        PerLogical       `json:"perLogicalPartition"`

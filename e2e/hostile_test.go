@@ -39,6 +39,8 @@ func TestHostile(t *testing.T) {
 			{"comments.json", "Read 1 document", "line 1, column 1 (document 1): JSON has no comments: remove the // comment"},
 			{"deep-129-arrays.jsonl", "Read 2 documents", "line 2, column 1 (document 2): document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
 			{"bom-middle.jsonl", "Read 3 documents", "line 2, column 1 (document 2): a byte order mark (U+FEFF) in the middle of the input"},
+			{"cut-after-colon.jsonl", "Read 2 documents", "line 1, column 20 (document 1): the line ends after ':' with no value: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
+			{"non-document-lines.jsonl", "Read 1 document", `line 4, column 1 (document 4): a string is not a document: documents are JSON objects; skipped`},
 			{"deep-129.json", "Could not analyse pasted text", "no document could be read; line 1, column 1: document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
 			{"html-page.html", "Could not analyse pasted text", "no document could be read; line 1, column 1: the input is an HTML page, not JSON (often an error or sign-in page saved in place of the data): save the JSON itself"},
 			{"single-quotes.json", "Could not analyse pasted text", "no document could be read; line 1, column 3: strings and property names take double quotes, not single quotes"},

@@ -96,6 +96,31 @@ var hostileWant = map[string]struct {
 	"many-bad-documents.jsonl":      {0, 100, 0, "1:11", "a trailing comma before '}': remove the comma after the last property"},
 	"blank-lines.jsonl":             {0, 1, 0, "100001:11", "the input ends inside an object: expected a property name"},
 	"wide-document.json":            {1, 0, 0, "", ""},
+	"cut-after-colon.jsonl":         {2, 1, 0, "1:20", "the line ends after ':' with no value: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
+	"cut-after-bracket.jsonl":       {2, 1, 0, "2:32", "the line ends inside an array: document 2 is cut off here; skipped, and line 3, a document of its own, is read as one"},
+	"cut-after-comma.jsonl":         {2, 2, 0, "1:36", "the line ends inside an array: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
+	"cut-after-brace.jsonl":         {1, 1, 0, "2:1", "a new document starts here while document 1, begun on line 1, is still open: is a '}' or ']' missing at the end of line 1?"},
+	"cut-before-last-line.jsonl":    {2, 1, 0, "2:20", "the line ends after ':' with no value: document 2 is cut off here; skipped, and line 3, a document of its own, is read as one"},
+	"cut-crlf.jsonl":                {2, 1, 0, "1:20", "the line ends after ':' with no value: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
+	"non-document-lines.jsonl":      {1, 6, 0, "1:24", "a trailing comma before '}': remove the comma after the last property"},
+	"pretty-bad-then-garbage.json":  {1, 2, 0, "2:13", "expected a property name in double quotes, found ','"},
+	"concatenated-after-error.json": {2, 1, 0, "1:30", "a trailing comma before '}': remove the comma after the last property"},
+	"cr-only.jsonl":                 {2, 1, 0, "2:24", "a trailing comma before '}': remove the comma after the last property"},
+	"cr-only-open-string.jsonl":     {1, 1, 0, "1:25", "control character U+000D inside a string: it must be escaped (strings cannot span lines)"},
+	"mixed-line-ends.jsonl":         {4, 1, 0, "5:24", "a trailing comma before '}': remove the comma after the last property"},
+	"duplicate-wrapper.json":        {3, 0, 1, "1:75", "property \"Documents\" appears again in the wrapper object; the documents of both arrays are read (JSON would keep only the last)"},
+	"second-wrapper-array.json":     {2, 0, 1, "1:52", "the wrapper object holds a second array of documents, \"items\"; its documents are read too"},
+	"duplicate-array-property.json": {1, 0, 1, "1:72", "property \"myDocs\" appears more than once in an object; the last one counts"},
+	"number-3mb.jsonl":              {2, 1, 0, "2:28", "document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+	"number-3mb-in-array.json":      {2, 1, 0, "1:53", "document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+	"garbage-amid-documents.jsonl":  {2, 150, 0, "2:2", "expected a JSON value, found 'a'"},
+	"cr-only.csv":                   {3, 0, 0, "", ""},
+	"mixed-line-ends.csv":           {4, 0, 0, "", ""},
+	"unclosed-quote.csv":            {3, 1, 0, "3:5", "the quoted field that starts here never closes: the input ends before its closing '\"'; skipped, and reading goes on at line 4, after the quote's line"},
+	"stray-quote.csv":               {4, 1, 0, "3:5", "the quoted field that starts here runs on to line 5, where a '\"' is followed by other text: is its closing '\"' missing?; skipped, and reading goes on at line 4, after the quote's line"},
+	"csv-digits-3mb.csv":            {1, 1, 0, "2:5", "field 3 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+	"csv-quote-3mb-one-line.csv":    {1, 1, 0, "2:5", "field 3 takes the row past 2 MB of text, more than the 2 MB Cosmos DB allows for an item; skipped"},
+	"csv-open-quote-lines.csv":      {50001, 1, 0, "2:5", "the quoted field that starts here runs on over 32769 lines and past 2 MB, more than the 2 MB Cosmos DB allows for an item: is its closing '\"' missing?; skipped, and reading goes on at line 3, after the quote's line"},
 }
 
 // TestHostile runs every hostile input through the whole analysis: no
@@ -117,7 +142,7 @@ func TestHostile(t *testing.T) {
 				t.Fatalf("no expectation for %s in hostileWant", c.Name)
 			}
 			in := c.Input(t)
-			rep, took := analyzeBounded(t, in)
+			rep, took := analyzeBounded(t, in, c.Format == "csv")
 			if rep.Documents != int64(want.docs) || rep.Input.ErrorCount != want.errors || rep.Input.Notes != want.notes {
 				t.Errorf("%d documents, %d errors, %d notes; want %d, %d, %d (errors: %v)",
 					rep.Documents, rep.Input.ErrorCount, rep.Input.Notes, want.docs, want.errors, want.notes, rep.Input.Errors)
@@ -134,7 +159,7 @@ func TestHostile(t *testing.T) {
 			if len(rep.Input.Errors) > 0 {
 				p := rep.Input.Errors[0]
 				at, says = fmt.Sprintf("%d:%d", p.Line, p.Column), p.Message
-			} else if n := firstNote(t, in); n != nil {
+			} else if n := firstNote(t, in, c.Format == "csv"); n != nil {
 				at, says = fmt.Sprintf("%d:%d", n.Line, n.Column), n.Msg
 			}
 			if at != want.at || !strings.Contains(says, want.says) || (want.says == "") != (says == "") {
@@ -144,7 +169,7 @@ func TestHostile(t *testing.T) {
 				t.Errorf("the 100th error does not say reading stopped: %q", rep.Input.Errors[99].Message)
 			}
 			checkEncodes(t, rep)
-			rows = append(rows, manifestRow(i+1, c, in, rep, firstNote(t, in)))
+			rows = append(rows, manifestRow(i+1, c, in, rep, firstNote(t, in, c.Format == "csv")))
 			t.Logf("%d bytes in %v: %d documents, %d errors, %d notes", len(in), took.Round(time.Millisecond), rep.Documents, rep.Input.ErrorCount, rep.Input.Notes)
 		})
 	}
@@ -176,6 +201,9 @@ func manifestRow(n int, c hostile.Case, in []byte, rep *report.Report, note *ing
 	name := "[" + c.Name + "](" + c.Name + ")"
 	if c.File == "" {
 		name = c.Name + " (generated, " + sizeText(len(in)) + ")"
+	}
+	if c.Format == "csv" {
+		name += ", read as CSV"
 	}
 	says := "nothing: no problem"
 	switch {
@@ -249,18 +277,20 @@ They run through:
 Problems are of two kinds. An **error** skips input: the document it is in is not analysed; in an
 array reading goes on at the next element, in a sequence of documents (JSON Lines) after the bad
 document or at the next line, which is read whatever it holds (so a line that is no document is an
-error of its own). A **note** keeps the document with a value changed (bad UTF-8 reads as U+FFFD, a
-number beyond a double as infinity, the last of duplicate properties counts); the report counts
-notes, and the table gives the first. Lines end at LF, CRLF or a lone CR; lines and columns count
-from 1; columns are bytes from the start of the line, after a byte order mark on line 1.
+error of its own), in CSV at the next line. A **note** keeps the document with a value changed (bad
+UTF-8 reads as U+FFFD, a number beyond a double as infinity, the last of duplicate properties
+counts); the report counts notes, and the table gives the first. Lines end at LF, CRLF or a lone
+CR; lines and columns count from 1; columns are bytes from the start of the line, after a byte
+order mark on line 1. Inputs read as CSV are sent to the HTTP API as text/csv.
 
 | # | input | what is wrong | documents kept | what pkcalc says first (where: what) | HTTP API |
 |---|---|---|---|---|---|
 ` + strings.Join(rows, "\n") + "\n"
 }
 
-// analyzeBounded analyses in, failing the test if that takes too long.
-func analyzeBounded(t *testing.T, in []byte) (*report.Report, time.Duration) {
+// analyzeBounded analyses in, as CSV or JSON, failing the test if that
+// takes too long.
+func analyzeBounded(t *testing.T, in []byte, csv bool) (*report.Report, time.Duration) {
 	t.Helper()
 	type result struct {
 		rep *report.Report
@@ -269,7 +299,11 @@ func analyzeBounded(t *testing.T, in []byte) (*report.Report, time.Duration) {
 	done := make(chan result, 1)
 	start := time.Now()
 	go func() {
-		rep, err := Analyze(bytes.NewReader(in), Options{})
+		var src Source = ingest.NewReader(bytes.NewReader(in))
+		if csv {
+			src = ingest.NewCSVReader(bytes.NewReader(in))
+		}
+		rep, err := AnalyzeSource(src, Options{})
 		done <- result{rep, err}
 	}()
 	// Generous for WebAssembly on a slow machine: natively each input
@@ -286,11 +320,16 @@ func analyzeBounded(t *testing.T, in []byte) (*report.Report, time.Duration) {
 	return nil, 0
 }
 
-// firstNote is the first note the Reader makes on in: the report counts
-// notes but does not list them.
-func firstNote(t *testing.T, in []byte) *ingest.Error {
+// firstNote is the first note the Reader (or CSVReader) makes on in: the
+// report counts notes but does not list them.
+func firstNote(t *testing.T, in []byte, csv bool) *ingest.Error {
 	t.Helper()
-	r := ingest.NewReader(bytes.NewReader(in))
+	var r interface {
+		Next() (*ingest.Document, error)
+	} = ingest.NewReader(bytes.NewReader(in))
+	if csv {
+		r = ingest.NewCSVReader(bytes.NewReader(in))
+	}
 	for {
 		d, err := r.Next()
 		if err == io.EOF {

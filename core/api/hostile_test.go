@@ -89,6 +89,31 @@ var hostileAnswers = map[string]struct{ status, docs, errors int }{
 	"many-bad-documents.jsonl":      {400, 0, 100},
 	"blank-lines.jsonl":             {400, 0, 1},
 	"wide-document.json":            {200, 1, 0},
+	"cut-after-colon.jsonl":         {200, 2, 1},
+	"cut-after-bracket.jsonl":       {200, 2, 1},
+	"cut-after-comma.jsonl":         {200, 2, 2},
+	"cut-after-brace.jsonl":         {200, 1, 1},
+	"cut-before-last-line.jsonl":    {200, 2, 1},
+	"cut-crlf.jsonl":                {200, 2, 1},
+	"non-document-lines.jsonl":      {200, 1, 6},
+	"pretty-bad-then-garbage.json":  {200, 1, 2},
+	"concatenated-after-error.json": {200, 2, 1},
+	"cr-only.jsonl":                 {200, 2, 1},
+	"cr-only-open-string.jsonl":     {200, 1, 1},
+	"mixed-line-ends.jsonl":         {200, 4, 1},
+	"duplicate-wrapper.json":        {200, 3, 0},
+	"second-wrapper-array.json":     {200, 2, 0},
+	"duplicate-array-property.json": {200, 1, 0},
+	"number-3mb.jsonl":              {200, 2, 1},
+	"number-3mb-in-array.json":      {200, 2, 1},
+	"garbage-amid-documents.jsonl":  {200, 2, 150},
+	"cr-only.csv":                   {200, 3, 0},
+	"mixed-line-ends.csv":           {200, 4, 0},
+	"unclosed-quote.csv":            {200, 3, 1},
+	"stray-quote.csv":               {200, 4, 1},
+	"csv-digits-3mb.csv":            {200, 1, 1},
+	"csv-quote-3mb-one-line.csv":    {200, 1, 1},
+	"csv-open-quote-lines.csv":      {200, 50001, 1},
 }
 
 const hostileLimit = 8 << 20
@@ -108,22 +133,26 @@ func TestHostile(t *testing.T) {
 				t.Fatalf("no answer for %s in hostileAnswers", c.Name)
 			}
 			in := c.Input(t)
+			ct := "application/json"
+			if c.Format == "csv" {
+				ct = "text/csv"
+			}
 			for _, sized := range []bool{true, false} {
 				var body io.Reader = bytes.NewReader(in)
 				if !sized {
 					body = io.MultiReader(body) // no length: read until the limit
 				}
 				r := httptest.NewRequest(http.MethodPost, "/v1/analyze", body)
-				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Content-Type", ct)
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, r)
 				checkAnswer(t, w, want.status, want.docs, want.errors)
 			}
-			streamed(t, h, in, want.status, want.docs)
+			streamed(t, h, in, ct, want.status, want.docs)
 			if len(in) < 64<<10 && want.status == 200 {
 				// The other formats render the same hostile text.
 				for _, f := range []string{"markdown", "csv", "text"} {
-					w := post(t, h, "/v1/analyze?format="+f, "application/json", "", string(in))
+					w := post(t, h, "/v1/analyze?format="+f, ct, "", string(in))
 					if w.Code != 200 || w.Body.Len() == 0 {
 						t.Errorf("format=%s: %d %.200s", f, w.Code, w.Body.String())
 					}
@@ -189,9 +218,10 @@ func checkAnswer(t *testing.T, w *httptest.ResponseRecorder, status, docs, errs 
 
 // streamed asks for NDJSON: the status is 200 before the input is read,
 // so the last event is the report or the error with its status.
-func streamed(t *testing.T, h http.Handler, in []byte, status, docs int) {
+func streamed(t *testing.T, h http.Handler, in []byte, ct string, status, docs int) {
 	t.Helper()
 	r := httptest.NewRequest(http.MethodPost, "/v1/analyze", io.MultiReader(bytes.NewReader(in)))
+	r.Header.Set("Content-Type", ct)
 	r.Header.Set("Accept", "application/x-ndjson")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)

@@ -23,6 +23,7 @@ type Case struct {
 	File     string `json:"file"`     // the file in Dir, or "" for a generated input
 	Wrong    string `json:"wrong"`    // what is wrong with it, in words
 	Generate []Part `json:"generate"` // a generated input's parts, one after another
+	Format   string `json:"format"`   // "csv" for an input read as CSV (sent as text/csv); "" for JSON
 }
 
 // A Part of a generated input is Text written Times times (at least once),

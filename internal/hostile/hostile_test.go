@@ -21,6 +21,9 @@ func TestCases(t *testing.T) {
 		if (c.File == "") == (len(c.Generate) == 0) {
 			t.Errorf("%s: a file or generated parts, not both or neither", c.Name)
 		}
+		if c.Format != "" && c.Format != "csv" {
+			t.Errorf("%s: format %q; only csv, or none for JSON", c.Name, c.Format)
+		}
 		if c.File != "" {
 			if _, err := os.Stat(filepath.Join(Dir(t), c.File)); err != nil {
 				t.Errorf("%s: %v", c.Name, err)

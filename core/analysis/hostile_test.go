@@ -113,6 +113,22 @@ var hostileWant = map[string]struct {
 	"duplicate-array-property.json": {1, 0, 1, "1:72", "property \"myDocs\" appears more than once in an object; the last one counts"},
 	"number-3mb.jsonl":              {2, 1, 0, "2:28", "document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
 	"number-3mb-in-array.json":      {2, 1, 0, "1:53", "document holds a number longer than the 2 MB Cosmos DB allows for a whole item; skipped"},
+	"c1-control-name.jsonl":         {6, 0, 0, "", ""},
+	"bidi-override-value.jsonl":     {8, 0, 0, "", ""},
+	"bidi-isolate-name.jsonl":       {8, 0, 0, "", ""},
+	"backtick-names.jsonl":          {8, 0, 0, "", ""},
+	"pipe-and-newline-names.jsonl":  {8, 0, 0, "", ""},
+	"markdown-injection.jsonl":      {8, 0, 0, "", ""},
+	"terminal-escape-value.jsonl":   {8, 0, 0, "", ""},
+	"extreme-numbers.jsonl":         {8, 0, 0, "", ""},
+	"zero-width-lookalikes.jsonl":   {8, 0, 0, "", ""},
+	"nul-in-names.jsonl":            {6, 0, 0, "", ""},
+	"path-syntax-names.jsonl":       {6, 0, 0, "", ""},
+	"id-refused-characters.jsonl":   {8, 0, 0, "", ""},
+	"noncharacter-names.jsonl":      {6, 0, 0, "", ""},
+	"many-property-names":           {3000, 0, 0, "", ""},
+	"number-beyond-double.jsonl":    {4, 0, 4, "1:15", "number 1e400 is beyond the range of a double"},
+	"lone-surrogates.jsonl":         {6, 0, 18, "1:12", "a \\u escape with an unpaired surrogate; it reads as U+FFFD"},
 	"garbage-amid-documents.jsonl":  {2, 150, 0, "2:2", "expected a JSON value, found 'a'"},
 	"cr-only.csv":                   {3, 0, 0, "", ""},
 	"mixed-line-ends.csv":           {4, 0, 0, "", ""},
@@ -359,9 +375,23 @@ func checkEncodes(t *testing.T, rep *report.Report) {
 	if back.Documents != rep.Documents || len(back.Input.Errors) != len(rep.Input.Errors) || len(back.Candidates) != len(rep.Candidates) {
 		t.Errorf("the JSON report reads back as %d documents, %d errors, %d candidates", back.Documents, len(back.Input.Errors), len(back.Candidates))
 	}
+	outputs := map[string][]byte{"json": b.Bytes()}
 	for name, write := range map[string]func(io.Writer, *report.Report) error{"text": report.WriteText, "markdown": report.WriteMarkdown, "csv": report.WriteCSV} {
-		if err := write(io.Discard, rep); err != nil {
+		var out bytes.Buffer
+		if err := write(&out, rep); err != nil {
 			t.Errorf("Write %s: %v", name, err)
+		}
+		outputs[name] = out.Bytes()
+	}
+	// Nothing of the input drives a terminal or reorders what a reader
+	// sees: no C0 or C1 control but line ends and tabs, no bidi control.
+	for name, out := range outputs {
+		for i, r := range string(out) {
+			if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r >= 0x7f && r <= 0x9f || r == 0x61c || r == 0x200e || r == 0x200f ||
+				r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+				t.Errorf("the %s report holds U+%04X raw at byte %d", name, r, i)
+				break
+			}
 		}
 	}
 }

@@ -114,6 +114,22 @@ var hostileAnswers = map[string]struct{ status, docs, errors int }{
 	"csv-digits-3mb.csv":            {200, 1, 1},
 	"csv-quote-3mb-one-line.csv":    {200, 1, 1},
 	"csv-open-quote-lines.csv":      {200, 50001, 1},
+	"c1-control-name.jsonl":         {200, 6, 0},
+	"bidi-override-value.jsonl":     {200, 8, 0},
+	"bidi-isolate-name.jsonl":       {200, 8, 0},
+	"backtick-names.jsonl":          {200, 8, 0},
+	"pipe-and-newline-names.jsonl":  {200, 8, 0},
+	"markdown-injection.jsonl":      {200, 8, 0},
+	"terminal-escape-value.jsonl":   {200, 8, 0},
+	"extreme-numbers.jsonl":         {200, 8, 0},
+	"number-beyond-double.jsonl":    {200, 4, 0},
+	"zero-width-lookalikes.jsonl":   {200, 8, 0},
+	"lone-surrogates.jsonl":         {200, 6, 0},
+	"nul-in-names.jsonl":            {200, 6, 0},
+	"path-syntax-names.jsonl":       {200, 6, 0},
+	"id-refused-characters.jsonl":   {200, 8, 0},
+	"noncharacter-names.jsonl":      {200, 6, 0},
+	"many-property-names":           {200, 3000, 0},
 }
 
 const hostileLimit = 8 << 20

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,10 @@ import (
 )
 
 // TestGenerated: the committed *_gen.go files are what vugugen makes of the
-// .vugu files now (go generate ./ui writes them). It generates again, with
-// the vugugen that go.mod names, into a copy of the package's sources.
+// .vugu files now, gofmt-formatted (go generate ./ui writes them: vugugen
+// tidies imports after its own gofmt pass, so it leaves them unformatted).
+// It generates again, with the vugugen that go.mod names, into a copy of
+// the package's sources.
 // Natively only: vugugen runs gofmt, and WebAssembly starts no processes.
 func TestGenerated(t *testing.T) {
 	testenv.LookPath(t, "gofmt", "vugugen formats what it writes with gofmt, which comes with Go")
@@ -60,9 +63,13 @@ func TestGenerated(t *testing.T) {
 		t.Errorf("vugugen writes %q; committed are %q: run go generate ./ui and commit what it writes", made, committed)
 	}
 	for _, name := range made {
-		want, err := os.ReadFile(filepath.Join(dir, name))
+		raw, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
+		}
+		want, err := format.Source(raw)
+		if err != nil {
+			t.Fatalf("gofmt %s: %v", name, err)
 		}
 		if got, err := os.ReadFile(name); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("ui/%s is not what vugugen makes of the .vugu files (%v): run go generate ./ui and commit it", name, err)

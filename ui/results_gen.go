@@ -18,7 +18,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "results-wrap"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -78,8 +78,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export-markdown"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "secondary"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Root.Export("markdown") },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.Root.Export("markdown") },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -93,8 +93,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export-json"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "secondary"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Root.Export("json") },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.Root.Export("json") },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -108,8 +108,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export-csv"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "secondary"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Root.Export("csv") },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.Root.Export("csv") },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -123,8 +123,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "copy-markdown"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "secondary"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Root.CopyMarkdown() },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.Root.CopyMarkdown() },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -215,8 +215,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn.AddAttrInterface("id", "sort-"+col.ID)
 									vgn.SetInnerHTML(col.Title)
 									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.Root.Sort(col.ID) },
+										EventType: "click",
+										Func:      func(event vugu.DOMEvent) { c.Root.Sort(col.ID) },
 										// TODO: implement capture, etc. mostly need to decide syntax
 									})
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
@@ -267,8 +267,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 									}
 									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"change",
-										Func:		func(event vugu.DOMEvent) { c.Root.ToggleCompare(x.Key.Spec) },
+										EventType: "change",
+										Func:      func(event vugu.DOMEvent) { c.Root.ToggleCompare(x.Key.Spec) },
 										// TODO: implement capture, etc. mostly need to decide syntax
 									})
 								}
@@ -287,8 +287,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "link"}}}
 									vgparent.AppendChild(vgn)
 									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.Root.Select(x.Key.Spec) },
+										EventType: "click",
+										Func:      func(event vugu.DOMEvent) { c.Root.Select(x.Key.Spec) },
 										// TODO: implement capture, etc. mostly need to decide syntax
 									})
 									{
@@ -678,8 +678,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "link"}}}
 								vgparent.AppendChild(vgn)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"click",
-									Func:		func(event vugu.DOMEvent) { c.Root.Select(r.Key) },
+									EventType: "click",
+									Func:      func(event vugu.DOMEvent) { c.Root.Select(r.Key) },
 									// TODO: implement capture, etc. mostly need to decide syntax
 								})
 								{
@@ -858,13 +858,13 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.AddAttrInterface("tabindex", c.TabIndex(s.ID))
 						vgn.SetInnerHTML(s.Title)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.Root.ShowSnippet(s.ID) },
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.Root.ShowSnippet(s.ID) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"keydown",
-							Func:		func(event vugu.DOMEvent) { c.TabKeyDown(event, s.ID) },
+							EventType: "keydown",
+							Func:      func(event vugu.DOMEvent) { c.TabKeyDown(event, s.ID) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -884,8 +884,8 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "copy-snippet"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "secondary copy"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Root.CopySnippet(c.Shown()) },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.Root.CopySnippet(c.Shown()) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{

@@ -8,6 +8,7 @@ package ui
 // package; TestGenerated fails when they are stale.
 //
 //go:generate go tool vugugen -skip-go-mod .
+//go:generate gofmt -w .
 
 import (
 	"encoding/json"

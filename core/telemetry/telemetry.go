@@ -12,6 +12,7 @@
 package telemetry
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/epk"
@@ -25,11 +26,18 @@ type Range struct {
 	ID      string    `json:"id"`
 	Range   epk.Range `json:"-"`
 	Parents []string  `json:"parents,omitempty"` // the ranges it was split or merged from
+	// ThroughputFraction is the share of the container's throughput the
+	// range has, as the feed gives it (throughputFraction); 0 when the feed
+	// has none.
+	ThroughputFraction float64 `json:"throughputFraction,omitempty"`
+	Line               int     `json:"-"` // where the range starts in its file, 1-based
 }
 
 // Key is a logical partition key value as a log writes it: Text as
 // logged (`["contoso"]`, `["contoso","u1"]` for a hierarchical key, or a
-// plain `contoso`), Values its components.
+// plain `contoso`), Values its components. Rows of one key share its
+// Values: read them, do not change them. Two texts can be one key (`[1]`
+// and `[1.0]`): compare Values, or the EPK, not Text.
 type Key struct {
 	Text   string
 	Values []epk.Value
@@ -48,6 +56,7 @@ type RU struct {
 	Operation  string  // OperationName
 	Charge     float64 // RequestCharge, RU
 	Line       int     // where the row starts in its file, 1-based
+	Row        int     // its number among the export's rows, 1-based
 }
 
 // Storage is one row of a logical partition key's storage
@@ -63,6 +72,7 @@ type Storage struct {
 	RangeID    string // PartitionKeyRangeId, when logged
 	SizeKB     float64
 	Line       int
+	Row        int
 }
 
 // Metric is one point of NormalizedRUConsumption for one partition key
@@ -72,11 +82,31 @@ type Metric struct {
 	Interval time.Duration // the metric's grain (PT1M: one minute)
 	RangeID  string
 	Percent  float64 // 0 to 100
+	// The series' other dimensions, when the query split by them too.
+	Database, Collection, Region string
+	Line                         int // where its series starts in the file
 }
 
 // Error is a problem with one row or with the file at a position.
 type Error struct {
 	Line   int
 	Column int // 0 when the problem is a row's field
+	Row    int // the row's number among the export's rows; 0 when the problem is not one row's
 	Msg    string
+}
+
+// Error says where, then what: "line 3, column 7 (row 2): ...". A
+// problem with the whole file (Line 0) is its message alone.
+func (e *Error) Error() string {
+	if e.Line <= 0 {
+		return e.Msg
+	}
+	where := "line " + strconv.Itoa(e.Line)
+	if e.Column > 0 {
+		where += ", column " + strconv.Itoa(e.Column)
+	}
+	if e.Row > 0 {
+		where += " (row " + strconv.Itoa(e.Row) + ")"
+	}
+	return where + ": " + e.Msg
 }

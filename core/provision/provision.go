@@ -53,29 +53,48 @@ type Snippet struct {
 }
 
 // Snippets returns the snippets that create c with the key spec under hash
-// version v, in the order of Snippet.ID. A hierarchical key always gets
-// version 2, which MultiHash requires; any v other than V1 is taken as V2.
-// For a synthetic key the container's key is [SyntheticPath] and each SDK
-// snippet also includes a function that computes the synthetic value from a
-// document as key.Spec.Extract does. Snippets returns nil for a spec with no
-// paths.
+// version v, in the order of IDs. A hierarchical key always gets version
+// 2, which MultiHash requires; any v other than V1 is taken as V2. For a
+// synthetic key the container's key is [SyntheticPath] and each SDK
+// snippet also includes a function that computes the synthetic value from
+// a document as key.Spec.Extract does. Snippets returns nil for a spec with
+// no paths.
 func Snippets(spec key.Spec, v epk.Version, c Container) []Snippet {
 	p, ok := newPlan(spec, v, c)
 	if !ok {
 		return nil
 	}
-	return []Snippet{
-		{"azure-cli", "Azure CLI", "bash", azureCLI(p)},
-		{"powershell", "PowerShell", "powershell", powerShell(p)},
-		{"bicep", "Bicep", "bicep", bicep(p)},
-		{"arm", "ARM template", "json", arm(p)},
-		{"terraform", "Terraform", "hcl", terraform(p)},
-		{"dotnet", ".NET", "csharp", dotnet(p)},
-		{"java", "Java", "java", java(p)},
-		{"python", "Python", "python", python(p)},
-		{"javascript", "JavaScript", "javascript", javascript(p)},
-		{"go", "Go", "go", goSDK(p)},
+	out := make([]Snippet, len(writers))
+	for i, w := range writers {
+		out[i] = Snippet{w.id, w.title, w.lang, w.write(p)}
 	}
+	return out
+}
+
+// IDs are the snippets' Snippet.ID, in the order Snippets returns them.
+func IDs() []string {
+	ids := make([]string, len(writers))
+	for i, w := range writers {
+		ids[i] = w.id
+	}
+	return ids
+}
+
+// writers are the snippets, each written from a plan.
+var writers = []struct {
+	id, title, lang string
+	write           func(plan) string
+}{
+	{"azure-cli", "Azure CLI", "bash", azureCLI},
+	{"powershell", "PowerShell", "powershell", powerShell},
+	{"bicep", "Bicep", "bicep", bicep},
+	{"arm", "ARM template", "json", arm},
+	{"terraform", "Terraform", "hcl", terraform},
+	{"dotnet", ".NET", "csharp", dotnet},
+	{"java", "Java", "java", java},
+	{"python", "Python", "python", python},
+	{"javascript", "JavaScript", "javascript", javascript},
+	{"go", "Go", "go", goSDK},
 }
 
 // plan is what every snippet needs, with the defaults applied.

@@ -98,8 +98,8 @@ func TestOrder(t *testing.T) {
 	}
 	wantIDs := []string{"azure-cli", "powershell", "bicep", "arm", "terraform", "dotnet", "java", "python", "javascript", "go"}
 	wantLangs := []string{"bash", "powershell", "bicep", "json", "hcl", "csharp", "java", "python", "javascript", "go"}
-	if !slices.Equal(ids, wantIDs) || !slices.Equal(langs, wantLangs) {
-		t.Errorf("ids %v langs %v", ids, langs)
+	if !slices.Equal(ids, wantIDs) || !slices.Equal(langs, wantLangs) || !slices.Equal(IDs(), wantIDs) {
+		t.Errorf("ids %v langs %v IDs %v", ids, langs, IDs())
 	}
 	if Snippets(key.Spec{}, epk.V2, Container{}) != nil {
 		t.Error("a spec without paths gave snippets")

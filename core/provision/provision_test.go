@@ -4,21 +4,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
-	"github.com/pkcalc/pkcalc/internal/testenv"
+	"github.com/pkcalc/pkcalc/internal/provisiontest"
 )
 
 // jdk says where the Java tests' javac and java come from.
@@ -175,28 +169,8 @@ func TestARM(t *testing.T) {
 // TestAzureCLI runs each az snippet in bash with az replaced by a function
 // that records its arguments, so shell quoting is checked by a real shell.
 func TestAzureCLI(t *testing.T) {
-	bash := testenv.LookPath(t, "bash", "install bash")
-	const accountID = "/subscriptions/S/resourceGroups/R/providers/Microsoft.DocumentDB/databaseAccounts/A"
 	for i, tc := range cases {
-		log := filepath.Join(t.TempDir(), "az.log")
-		script := `az() {
-  printf '%s\0' "$@" >> "$AZ_LOG"; printf '\1' >> "$AZ_LOG"
-  if [ "$1 $2" = "cosmosdb show" ]; then echo ` + accountID + `; fi
-}
-` + byID(snippetsOf(t, i), "azure-cli")
-		cmd := exec.Command(bash, "-c", script)
-		cmd.Env = append(os.Environ(), "AZ_LOG="+log)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: bash: %v\n%s", tc.name, err, out)
-		}
-		data, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var calls [][]string
-		for _, rec := range strings.Split(strings.TrimSuffix(string(data), "\x01"), "\x01") {
-			calls = append(calls, strings.Split(strings.TrimSuffix(rec, "\x00"), "\x00"))
-		}
+		calls := provisiontest.AzureCLI(t, byID(snippetsOf(t, i), "azure-cli"))
 		paths, kind, version, c := want(t, i)
 		flags := func(args []string) map[string]string {
 			m := map[string]string{}
@@ -213,7 +187,7 @@ func TestAzureCLI(t *testing.T) {
 			if show["--resource-group"] != c.ResourceGroup || show["--name"] != c.Account {
 				t.Errorf("%s: az cosmosdb show %q", tc.name, calls[0])
 			}
-			wantURL := accountID + "/sqlDatabases/" + pathEscape(c.Database) + "/containers/" + pathEscape(c.Name) + "?api-version=" + APIVersion
+			wantURL := provisiontest.AccountID + "/sqlDatabases/" + pathEscape(c.Database) + "/containers/" + pathEscape(c.Name) + "?api-version=" + APIVersion
 			if rest["--method"] != "put" || rest["--url"] != wantURL {
 				t.Errorf("%s: az rest %q, want url %q", tc.name, calls[1], wantURL)
 			}
@@ -246,128 +220,47 @@ func TestAzureCLI(t *testing.T) {
 	}
 }
 
-// writeSnippet writes the snippet with the given id of every case to dir and
-// returns the file names.
-func writeSnippets(t *testing.T, id, ext string) []string {
-	dir := t.TempDir()
-	var files []string
-	for i, tc := range cases {
-		name := filepath.Join(dir, strings.ReplaceAll(tc.name, "-", "_")+ext)
-		if err := os.WriteFile(name, []byte(byID(snippetsOf(t, i), id)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
-	return files
-}
-
 func TestPythonCompiles(t *testing.T) {
-	python := testenv.LookPath(t, "python3", "./build.sh test installs it from Debian's packages (python3)")
-	for _, f := range writeSnippets(t, "python", ".py") {
-		if out, err := exec.Command(python, "-W", "error", "-m", "py_compile", f).CombinedOutput(); err != nil {
-			t.Errorf("%s: %v\n%s", filepath.Base(f), err, out)
-		}
+	for i, tc := range cases {
+		provisiontest.Python(t, strings.ReplaceAll(tc.name, "-", "_")+".py", byID(snippetsOf(t, i), "python"))
 	}
 }
 
 func TestJavaScriptChecks(t *testing.T) {
-	node := testenv.LookPath(t, "node", "./build.sh test installs it from Debian's packages (nodejs)")
-	for _, f := range writeSnippets(t, "javascript", ".mjs") {
-		if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
-			t.Errorf("%s: %v\n%s", filepath.Base(f), err, out)
-		}
+	for i, tc := range cases {
+		provisiontest.JavaScript(t, tc.name+".mjs", byID(snippetsOf(t, i), "javascript"))
 	}
 }
 
-// TestTerraformFormat parses each snippet as HCL and formats it with the
-// HCL library that terraform fmt formats with (hclwrite), which must find
-// nothing to change. In process, so that it runs everywhere: none of the
-// registries the project installs from ships terraform itself.
+// TestTerraformFormat: each snippet is HCL that terraform fmt leaves as
+// it is.
 func TestTerraformFormat(t *testing.T) {
 	for i, tc := range cases {
-		code := byID(snippetsOf(t, i), "terraform")
-		if _, diags := hclsyntax.ParseConfig([]byte(code), tc.name+".tf", hcl.InitialPos); diags.HasErrors() {
-			t.Errorf("%s: not HCL: %v\n%s", tc.name, diags, code)
-		} else if out := hclwrite.Format([]byte(code)); string(out) != code {
-			t.Errorf("%s: terraform fmt changes the snippet:\n%s", tc.name, out)
-		}
+		provisiontest.Terraform(t, tc.name+".tf", byID(snippetsOf(t, i), "terraform"))
 	}
 }
 
-// TestGoSnippets parses every Go snippet and checks it is gofmt-formatted:
-// the snippets are written as gofmt writes them, so the page, which shows
-// them, needs no go/format (1.2 MB of its WebAssembly). Compiling needs
-// azcosmos from the network; see the package's report.
+// TestGoSnippets parses every Go snippet and checks it is gofmt-formatted.
+// Compiling needs azcosmos from the network; see the package's report.
 func TestGoSnippets(t *testing.T) {
 	for i, tc := range cases {
-		code := byID(snippetsOf(t, i), "go")
-		if !strings.Contains(code, "func main()") {
-			t.Errorf("%s: no main", tc.name)
-		}
-		if formatted := mustFormatGo(t, code); formatted != code {
-			t.Errorf("%s: Go snippet is not gofmt-formatted:\n%s", tc.name, diffLines(code, formatted))
-		}
+		t.Run(tc.name, func(t *testing.T) { provisiontest.Go(t, byID(snippetsOf(t, i), "go")) })
 	}
 	// Every kind of term, alone and together, under each hash version.
 	for _, spec := range []string{"/a+/ts:hour", "/a+/ts:day", "/a+/ts:month", "/a+hash(/id)%100", "/a+/b+/c", "/a,/b", "/n"} {
 		for _, v := range []epk.Version{epk.V1, epk.V2} {
-			code := byID(Snippets(mustParse(t, spec), v, Container{RU: 400}), "go")
-			if formatted := mustFormatGo(t, code); formatted != code {
-				t.Errorf("%s (hash V%d): Go snippet is not gofmt-formatted:\n%s", spec, v, diffLines(code, formatted))
-			}
+			t.Run(fmt.Sprintf("%s-v%d", spec, v), func(t *testing.T) {
+				provisiontest.Go(t, byID(Snippets(mustParse(t, spec), v, Container{RU: 400}), "go"))
+			})
 		}
 	}
 }
 
-// diffLines is the first line where got and want differ.
-func diffLines(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, g[i], w[i])
-		}
-	}
-	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
-}
-
-// TestJavaSyntax compiles every Java snippet: with no Cosmos SDK on the class
-// path javac can only report missing packages and symbols, and anything
-// else is a mistake in the snippet. One javac run takes all the snippets,
-// each class renamed after its case.
+// TestJavaSyntax compiles every Java snippet, in one javac run.
 func TestJavaSyntax(t *testing.T) {
-	javac := testenv.LookPath(t, "javac", jdk)
-	dir := t.TempDir()
-	args := []string{"--release", "8", "-encoding", "UTF-8", "-Xmaxerrs", "10000", "-d", dir}
+	var codes []string
 	for i := range cases {
-		class := fmt.Sprintf("CreateContainer%d", i)
-		code := strings.Replace(byID(snippetsOf(t, i), "java"), "public class CreateContainer {", "public class "+class+" {", 1)
-		f := filepath.Join(dir, class+".java")
-		if err := os.WriteFile(f, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, f)
+		codes = append(codes, byID(snippetsOf(t, i), "java"))
 	}
-	out, _ := exec.Command(javac, args...).CombinedOutput()
-	errors := 0
-	for _, line := range strings.Split(string(out), "\n") {
-		if !strings.Contains(line, "error:") {
-			continue
-		}
-		errors++
-		if !strings.Contains(line, "does not exist") && !strings.Contains(line, "cannot find symbol") {
-			t.Error(line)
-		}
-	}
-	if errors == 0 {
-		t.Errorf("javac found the Cosmos SDK or did not run:\n%s", out)
-	}
-}
-
-func mustFormatGo(t *testing.T, code string) string {
-	t.Helper()
-	out, err := format.Source([]byte(code))
-	if err != nil {
-		t.Fatalf("Go snippet does not parse: %v\n%s", err, code)
-	}
-	return string(out)
+	provisiontest.Java(t, codes...)
 }

@@ -27,7 +27,7 @@ func TestAnalyzeText(t *testing.T) {
 	for _, want := range []string{
 		"3 documents (97 B), read as JSON Lines; 1 problem in the input",
 		"line 3, column 22 (document 3): expected a JSON value, found '}'",
-		"/tenantId *", "* named with --key", "Recommended: ",
+		"/tenantId *", "* a key you named, not one pkcalc suggested", "Recommended: ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -50,7 +52,8 @@ func WriteText(w io.Writer, r *Report) error {
 	fmt.Fprintln(bw)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tKEY\tKIND\tSCORE\tGRADE\tLOGICAL\tLARGEST\tHOTTEST PHYS\tFINDINGS")
-	for _, c := range r.Candidates {
+	ranked := byRank(r)
+	for _, c := range ranked {
 		largest := "-"
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
@@ -67,8 +70,8 @@ func WriteText(w io.Writer, r *Report) error {
 			hottestPhysical(c), orDash(findingCodes(c.Findings)))
 	}
 	tw.Flush()
-	if r.Candidates[0].Named {
-		fmt.Fprintln(bw, "* named with --key")
+	if anyNamed(r) {
+		fmt.Fprintln(bw, namedLegend)
 	}
 	// Only the report's own recommendation: the other formats show no
 	// other, and the first row is not one when keys are named.
@@ -87,7 +90,7 @@ func WriteText(w io.Writer, r *Report) error {
 	} else {
 		fmt.Fprintf(bw, "\nNo key recommended: %s\n", noRecommendation(r))
 	}
-	for _, c := range r.Candidates {
+	for _, c := range ranked {
 		if len(c.Findings) == 0 && len(c.Recommendations) == 0 {
 			continue
 		}
@@ -145,7 +148,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if len(r.Candidates) > 0 {
 		fmt.Fprintf(bw, "\n| Rank | Key | Kind | Score | Grade | Logical partitions | Largest | Hottest physical | Findings |\n|---:|---|---|---:|:---:|---:|---:|---:|---|\n")
 	}
-	for _, c := range r.Candidates {
+	ranked := byRank(r)
+	for _, c := range ranked {
 		largest := ""
 		if len(c.Largest) > 0 {
 			largest = fmt.Sprintf("%s (%s)", human.Bytes(c.Largest[0].Bytes), human.Percent(c.Largest[0].Share))
@@ -154,10 +158,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if c.LogicalPartitionsEstimated {
 			logical = "~" + logical
 		}
-		fmt.Fprintf(bw, "| %d | %s | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, mdCodeCell(c.Key.Spec), c.Key.Kind, c.Score, c.Grade, logical, largest,
+		name := mdCodeCell(c.Key.Spec)
+		if c.Named {
+			name += ` \*`
+		}
+		fmt.Fprintf(bw, "| %d | %s | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
 			hottestPhysical(c), orDash(findingCodes(c.Findings)))
 	}
-	for _, c := range r.Candidates {
+	if anyNamed(r) {
+		fmt.Fprintf(bw, "\n%s\n", mdText(namedLegend))
+	}
+	for _, c := range ranked {
 		fmt.Fprintf(bw, "\n## %s — grade %s (%d/100)\n\n", mdCode(c.Key.Spec), c.Grade, c.Score)
 		fmt.Fprintf(bw, "| Part | Score | Weight | Why |\n|---|---:|---:|---|\n")
 		for _, b := range c.ScoreBreakdown {
@@ -201,7 +212,7 @@ func WriteCSV(w io.Writer, r *Report) error {
 	cw.Write([]string{"rank", "key", "kind", "named", "score", "grade", "logical_partitions", "estimated", "documents", "bytes", "missing", "invalid", "duplicate_ids",
 		"largest_documents", "largest_bytes", "largest_share", "max_to_mean", "gini", "physical_partitions", "hottest_request_share",
 		"projected_physical_partitions", "projected_largest_bytes", "over_20gb", "monotonic", "total_ru", "least_ru", "findings"})
-	for _, c := range r.Candidates {
+	for _, c := range byRank(r) {
 		var ld, lb int64
 		var ls, hot float64
 		if len(c.Largest) > 0 {
@@ -255,6 +266,23 @@ func provisionText(c Candidate) string {
 	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
 		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
 		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(w.TotalRU+0.5)))
+}
+
+// namedLegend explains the mark of a named key in the tables, which list
+// the candidates by rank, named or suggested.
+const namedLegend = "* a key you named, not one pkcalc suggested"
+
+func anyNamed(r *Report) bool {
+	return slices.ContainsFunc(r.Candidates, func(c Candidate) bool { return c.Named })
+}
+
+// byRank are the candidates in rank order: the report lists the named
+// keys first, in the order given (docs/REPORT.md), but a table read as a
+// ranking must not run 3, 6, 1, 2.
+func byRank(r *Report) []Candidate {
+	out := slices.Clone(r.Candidates)
+	slices.SortStableFunc(out, func(a, b Candidate) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
 }
 
 func findingCodes(fs []Finding) string {

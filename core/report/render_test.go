@@ -136,12 +136,16 @@ func TestTablesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		col := slices.Index(rows[0], "hottest_request_share")
-		if col < 0 {
-			t.Fatalf("no column hottest_request_share in %q", rows[0])
+		col, keyCol := slices.Index(rows[0], "hottest_request_share"), slices.Index(rows[0], "key")
+		if col < 0 || keyCol < 0 {
+			t.Fatalf("no column hottest_request_share or key in %q", rows[0])
 		}
-		for i, c := range r.Candidates {
+		for _, c := range r.Candidates {
 			hot := hottestPhysical(c)
+			i := slices.IndexFunc(rows[1:], func(row []string) bool { return row[keyCol] == c.Key.Spec })
+			if i < 0 {
+				t.Fatalf("%s: no CSV row for %s", name, c.Key.Spec)
+			}
 			if share := rows[i+1][col]; !strings.HasPrefix(hot, human.Percent(mustFloat(t, share))+" of ") {
 				t.Errorf("%s %s: hottest %q, the CSV says %s", name, c.Key.Spec, hot, share)
 			}
@@ -257,5 +261,57 @@ func TestMarkdownCode(t *testing.T) {
 	}
 	if got := mdText("a`b\\*c&amp;"); got != "a\\`b\\\\\\*c&amp;amp;" {
 		t.Errorf("mdText: %s", got)
+	}
+}
+
+// TestRankOrder: every table lists the candidates by rank, the named keys
+// among them marked, where the report lists the named first (ranks 8 and
+// 2 of sample-scaled, then 1); the mark is explained.
+func TestRankOrder(t *testing.T) {
+	r := example(t, "sample-scaled")
+	if r.Candidates[0].Rank != 8 || !r.Candidates[0].Named {
+		t.Fatal("sample-scaled no longer lists a named key of rank 8 first: the test needs another example")
+	}
+	text, md, csvOut := renderAll(t, r)
+	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var textRows, mdRows []string
+	for _, line := range strings.Split(text, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] != "RANK" && strings.HasPrefix(f[1], "/") && strings.Contains(line, " of ") {
+			textRows = append(textRows, line)
+		}
+	}
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| Rank") && strings.Count(line, "|") == 10 {
+			mdRows = append(mdRows, line)
+		}
+	}
+	if len(textRows) != len(r.Candidates) || len(mdRows) != len(r.Candidates) || len(rows) != len(r.Candidates)+1 {
+		t.Fatalf("%d text rows, %d Markdown rows, %d CSV rows for %d candidates", len(textRows), len(mdRows), len(rows)-1, len(r.Candidates))
+	}
+	for i := range r.Candidates {
+		rank := strconv.Itoa(i + 1)
+		c := r.Candidates[slices.IndexFunc(r.Candidates, func(c Candidate) bool { return c.Rank == i+1 })]
+		mark := map[bool]string{true: " *", false: ""}[c.Named]
+		if f := strings.Fields(textRows[i]); f[0] != rank || !strings.HasPrefix(textRows[i], fmt.Sprintf("%-6s%s%s ", rank, c.Key.Spec, mark)) {
+			t.Errorf("text row %d: %q, want rank %s, %s%s", i+1, textRows[i], rank, c.Key.Spec, mark)
+		}
+		mdMark := map[bool]string{true: ` \*`, false: ""}[c.Named]
+		if want := fmt.Sprintf("| %s | %s%s | ", rank, mdCodeCell(c.Key.Spec), mdMark); !strings.HasPrefix(mdRows[i], want) {
+			t.Errorf("Markdown row %d: %q, want it to start %q", i+1, mdRows[i], want)
+		}
+		if row := rows[i+1]; row[0] != rank || row[1] != c.Key.Spec || row[3] != strconv.FormatBool(c.Named) {
+			t.Errorf("CSV row %d: %q", i+1, row)
+		}
+	}
+	if !strings.Contains(text, "\n"+namedLegend+"\n") || !strings.Contains(md, "\n\\* a key you named, not one pkcalc suggested\n") {
+		t.Error("the mark of a named key is not explained in the text and the Markdown")
+	}
+	// No named key, no mark to explain.
+	text, md, _ = renderAll(t, example(t, "sample-defaults"))
+	if strings.Contains(text, "you named") || strings.Contains(md, "you named") || strings.Contains(text, " * ") {
+		t.Error("a report without named keys explains a mark it does not use")
 	}
 }

@@ -11,9 +11,7 @@ import (
 	"github.com/vugu/vugu"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
-	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
-	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/provision"
 	"github.com/pkcalc/pkcalc/core/report"
@@ -125,17 +123,14 @@ func ValuesText(vals []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// Snippets are the provisioning snippets for a candidate.
+// Snippets are the provisioning snippets for a candidate, with the
+// throughput of the report shown (report.Snippets): those of the Markdown
+// export and of pkcalc analyze --emit, not of a form changed since.
 func (c *Root) Snippets(x report.Candidate) []provision.Snippet {
-	spec, err := key.Parse(x.Key.Spec)
-	if err != nil {
+	if c.Report == nil {
 		return nil
 	}
-	ru, _ := strconv.Atoi(strings.TrimSpace(c.Settings.Get("ru")))
-	if ru == 0 && len(x.PhysicalPartitions) > 0 && x.Workload != nil {
-		ru = x.Workload.RU
-	}
-	return provision.Snippets(spec, epk.Version(x.Key.Version), provision.Container{RU: ru, Autoscale: c.Settings.On("autoscale")})
+	return report.Snippets(c.Report, x)
 }
 
 // SnippetShown is the snippet of the open tab.

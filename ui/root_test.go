@@ -137,6 +137,28 @@ func TestCompareSortExport(t *testing.T) {
 	}
 }
 
+// TestSnippetsFollowReport: the page's snippet creates the container of
+// the report shown, the one its Markdown export creates, even when the
+// form has changed since (the status then asks to analyse again).
+func TestSnippetsFollowReport(t *testing.T) {
+	f := &fakePage{}
+	c := &Root{Page: f, Loaded: true}
+	c.Settings.Set("ru", "20000")
+	c.LoadSample("orders")
+	finish(t, c, f)
+	c.Settings.Set("ru", "40000")
+	c.Settings.Set("autoscale", "true")
+	best, _ := report.Recommended(c.Report)
+	shown := c.SnippetShown(best)
+	if shown.ID != "azure-cli" || !strings.Contains(shown.Code, "--throughput 20000\n") {
+		t.Fatalf("the page's %s snippet is not of the report's 20,000 RU/s:\n%s", shown.ID, shown.Code)
+	}
+	c.Export("markdown")
+	if md := f.download[2]; !strings.Contains(md, "```bash\n"+shown.Code+"```\n") {
+		t.Errorf("the Markdown export does not carry the snippet the page shows:\n%s", shown.Code)
+	}
+}
+
 func TestKeyBoxAndBuilder(t *testing.T) {
 	c := &Root{Loaded: true}
 	c.KeyBox = "tenantId"

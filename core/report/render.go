@@ -75,7 +75,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	// Only the report's own recommendation: the other formats show no
 	// other, and the first row is not one when keys are named.
-	if best, ok := recommended(r); ok {
+	if best, ok := Recommended(r); ok {
 		fmt.Fprintf(bw, "\nRecommended: %s (score %d, grade %s)\n", best.Key.Spec, best.Score, best.Grade)
 		if p := provisionText(best); p != "" {
 			fmt.Fprintf(bw, "  %s\n", p)
@@ -137,9 +137,12 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	if r.Recommended != "" {
 		fmt.Fprintf(bw, "\n**Recommended key: %s**\n", mdCode(r.Recommended))
-		if best, ok := recommended(r); ok {
+		if best, ok := Recommended(r); ok {
 			if p := provisionText(best); p != "" {
 				fmt.Fprintf(bw, "\n%s\n", p)
+			}
+			if len(Snippets(r, best)) > 0 {
+				fmt.Fprintf(bw, "\nThe commands and code that create the container: [Create the container](#create-the-container).\n")
 			}
 		}
 	} else {
@@ -194,6 +197,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdCodeCell(string(paths.EscapeJSON(v))), human.Count(l.Documents), human.Bytes(l.Bytes), human.Percent(l.Share))
 			}
 		}
+	}
+	if best, ok := Recommended(r); ok {
+		writeSnippets(bw, r, best)
 	}
 	if len(errs) > 0 {
 		fmt.Fprintf(bw, "\n## Queries not read\n\nThese lines are left out (%s):\n\n", opsRead(r))
@@ -268,6 +274,35 @@ func provisionText(c Candidate) string {
 		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(w.TotalRU+0.5)))
 }
 
+// writeSnippets writes the section that creates the container of c, the
+// recommended key: every snippet, each in a fenced block tagged with its
+// language.
+func writeSnippets(w io.Writer, r *Report, c Candidate) {
+	ss := Snippets(r, c)
+	if len(ss) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Create the container\n\nEach of these creates the container for the recommended key, %s. "+
+		"Replace the names in them with yours; the account and the database must exist.\n", mdCode(c.Key.Spec))
+	for _, s := range ss {
+		fence := mdFence(s.Code)
+		fmt.Fprintf(w, "\n### %s\n\n%s%s\n%s\n%s\n", s.Title, fence, s.Lang, strings.TrimSuffix(s.Code, "\n"), fence)
+	}
+}
+
+// mdFence is a code fence that code cannot close: a run of backticks
+// longer than any in it, and at least three (CommonMark).
+func mdFence(code string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(code); i++ {
+		if run = run + 1; code[i] != '`' {
+			run = 0
+		}
+		longest = max(longest, run)
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
 // namedLegend explains the mark of a named key in the tables, which list
 // the candidates by rank, named or suggested.
 const namedLegend = "* a key you named, not one pkcalc suggested"
@@ -339,16 +374,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// recommended is the report's recommended candidate, if it has one.
-func recommended(r *Report) (Candidate, bool) {
-	for _, c := range r.Candidates {
-		if r.Recommended != "" && c.Key.Spec == r.Recommended {
-			return c, true
-		}
-	}
-	return Candidate{}, false
 }
 
 // noRecommendation says why the report recommends no key.

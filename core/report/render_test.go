@@ -13,7 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/provision"
 )
 
 var update = flag.Bool("update", false, "rewrite the renderings in testdata")
@@ -313,5 +316,75 @@ func TestRankOrder(t *testing.T) {
 	text, md, _ = renderAll(t, example(t, "sample-defaults"))
 	if strings.Contains(text, "you named") || strings.Contains(md, "you named") || strings.Contains(text, " * ") {
 		t.Error("a report without named keys explains a mark it does not use")
+	}
+}
+
+// TestSnippets: the container a report's snippets create has the
+// candidate's key and version and the report's throughput: the RU/s
+// given, else those its workload was put on, else none.
+func TestSnippets(t *testing.T) {
+	scaled, defaults := example(t, "sample-scaled"), example(t, "sample-defaults")
+	noRU := example(t, "sample-scaled")
+	noRU.Settings.RU = 0
+	for _, c := range noRU.Candidates {
+		c.Workload.RU = 6000
+	}
+	auto := example(t, "sample-defaults")
+	auto.Settings.RU, auto.Settings.Autoscale = 4000, true
+	for _, tt := range []struct {
+		name string
+		r    *Report
+		c    int
+		want provision.Container
+	}{
+		{"given", scaled, 2, provision.Container{RU: 30000}},
+		{"workload", noRU, 3, provision.Container{RU: 6000}},
+		{"none", defaults, 0, provision.Container{}},
+		{"autoscale", auto, 6, provision.Container{RU: 4000, Autoscale: true}},
+	} {
+		c := tt.r.Candidates[tt.c]
+		spec, err := key.Parse(c.Key.Spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := Snippets(tt.r, c), provision.Snippets(spec, epk.Version(c.Key.Version), tt.want)
+		if len(got) != len(provision.IDs()) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: %s: the snippets are not those of %+v:\n%s", tt.name, c.Key.Spec, tt.want, got[0].Code)
+		}
+	}
+	if best, ok := Recommended(scaled); !ok || best.Key.Spec != "/id" || Snippets(scaled, Candidate{Key: Key{Spec: "id"}}) != nil {
+		t.Errorf("Recommended: %s, %v; or a key that does not parse has snippets", best.Key.Spec, ok)
+	}
+}
+
+// TestMarkdownSnippets: the Markdown carries every snippet of the
+// recommended key, exactly, each in a fenced block tagged with its
+// language, and links to them from the recommendation; without a
+// recommendation it has none.
+func TestMarkdownSnippets(t *testing.T) {
+	for _, name := range examples {
+		r := example(t, name)
+		_, md, _ := renderAll(t, r)
+		best, _ := Recommended(r)
+		if !strings.Contains(md, "[Create the container](#create-the-container)") || !strings.Contains(md, "\n## Create the container\n") {
+			t.Errorf("%s: no section or link to create the container", name)
+		}
+		for _, s := range Snippets(r, best) {
+			block := "\n### " + s.Title + "\n\n```" + s.Lang + "\n" + s.Code + "```\n"
+			if !strings.Contains(md, block) {
+				t.Errorf("%s: the Markdown lacks the %s snippet as a %s block", name, s.ID, s.Lang)
+			}
+		}
+		r.Recommended, r.NoRecommendation = "", &Notice{Code: NoSuggestion, Message: "none looks like a key."}
+		if _, md, _ := renderAll(t, r); strings.Contains(md, "Create the container") {
+			t.Errorf("%s: without a recommendation the Markdown still creates a container", name)
+		}
+	}
+	// Code with backticks (a template literal, a raw string) cannot close
+	// its fence.
+	for _, tt := range []struct{ code, want string }{{"a", "```"}, {"x := `a`", "```"}, {"```", "````"}, {"a\n`````\n", "``````"}} {
+		if got := mdFence(tt.code); got != tt.want {
+			t.Errorf("mdFence(%q) = %s, want %s", tt.code, got, tt.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/options"
+	"github.com/pkcalc/pkcalc/core/provision"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -47,7 +49,13 @@ by its own name: a file named .csv or .tsv as CSV (with a header row), any
 other file and standard input as JSON (an array, JSON Lines or documents one
 after another); --input-format sets the format of every file.
 
-Example: pkcalc analyze --key /tenantId --target-gb 500 orders.json`
+With --emit, it prints instead only the command or code that creates the
+container of the recommended key (with --no-suggest, of the first --key),
+the one the page shows in its tab of that name; the report's warnings and
+which key it is go to standard error.
+
+Example: pkcalc analyze --key /tenantId --target-gb 500 orders.json
+         pkcalc analyze --ru 4000 --emit azure-cli orders.json > create-container.sh`
 
 func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
 	f := &analyzeFlags{command: newCommand("analyze", analyzeUsage, stdout, stderr)}
@@ -201,6 +209,9 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if run.Emit != "" {
+		return emit(rep, run, stdout, stderr)
+	}
 	switch run.Format {
 	case "json":
 		err = report.WriteJSON(stdout, rep)
@@ -222,12 +233,60 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, n)
 		}
 	}
-	// Problems in the input, or in the queries, or nothing to measure: the
-	// report still says what could be read, but the run did not go well.
+	return exitCode(rep)
+}
+
+// exitCode is 1 for problems in the input, or in the queries, or nothing
+// to measure: the report still says what could be read, but the run did
+// not go well.
+func exitCode(rep *report.Report) int {
 	if rep.Input.ErrorCount > 0 || (rep.Operations != nil && len(rep.Operations.Errors) > 0) || rep.Documents == 0 {
 		return 1
 	}
 	return 0
+}
+
+// emit prints the snippet --emit names for the key the run creates: the
+// recommended key, or with --no-suggest the first --key, as the page's
+// tab of that name shows it (report.Snippets). The code alone goes to
+// standard output, so that it can be piped or saved as it is; the
+// report's notes and which key it is, to standard error. With no key to
+// create, nothing is printed and the run fails, saying why.
+func emit(rep *report.Report, run analyzeRun, stdout, stderr io.Writer) int {
+	for _, n := range report.Notes(rep) {
+		fmt.Fprintln(stderr, n)
+	}
+	best, recommended := report.Recommended(rep)
+	c, which := best, "the recommended key"
+	named := slices.IndexFunc(rep.Candidates, func(c report.Candidate) bool { return c.Named })
+	switch {
+	case run.NoSuggest && named >= 0:
+		c, which = rep.Candidates[named], "the first --key"
+	case run.NoSuggest || rep.Documents == 0:
+		fmt.Fprintf(stderr, "pkcalc analyze: --emit %s: no key was measured (see above), so there is no container to create\n", run.Emit)
+		return 1
+	case !recommended:
+		fmt.Fprintf(stderr, "pkcalc analyze: --emit %s: no key is recommended (see above), so there is no container to create; "+
+			"for a key of your own, name it with --key and add --no-suggest\n", run.Emit)
+		return 1
+	}
+	snippets := report.Snippets(rep, c)
+	i := slices.IndexFunc(snippets, func(s provision.Snippet) bool { return s.ID == run.Emit })
+	if i < 0 {
+		fmt.Fprintf(stderr, "pkcalc analyze: --emit %s: no code creates a container for %s\n", run.Emit, c.Key.Spec)
+		return 1
+	}
+	s := snippets[i]
+	if _, err := io.WriteString(stdout, s.Code); err != nil {
+		fmt.Fprintf(stderr, "pkcalc analyze: writing: %v\n", err)
+		return 1
+	}
+	msg := fmt.Sprintf("pkcalc analyze: %s for %s, %s (score %d, grade %s)", s.Title, c.Key.Spec, which, c.Score, c.Grade)
+	if recommended && best.Key.Spec != c.Key.Spec {
+		msg += fmt.Sprintf("; the recommended key is %s (score %d, grade %s)", best.Key.Spec, best.Score, best.Grade)
+	}
+	fmt.Fprintln(stderr, msg)
+	return exitCode(rep)
 }
 
 func isTerminal(w io.Writer) bool {

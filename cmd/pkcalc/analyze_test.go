@@ -2,14 +2,19 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
+	"github.com/pkcalc/pkcalc/internal/provisiontest"
 )
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -118,6 +123,8 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--hash-version", "1", "--key", "/a,/b", "x"}, "hierarchical, which needs hash version 2"},
 		{[]string{"analyze", "--no-suggest", "x"}, "--no-suggest needs at least one key: name it with --key"},
 		{[]string{"analyze", "--format", "xml", "x"}, "--format must be text, json, markdown or csv"},
+		{[]string{"analyze", "--emit", "cloudformation", "x"}, `--emit must be azure-cli, powershell, bicep, arm, terraform, dotnet, java, python, javascript or go, not "cloudformation"`},
+		{[]string{"analyze", "--emit", "go", "--format", "text", "x"}, "--emit prints the code alone, not a report: give --emit or --format, not both"},
 		{[]string{"analyze", "--input-format", "xml", "x"}, `--input-format must be json or csv, not "xml"`},
 		{[]string{"analyze", "--traffic", "zipf", "x"}, "--traffic must be documents, uniform or weighted"},
 		{[]string{"analyze", "--ru", "-5", "x"}, "--ru must be a whole number of 0 or more"},
@@ -259,6 +266,115 @@ func TestAnalyzeSeveralProjected(t *testing.T) {
 	json.Unmarshal([]byte(out), &r)
 	if r.Documents != 15000 || len(r.Candidates) != 1 || r.Candidates[0].Documents != 15000 || r.Candidates[0].Missing != 0 {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestAnalyzeEmit: --emit prints, and prints alone on standard output,
+// the snippet the page shows for the key (report.Snippets over the same
+// run's report), and that code passes the checks core/provision's own
+// snippets pass (internal/provisiontest): bash runs the az commands, the
+// SDK code compiles, the Terraform is HCL as terraform fmt writes it. The
+// key is the recommended one, or with --no-suggest the first --key, which
+// here are a hierarchical and a synthetic key, not the recommended one.
+func TestAnalyzeEmit(t *testing.T) {
+	dir := t.TempDir()
+	orders := filepath.Join(dir, "orders.jsonl")
+	os.WriteFile(orders, []byte(sample.OrdersText(600)), 0o644)
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		spec  string // the key whose container is created
+		which string // how standard error names it
+	}{
+		{"recommended", []string{"--ru", "4000"}, "", "the recommended key"},
+		{"hierarchical", []string{"--key", "/tenantId,/customerId,/id", "--key", "/id", "--no-suggest", "--ru", "4000", "--autoscale"},
+			"/tenantId,/customerId,/id", "the first --key"},
+		{"synthetic", []string{"--key", "/tenantId+hash(/id)%8", "--no-suggest", "--hash-version", "1"}, "/tenantId+hash(/id)%8", "the first --key"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, "", append(append([]string{"analyze", "--format", "json"}, tt.args...), orders)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var rep report.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			spec := cmp.Or(tt.spec, rep.Recommended)
+			c := rep.Candidates[slices.IndexFunc(rep.Candidates, func(c report.Candidate) bool { return c.Key.Spec == spec })]
+			var javas []string
+			for _, want := range report.Snippets(&rep, c) {
+				code, out, errs := runCmd(t, "", append(append([]string{"analyze", "--emit", want.ID}, tt.args...), orders)...)
+				if code != 0 || out != want.Code {
+					t.Errorf("--emit %s: exit %d, stderr %q, standard output:\n%s\nwant the page's snippet:\n%s", want.ID, code, errs, out, want.Code)
+					continue
+				}
+				if note := fmt.Sprintf("pkcalc analyze: %s for %s, %s (score %d, grade %s)", want.Title, spec, tt.which, c.Score, c.Grade); !strings.Contains(errs, note) {
+					t.Errorf("--emit %s: stderr %q lacks %q", want.ID, errs, note)
+				}
+				if want.ID == "java" {
+					javas = append(javas, out) // one javac below
+				} else if !provisiontest.Check(t, want.ID, out) && !strings.Contains(out, "partitionKey") && !strings.Contains(out, "PartitionKey") {
+					t.Errorf("--emit %s: no partition key in:\n%s", want.ID, out)
+				}
+			}
+			provisiontest.Java(t, javas...)
+		})
+	}
+	// What the az commands create: the key, its version and the throughput
+	// the run was given.
+	_, out, _ := runCmd(t, "", "analyze", "--emit", "azure-cli", "--ru", "4000", orders)
+	calls := provisiontest.AzureCLI(t, out)
+	args := strings.Join(calls[0], " ")
+	if len(calls) != 1 || !strings.HasPrefix(args, "cosmosdb sql container create ") || !strings.Contains(args, " --partition-key-version 2 ") ||
+		!strings.HasSuffix(args, " --throughput 4000") || !regexp.MustCompile(` --partition-key-path /\w+ `).MatchString(args) {
+		t.Errorf("az %s", args)
+	}
+	_, out, _ = runCmd(t, "", "analyze", "--emit", "azure-cli", "--key", "/tenantId,/customerId,/id", "--no-suggest", "--ru", "4000", "--autoscale", orders)
+	if calls := provisiontest.AzureCLI(t, out); len(calls) != 2 || calls[1][0] != "rest" ||
+		!strings.Contains(strings.Join(calls[1], " "), `"paths":["/tenantId","/customerId","/id"],"kind":"MultiHash","version":2}},"options":{"autoscaleSettings":{"maxThroughput":4000}}`) {
+		t.Errorf("az %q", calls)
+	}
+	// Another key is recommended over the first --key: stderr says so.
+	_, _, errs := runCmd(t, "", "analyze", "--emit", "bicep", "--key", "/status", "--key", "/customerId", "--no-suggest", orders)
+	if !regexp.MustCompile(`pkcalc analyze: Bicep for /status, the first --key \(score \d+, grade [A-F]\); the recommended key is /customerId \(score \d+, grade [A-F]\)\n`).MatchString(errs) {
+		t.Errorf("stderr %q", errs)
+	}
+}
+
+// TestAnalyzeEmitErrors: with no key to create, --emit prints nothing and
+// fails, saying why; the report's notes still go to standard error, and
+// a bad input still fails the run after the code.
+func TestAnalyzeEmitErrors(t *testing.T) {
+	two := `{"id":"1","t":"a"}` + "\n" + `{"id":"2","t":"b"}` + "\n"
+	for _, tt := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		out   string
+		errs  []string
+	}{
+		{"no recommendation", two, []string{"-"}, 1, "", []string{
+			"no key recommended: Only 2 documents: too few to suggest keys",
+			"pkcalc analyze: --emit go: no key is recommended (see above), so there is no container to create; for a key of your own, name it with --key and add --no-suggest\n"}},
+		{"no documents", "", []string{"--key", "/t", "--no-suggest", "-"}, 1, "", []string{
+			"no key recommended: The input holds no documents",
+			"pkcalc analyze: --emit go: no key was measured (see above), so there is no container to create\n"}},
+		// The key the user named is created, recommended or not.
+		{"named", two, []string{"--key", "/t", "--no-suggest", "-"}, 0, "func main()", []string{"pkcalc analyze: Go for /t, the first --key"}},
+		{"bad line", two + "{\n", []string{"--key", "/t", "--no-suggest", "-"}, 1, "func main()", []string{
+			"line 4, column 1 (document 3):", "pkcalc analyze: Go for /t, the first --key"}},
+	} {
+		code, out, errs := runCmd(t, tt.stdin, append([]string{"analyze", "--emit", "go"}, tt.args...)...)
+		if code != tt.code || (tt.out == "") != (out == "") || !strings.Contains(out, tt.out) {
+			t.Errorf("%s: exit %d, standard output %q; want exit %d and %q", tt.name, code, out, tt.code, tt.out)
+		}
+		for _, want := range tt.errs {
+			if !strings.Contains(errs, want) {
+				t.Errorf("%s: stderr %q lacks %q", tt.name, errs, want)
+			}
+		}
 	}
 }
 

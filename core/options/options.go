@@ -18,6 +18,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/provision"
 )
 
 // Kind is the type of an option's value.
@@ -197,6 +198,9 @@ var All = []Option{
 		Help: "average document size in `bytes`, for aggregates without a bytes column"},
 	{Name: "format", Flag: "format", Kind: Choice, Label: "Format", In: CLI | API, Choices: Formats,
 		Help: "output `format`: text, json, markdown or csv (default: text on the command line, json from the HTTP API)"},
+	{Name: "emit", Flag: "emit", Kind: Choice, Label: "Code to create the container", In: CLI, Choices: provision.IDs(),
+		Help: "print only the `code` that creates the container of the recommended key (with --no-suggest, of the first --key), as the page shows it: " +
+			list(provision.IDs())},
 	{Name: "inputFormat", Flag: "input-format", Kind: Choice, Label: "Input format", In: CLI | JS, Choices: InputFormats,
 		Help: "`format` of the documents: json or csv (default: each file by its name, csv for .csv and .tsv, json for the rest and for standard input)"},
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/core/provision"
 )
 
 func TestGrowthWithRetention(t *testing.T) {
@@ -167,6 +169,12 @@ func TestFrontEndNames(t *testing.T) {
 		{url.Values{"format": {"html"}}, API, `format must be text, json, markdown or csv, not "html"`},
 		{url.Values{"format": {"json"}}, Page, `unknown option "format"`},
 		{url.Values{"inputFormat": {"xml"}}, CLI, `--input-format must be json or csv, not "xml"`},
+		// The code that creates the container is the command line's: the
+		// page has its tabs, the API and pkcalc.js the Markdown.
+		{url.Values{"emit": {"xml"}}, CLI, `--emit must be azure-cli, powershell, bicep, arm, terraform, dotnet, java, python, javascript or go, not "xml"`},
+		{url.Values{"emit": {"go"}, "format": {"json"}}, CLI, "--emit prints the code alone, not a report: give --emit or --format, not both"},
+		{url.Values{"emit": {"go"}}, API, `unknown option "emit"`},
+		{url.Values{"emit": {"go"}}, Page, `unknown option "emit"`},
 	} {
 		_, err := Parse(tt.v, tt.fe)
 		if err == nil || !strings.Contains(err.Error(), tt.msg) {
@@ -252,5 +260,16 @@ func TestRateLimits(t *testing.T) {
 		if tt.msg == "" && err != nil || tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)) {
 			t.Errorf("%s=%s: %v, want %q", tt.name, tt.value, err, tt.msg)
 		}
+	}
+}
+
+// TestEmit: --emit takes the ids of the snippets, read from provision.
+func TestEmit(t *testing.T) {
+	o, _ := Lookup("emit")
+	if !slices.Equal(o.Choices, provision.IDs()) || o.In != CLI {
+		t.Errorf("emit takes %q on %d", o.Choices, o.In)
+	}
+	if s, err := Parse(url.Values{"emit": {"terraform"}}, CLI); err != nil || s.Emit != "terraform" {
+		t.Errorf("--emit terraform: %q, %v", s.Emit, err)
 	}
 }

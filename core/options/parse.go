@@ -40,6 +40,7 @@ type Settings struct {
 	DocBytes               int64  // average document size of aggregate rows without bytes
 	Format                 string // output format; "": the front end's default
 	InputFormat            string // "": as the input's name or type says
+	Emit                   string // the snippet to print instead of a report (provision.IDs); "": the report
 }
 
 // Parse reads settings from values named as All names them (a front end
@@ -72,7 +73,7 @@ func Parse(v url.Values, fe FrontEnd) (Settings, error) {
 	s.Operations = v.Get("queries")
 	s.Aggregates = p.bool("aggregates")
 	s.DocBytes = int64(p.int("docBytes"))
-	s.Format, s.InputFormat = p.choice("format"), p.choice("inputFormat")
+	s.Format, s.InputFormat, s.Emit = p.choice("format"), p.choice("inputFormat"), p.choice("emit")
 	if p.err != nil {
 		return s, p.err
 	}
@@ -115,6 +116,8 @@ func (p *reader) rules(s *Settings) error {
 		return fmt.Errorf("%s weighted needs %s: the path of the number that weights each document's requests", name("traffic"), name("weightField"))
 	case s.NoSuggest && len(s.Keys) == 0:
 		return fmt.Errorf("%s needs at least one key: name it with %s", name("noSuggest"), name("keys"))
+	case s.Emit != "" && s.Format != "":
+		return fmt.Errorf("%s prints the code alone, not a report: give %s or %s, not both", name("emit"), name("emit"), name("format"))
 	case s.Aggregates && len(s.Keys) != 1:
 		return fmt.Errorf("%s needs exactly one key, the key the aggregates were grouped by: name it with %s", name("aggregates"), name("keys"))
 	}

@@ -93,6 +93,10 @@ type Error struct {
 	Column int // 0 when the problem is a row's field
 	Row    int // the row's number among the export's rows; 0 when the problem is not one row's
 	Msg    string
+	// Note marks a remark rather than a problem: on rows that were kept
+	// (some have no range id), or left out as they should be (rows of
+	// other categories).
+	Note bool
 }
 
 // Error says where, then what: "line 3, column 7 (row 2): ...". A

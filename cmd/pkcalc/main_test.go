@@ -117,7 +117,7 @@ func TestServeBusyPort(t *testing.T) {
 // TestHelp: asked for, the usage goes to standard output with exit 0, for
 // every command.
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"analyze", "paths", "epk", "ranges", "aggregate-query", "serve", "bundle", "sample"} {
+	for _, cmd := range []string{"analyze", "paths", "epk", "ranges", "aggregate-query", "diagnose-query", "serve", "bundle", "sample"} {
 		for _, flag := range []string{"-h", "--help"} {
 			var out, errs bytes.Buffer
 			code := run([]string{cmd, flag}, nil, &out, &errs)

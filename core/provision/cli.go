@@ -69,6 +69,9 @@ func (p plan) headerLines() []string {
 	if p.synthetic() {
 		lines = append(lines, p.syntheticNote())
 	}
+	if p.c.RaiseTo > 0 {
+		lines = append(lines, p.raiseNote())
+	}
 	return append(lines, "The partition key cannot be changed once the container exists.")
 }
 
@@ -101,6 +104,7 @@ func azureCLI(p plan) string {
 		rest := "/sqlDatabases/" + pathEscape(p.c.Database) + "/containers/" + pathEscape(p.c.Name) + "?api-version=" + APIVersion
 		fmt.Fprintf(&b, "  --url \"$account_id\"%s \\\n", shellQuote(rest))
 		fmt.Fprintf(&b, "  --body %s\n", shellQuote(string(jsonBytes(map[string]any{"properties": p.armBody(identity)}))))
+		p.azureRaise(&b)
 		return b.String()
 	}
 	b.WriteString("az cosmosdb sql container create \\\n")
@@ -125,7 +129,25 @@ func azureCLI(p plan) string {
 		}
 		b.WriteByte('\n')
 	}
+	p.azureRaise(&b)
 	return b.String()
+}
+
+// azureRaise defines raise_throughput, the command that raises the
+// throughput to RaiseTo, for the user to run once the data is loaded: a
+// function runs nothing now, and its names are quoted as the create
+// command's are (a comment could not hold a line break of a name).
+func (p plan) azureRaise(b *strings.Builder) {
+	if p.c.RaiseTo == 0 {
+		return
+	}
+	flag := "--throughput"
+	if p.autoscale() {
+		flag = "--max-throughput"
+	}
+	writeComments(b, "# ", "Once the data is loaded, run raise_throughput:")
+	fmt.Fprintf(b, "raise_throughput() {\n  az cosmosdb sql container throughput update --resource-group %s --account-name %s \\\n    --database-name %s --name %s %s %d\n}\n",
+		shellQuote(p.c.ResourceGroup), shellQuote(p.c.Account), shellQuote(p.c.Database), shellQuote(p.c.Name), flag, p.c.RaiseTo)
 }
 
 func identity(s string) string { return s }

@@ -42,6 +42,10 @@ type Container struct {
 	Account, ResourceGroup, Database, Name string // defaults: "<account>", "<resource-group>", "appdb", "items"
 	RU                                     int    // 0: omit throughput (serverless or shared)
 	Autoscale                              bool   // RU is the autoscale maximum
+	// RaiseTo is the throughput to raise RU to once the data is loaded,
+	// when the container must be created with less than it needs (so that
+	// it starts with fewer physical partitions); 0 when it is not.
+	RaiseTo int
 }
 
 // Snippet is one way to create the container.
@@ -117,6 +121,9 @@ func newPlan(spec key.Spec, v epk.Version, c Container) (plan, bool) {
 	if c.RU < 0 {
 		c.RU = 0
 	}
+	if c.RU == 0 || c.RaiseTo <= c.RU {
+		c.RaiseTo = 0
+	}
 	p := plan{c: c, spec: spec, kind: "Hash", paths: spec.PathStrings(), version: 2}
 	if v == epk.V1 {
 		p.version = 1
@@ -155,6 +162,16 @@ func (p plan) summary() string {
 		b.WriteString(", no dedicated throughput (serverless account or shared database throughput)")
 	}
 	return b.String()
+}
+
+// raiseNote says to raise the throughput after loading, and why.
+func (p plan) raiseNote() string {
+	what := "the throughput"
+	if p.autoscale() {
+		what = "the autoscale maximum"
+	}
+	return fmt.Sprintf("Load the data first, then raise %s to %d RU/s: created with %d RU/s, the container would start with more physical partitions, split evenly rather than where the data is.",
+		what, p.c.RaiseTo, p.c.RaiseTo)
 }
 
 // syntheticNote explains where a synthetic key lives, for a comment.

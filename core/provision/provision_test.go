@@ -38,6 +38,8 @@ var cases = []struct {
 	{"synthetic", "/customerId+/orderDate:month+hash(/id)%8", epk.V2, Container{RU: 1000}},
 	{"quoted-path", `/"order date"/"it's \"x\""`, epk.V2, Container{Account: "contoso", ResourceGroup: "rg-app", Database: "my 'db' $HOME", Name: weirdName, RU: 1000, Autoscale: true}},
 	{"quoted-hierarchical", `/"a b",/"it's",/"x\\u000a y"`, epk.V1, Container{Database: "d\"b", Name: weirdName, RU: 400}},
+	{"raise-after-load", "/tenantId", epk.V2, Container{RU: 6000, RaiseTo: 9600}},
+	{"raise-quoted-autoscale", "/tenantId,/id", epk.V2, Container{Database: "my 'db' $HOME", Name: weirdName, RU: 4000, Autoscale: true, RaiseTo: 20000}},
 	{"quoted-synthetic", `/"order date":day+hash(/"we'ird \"name\""/"x\\u000a y")%7`, epk.V1, Container{Name: weirdName}},
 }
 
@@ -217,6 +219,45 @@ func TestAzureCLI(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(wantFlags) {
 			t.Errorf("%s: az arguments\n got %q\nwant %q", tc.name, got, wantFlags)
 		}
+	}
+}
+
+// TestRaise: a container created with less than it needs says, in every
+// snippet, to raise the throughput once the data is loaded, and the Azure
+// CLI's raise_throughput, run in bash, raises that container's and
+// nothing runs it before.
+func TestRaise(t *testing.T) {
+	for i, tc := range cases {
+		snippets := snippetsOf(t, i)
+		what := "the throughput"
+		if tc.c.Autoscale {
+			what = "the autoscale maximum"
+		}
+		note := fmt.Sprintf("raise %s to %d RU/s", what, tc.c.RaiseTo)
+		for _, s := range snippets {
+			if got := strings.Contains(s.Code, note); got != (tc.c.RaiseTo > 0) {
+				t.Errorf("%s: %s says %q: %v", tc.name, s.ID, note, got)
+			}
+		}
+		if tc.c.RaiseTo == 0 {
+			continue
+		}
+		cli := byID(snippets, "azure-cli")
+		created := len(provisiontest.AzureCLI(t, cli))
+		calls := provisiontest.AzureCLI(t, cli+"raise_throughput\n")[created:]
+		_, _, _, c := want(t, i)
+		flag := "--throughput"
+		if c.Autoscale {
+			flag = "--max-throughput"
+		}
+		wantCall := []string{"cosmosdb", "sql", "container", "throughput", "update", "--resource-group", c.ResourceGroup,
+			"--account-name", c.Account, "--database-name", c.Database, "--name", c.Name, flag, fmt.Sprint(c.RaiseTo)}
+		if len(calls) != 1 || !slices.Equal(calls[0], wantCall) {
+			t.Errorf("%s: raise calls %q, want %q", tc.name, calls, wantCall)
+		}
+	}
+	if s := Snippets(mustParse(t, "/a"), epk.V2, Container{RU: 6000, RaiseTo: 5000}); strings.Contains(s[0].Code, "raise") {
+		t.Error("a RaiseTo not above RU is not ignored")
 	}
 }
 

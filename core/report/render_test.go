@@ -321,13 +321,26 @@ func TestRankOrder(t *testing.T) {
 
 // TestSnippets: the container a report's snippets create has the
 // candidate's key and version and the report's throughput: the RU/s
-// given, else those its workload was put on, else none.
+// given, else the least at which no partition throttles (created with
+// less and raised after loading, when the analysis says to), else those
+// its workload was put on, else none.
 func TestSnippets(t *testing.T) {
 	scaled, defaults := example(t, "sample-scaled"), example(t, "sample-defaults")
 	noRU := example(t, "sample-scaled")
 	noRU.Settings.RU = 0
 	for _, c := range noRU.Candidates {
-		c.Workload.RU = 6000
+		c.Workload.RU, c.Workload.LeastRU, c.Workload.CreateRU = 6000, nil, 0
+	}
+	least, create := example(t, "sample-scaled"), example(t, "sample-scaled")
+	for _, r := range []*Report{least, create} {
+		r.Settings.RU = 0
+		for _, c := range r.Candidates {
+			n := 9600
+			c.Workload.RU, c.Workload.LeastRU, c.Workload.CreateRU = 500, &n, 0
+			if r == create {
+				c.Workload.CreateRU = 6000
+			}
+		}
 	}
 	auto := example(t, "sample-defaults")
 	auto.Settings.RU, auto.Settings.Autoscale = 4000, true
@@ -339,6 +352,8 @@ func TestSnippets(t *testing.T) {
 	}{
 		{"given", scaled, 2, provision.Container{RU: 30000}},
 		{"workload", noRU, 3, provision.Container{RU: 6000}},
+		{"least", least, 3, provision.Container{RU: 9600}},
+		{"create then raise", create, 3, provision.Container{RU: 6000, RaiseTo: 9600}},
 		{"none", defaults, 0, provision.Container{}},
 		{"autoscale", auto, 6, provision.Container{RU: 4000, Autoscale: true}},
 	} {

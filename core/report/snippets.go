@@ -7,22 +7,16 @@ import (
 )
 
 // Snippets are the commands and code that create the container of c, a
-// candidate of r: its key under its hash version, with the throughput r
-// was made with (the RU/s given, manual or an autoscale maximum; without
-// them, those the workload was put on, the least the service allows for
-// the data; with neither, no dedicated throughput). The page's tabs, the
-// Markdown report and pkcalc analyze --emit show these, so that each
-// creates the same container. Nil when c's key does not read as a key.
+// candidate of r: its key under its hash version, with the throughput of
+// container. The page's tabs, the Markdown report and pkcalc analyze
+// --emit show these, so that each creates the same container. Nil when
+// c's key does not read as a key.
 func Snippets(r *Report, c Candidate) []provision.Snippet {
 	spec, err := key.Parse(c.Key.Spec)
 	if err != nil {
 		return nil
 	}
-	ru := r.Settings.RU
-	if ru == 0 && len(c.PhysicalPartitions) > 0 && c.Workload != nil {
-		ru = c.Workload.RU
-	}
-	return provision.Snippets(spec, epk.Version(c.Key.Version), provision.Container{RU: ru, Autoscale: r.Settings.Autoscale})
+	return provision.Snippets(spec, epk.Version(c.Key.Version), container(r, c))
 }
 
 // Recommended is the report's recommended candidate, if it has one.
@@ -33,4 +27,25 @@ func Recommended(r *Report) (Candidate, bool) {
 		}
 	}
 	return Candidate{}, false
+}
+
+// container is the throughput to create c's container with: the RU/s
+// given; else, when the workload needs more than the least allowed, the
+// least at which no partition throttles (created with CreateRU and raised
+// after loading when the analysis says so); else the RU/s the key was
+// modelled at, when it has a workload; else none.
+func container(r *Report, c Candidate) provision.Container {
+	out := provision.Container{RU: r.Settings.RU, Autoscale: r.Settings.Autoscale}
+	if out.RU > 0 || len(c.PhysicalPartitions) == 0 || c.Workload == nil {
+		return out
+	}
+	w := c.Workload
+	out.RU = w.RU
+	if w.LeastRU != nil && *w.LeastRU > out.RU {
+		out.RU = *w.LeastRU
+		if w.CreateRU > 0 && w.CreateRU < out.RU {
+			out.RU, out.RaiseTo = w.CreateRU, *w.LeastRU
+		}
+	}
+	return out
 }

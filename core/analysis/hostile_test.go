@@ -289,6 +289,9 @@ They run through:
 - ` + "`e2e`" + ` ` + "`TestHostile`" + `: a selection pasted into the page in Chromium, and given to ` + "`window.pkcalc.analyze`" + `
   as a Blob.
 - ` + "`core/ingest`" + ` ` + "`FuzzReader`" + `: the small files are seeds of the fuzz target.
+- ` + "`core/telemetry`" + ` ` + "`TestHostile`" + `: each reader of a live container's exports (the ranges, the RU and
+  storage logs, the metric), in a bounded time; every problem placed, and no document taken for an
+  export's row.
 
 Problems are of two kinds. An **error** skips input: the document it is in is not analysed; in an
 array reading goes on at the next element, in a sequence of documents (JSON Lines) after the bad

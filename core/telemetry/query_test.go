@@ -10,10 +10,10 @@ import (
 	"github.com/pkcalc/pkcalc/internal/testenv"
 )
 
-// hostile are names that quoting must carry through whole: Cosmos DB
+// hostileNames are names that quoting must carry through whole: Cosmos DB
 // refuses only / \ # ? in an id, so a quote, a dollar or a backtick can
 // be in a database's or a container's name.
-var hostile = QueryOptions{Database: `shop "eu" $HOME`, Container: "it's `x`", Account: "acct'1", ResourceGroup: `rg "a" $PATH`}
+var hostileNames = QueryOptions{Database: `shop "eu" $HOME`, Container: "it's `x`", Account: "acct'1", ResourceGroup: `rg "a" $PATH`}
 
 func TestQuery(t *testing.T) {
 	tests := []struct {
@@ -38,7 +38,7 @@ func TestQuery(t *testing.T) {
 		{RULog, QueryOptions{Container: "orders", Table: AzureDiagnostics}, []string{
 			`| where collectionName_s == "orders"`,
 		}, []string{"CDBPartitionKeyRUConsumption\n"}},
-		{StorageLog, hostile, []string{
+		{StorageLog, hostileNames, []string{
 			"CDBPartitionKeyStatistics",
 			"| where TimeGenerated >= ago(30d)",
 			`| where DatabaseName == "shop \"eu\" $HOME" and CollectionName == "it's ` + "`x`" + `"`,
@@ -110,7 +110,7 @@ func TestMetricsCommand(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "az"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	q, err := Query(Metrics, hostile)
+	q, err := Query(Metrics, hostileNames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestMetricsCommand(t *testing.T) {
 // names it passes to the SDK are the names given.
 func TestRangesSnippet(t *testing.T) {
 	python := testenv.LookPath(t, "python3", "install Python 3")
-	q, err := Query(Ranges, hostile)
+	q, err := Query(Ranges, hostileNames)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/options"
 )
 
 // values writes a key's components as pkcalc epk takes them: a JSON
@@ -127,6 +128,13 @@ func TestReadRU(t *testing.T) {
 			"line 16 row 1: " + contosoCreate,
 			"line 17 row 2: " + contosoQuery,
 			"line 18 row 3: " + fabrikamRead,
+		}},
+		// The AzureDiagnostics query of pkcalc diagnose-query, run through
+		// the query API: a compact response, every row on line 1.
+		{"ru/query-api-azurediagnostics.json", []string{
+			"line 1 row 1: " + contosoCreate,
+			"line 1 row 2: " + contosoQuery,
+			"line 1 row 3: " + fabrikamRead,
 		}},
 		{"ru/resource-logs.jsonl", []string{
 			"line 1 row 1: " + contosoCreate,
@@ -296,5 +304,22 @@ func TestKeysShared(t *testing.T) {
 	rows, _ := ReadRU(open(t, "ru/diagnose-query.csv"))
 	if len(rows) != 3 || &rows[0].Key.Values[0] != &rows[1].Key.Values[0] {
 		t.Errorf("the rows of [\"contoso\"] do not share its values")
+	}
+}
+
+// TestRowLimit reads an export one row longer than MaxExportRows: the
+// rows up to the limit are kept, and one error says where the reading
+// stopped.
+func TestRowLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("TimeGenerated,PartitionKey,RequestCharge\n")
+	for range options.MaxExportRows + 1 {
+		b.WriteString("2025-02-25T09:19:25Z,a,1\n")
+	}
+	rows, errs := ReadRU(strings.NewReader(b.String()))
+	got := strings.Join(errorTexts(t, errs), "\n")
+	want := "error: line 500002 (row 500001): the RU log has more than 500,000 rows, the most one Log Analytics query returns and pkcalc reads; the rows from here on are not read"
+	if len(rows) != options.MaxExportRows || !strings.HasPrefix(got, want) {
+		t.Errorf("%d rows, errors %s", len(rows), got)
 	}
 }

@@ -7,8 +7,11 @@
 // az monitor metrics list.
 //
 // It turns each export into records, with a positioned error for each
-// row it cannot use, and the rest kept. It does not place keys, judge
-// partitions or advise: core/diagnose does that with these records.
+// row it cannot use, and the rest kept (ReadRanges, ReadRU, ReadStorage,
+// ReadMetrics), through package ingest's readers; and it writes the
+// queries and commands that produce each export (Query). It does not
+// place keys, judge partitions or advise: core/diagnose does that with
+// these records.
 package telemetry
 
 import (

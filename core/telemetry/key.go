@@ -37,8 +37,10 @@ var errKeysFull = fmt.Errorf("the export's distinct partition keys take more tha
 // key; numbers, booleans, null, and {} for a component the item does not
 // have), given as text in a string column or, from a CSV cell of JSON or
 // a JSON export, as the array itself; or a plain value, which is one
-// string component, exactly as written. A plain 42 cannot tell the number
-// from the string "42": the array form can ([42], ["42"]).
+// string component, exactly as written (a CSV cell true, false or null,
+// in any case, arrives typed, as CSV documents' cells do, and is written
+// in lower case; null is no key). A plain 42 cannot tell the number from
+// the string "42": the array form can ([42], ["42"]).
 func (k *keys) read(v *jsontree.Value) (Key, error) {
 	var text string
 	var arr *jsontree.Value

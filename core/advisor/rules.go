@@ -9,6 +9,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/report"
 )
 
 // Scoring is a list of rules, each a small function in the manner of an
@@ -134,21 +135,9 @@ const (
 	CompositeKey = "COMPOSITE_KEY"
 )
 
-// grade turns a score into a letter: A from 85, B from 70, C from 55, D
-// from 40, else F.
-func grade(score int) string {
-	switch {
-	case score >= 85:
-		return "A"
-	case score >= 70:
-		return "B"
-	case score >= 55:
-		return "C"
-	case score >= 40:
-		return "D"
-	}
-	return "F"
-}
+// grade turns a score into a letter, by report.Grades: A from 85, B from
+// 70, C from 55, D from 40, else F.
+func grade(score int) string { return report.GradeOf(score) }
 
 // score runs the rules and weighs their components.
 func (e *Evaluation) score() {

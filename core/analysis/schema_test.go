@@ -938,31 +938,11 @@ func schemaConstStrings(t *testing.T, dir string, keep func(doc, typ string) boo
 	return out
 }
 
-// schemaReturnedStrings returns the string literals function fn in dir returns.
-func schemaReturnedStrings(t *testing.T, dir, fn string) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+// schemaGrades are the letters of report.Grades, which advisor grades by.
+func schemaGrades() []string {
 	var out []string
-	for _, f := range files {
-		file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range file.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn && fd.Recv == nil {
-				ast.Inspect(fd, func(n ast.Node) bool {
-					if r, ok := n.(*ast.ReturnStmt); ok {
-						for _, e := range r.Results {
-							if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-								s, _ := strconv.Unquote(lit.Value)
-								out = append(out, s)
-							}
-						}
-					}
-					return true
-				})
-			}
-		}
+	for _, g := range report.Grades {
+		out = append(out, g.Letter)
 	}
 	slices.Sort(out)
 	return out
@@ -983,7 +963,7 @@ func TestSchemaEnumerations(t *testing.T) {
 		{"#/$defs/Finding/properties/code", schemaConstStrings(t, "../advisor", doc("Finding codes"))},
 		{"#/$defs/Finding/properties/severity", schemaConstStrings(t, "../advisor", typed("Severity"))},
 		{"#/$defs/Recommendation/properties/code", schemaConstStrings(t, "../advisor", doc("Recommendation codes"))},
-		{"#/$defs/Candidate/properties/grade", schemaReturnedStrings(t, "../advisor", "grade")},
+		{"#/$defs/Candidate/properties/grade", schemaGrades()},
 		{"#/$defs/Key/properties/kind", schemaConstStrings(t, "../key", typed("Kind"))},
 		{"#/$defs/WriteSpread/properties/unit", schemaConstStrings(t, "../key", typed("Bucket"))},
 		{"#/$defs/Settings/properties/traffic", schemaConstStrings(t, "../partition", typed("Traffic"))},

@@ -444,7 +444,7 @@ func TestRUSettings(t *testing.T) {
 		t.Fatalf("settings from the address: %+v", s)
 	}
 	html := render(t, c)
-	for _, want := range []string{`id="read-ru"`, `id="write-ru"`, `id="query-ru"`, `id="max-distinct"`, `RU per write`, `Distinct values kept exactly`, `placeholder="50,000 per key"`} {
+	for _, want := range []string{`id="read-ru"`, `id="write-ru"`, `id="query-ru"`, `id="max-distinct"`, `RU per write`, `Values counted exactly per key`, `placeholder="50,000, then estimated"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("form lacks %q", want)
 		}
@@ -808,7 +808,7 @@ func TestRefusedSettings(t *testing.T) {
 		set   func()
 		error string
 	}{
-		{"a setting", func() { c.Settings.Set("maxDistinct", "2000000") }, `Check the settings: "Distinct values kept exactly" 2000000 is more than`},
+		{"a setting", func() { c.Settings.Set("maxDistinct", "2000000") }, `Check the settings: "Values counted exactly per key" 2000000 is more than`},
 		{"aggregates without a key", func() { c.Settings.Set("aggregates", "true") }, `Check the settings: "The input is per-key aggregates" needs exactly one key`},
 	} {
 		c.Settings = Settings{}

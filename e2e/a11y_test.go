@@ -76,19 +76,24 @@ func TestKeyboard(t *testing.T) {
 		t.Errorf("the second Tab goes to %q", id)
 	}
 
-	// Analyse keeps the focus.
+	// Analyse keeps the focus while it runs (it is never disabled), then
+	// the answer takes it.
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
 	eval[chromedp.Void](t, ctx, `document.getElementById("analyse").focus()`)
 	do(t, ctx, chromedp.KeyEvent("\r"))
-	waitStatus(t, ctx, "Read 2,000 documents")
-	time.Sleep(200 * time.Millisecond)
 	if id := eval[string](t, ctx, `document.activeElement.id || document.activeElement.tagName`); id != "analyse" {
-		t.Errorf("after Analyse, the focus is on %q", id)
+		t.Errorf("as Analyse starts, the focus is on %q", id)
+	}
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.activeElement.id === "verdict-title" && document.getElementById("status").textContent.startsWith("Read 2,000")`))
+	do(t, ctx, chromedp.KeyEvent("\t"))
+	if id := eval[string](t, ctx, `document.activeElement.closest("#answer") ? "in the answer" : document.activeElement.id || document.activeElement.tagName`); id != "in the answer" {
+		t.Errorf("Tab from the answer's heading goes to %q", id)
 	}
 
 	// Removing a key moves the focus to the next key's remove button, then
 	// to the key box.
+	openSettings(t, ctx)
 	do(t, ctx, chromedp.SendKeys(chromedp.ID("keybox"), "/tenantId\r"), chromedp.SendKeys(chromedp.ID("keybox"), "/customerId\r"))
 	eval[chromedp.Void](t, ctx, `document.querySelector("#keys button").focus()`)
 	do(t, ctx, chromedp.KeyEvent("\r"))
@@ -171,18 +176,19 @@ func TestContrast(t *testing.T) {
 	}
 }
 
-// TestCopyButtonClear: the snippet's Copy button never covers its code.
+// TestCopyButtonClear: a snippet's Copy button, in the answer and in the
+// details, never covers its code.
 func TestCopyButtonClear(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
 	for _, w := range []int64{320, 375, 768, 1280} {
 		do(t, ctx, chromedp.EmulateViewport(w, 900))
-		overlap := eval[bool](t, ctx, `(() => { const b = document.getElementById("copy-snippet").getBoundingClientRect();
-			const c = document.querySelector(".snippet pre").getBoundingClientRect();
-			return b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom; })()`)
-		if overlap {
-			t.Errorf("at %d px, the Copy button covers the code", w)
+		covered := eval[[]string](t, ctx, `[...document.querySelectorAll(".snippet")].filter(s => {
+			const b = s.querySelector("button.copy").getBoundingClientRect(), c = s.querySelector("pre").getBoundingClientRect();
+			return b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom; }).map(s => s.querySelector("button.copy").id)`)
+		if n := eval[int](t, ctx, `document.querySelectorAll(".snippet").length`); n != 2 || len(covered) > 0 {
+			t.Errorf("at %d px, of %d snippets the Copy button covers the code in %q", w, n, covered)
 		}
 	}
 }

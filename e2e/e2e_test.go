@@ -194,8 +194,11 @@ type candidate struct {
 	Key, Kind, Score, Grade, Logical, Largest, Busiest, FanOut, Findings string
 }
 
+// candidates reads every row of the candidate table, the weak ones the
+// table folds away too.
 func candidates(t *testing.T, ctx context.Context) map[string]candidate {
 	t.Helper()
+	unfold(t, ctx)
 	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#candidates tbody tr")].map(r => [
 		r.querySelector("td.key code").innerText, r.querySelector(".kind").innerText,
 		r.children[3].querySelector("span").innerText, r.children[3].querySelector(".grade").innerText,
@@ -205,6 +208,21 @@ func candidates(t *testing.T, ctx context.Context) map[string]candidate {
 		out[r[0]] = candidate{r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]}
 	}
 	return out
+}
+
+// unfold shows the candidates the table folds away, if it folds any.
+func unfold(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if eval[bool](t, ctx, `(() => { const b = document.getElementById("show-more"); if (!b || b.getAttribute("aria-expanded") === "true") return false; b.click(); return true; })()`) {
+		do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("show-more").getAttribute("aria-expanded") === "true"`))
+	}
+}
+
+// openSettings opens the settings, which results fold away.
+func openSettings(t *testing.T, ctx context.Context) {
+	t.Helper()
+	eval[chromedp.Void](t, ctx, `(() => { const b = document.getElementById("settings-toggle"); if (b && b.getAttribute("aria-expanded") === "false") b.click(); })()`)
+	do(t, ctx, chromedp.Poll[chromedp.Void](`!document.getElementById("settings-form").hidden`))
 }
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
@@ -317,6 +335,68 @@ func TestSample(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll("#candidates, #paths").length`); n != 0 {
 		t.Errorf("%d tables after Clear", n)
 	}
+}
+
+// TestResultsFirst: a new user's first analysis, Try a sample at 1280 by
+// 900, shows the answer without a scroll of theirs: the key, its grade and
+// what the grade means, why it wins, and the command with its Copy button
+// all lie in the viewport, the keyboard focus is on the answer, and the
+// settings are folded to a line one click away. Its grade is explained in
+// the table too, the weak candidates fold behind a button that unfolds
+// them, and a finding's link to the guide moves there without losing the
+// settings in the address.
+func TestResultsFirst(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.EmulateViewport(1280, 900))
+	if h := eval[[]int](t, ctx, `[innerWidth, innerHeight]`); h[0] != 1280 || h[1] != 900 {
+		t.Fatalf("the viewport is %v, not 1280 x 900", h)
+	}
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	inView := `(ids => ids.filter(id => { const e = document.getElementById(id); if (!e) return true; const r = e.getBoundingClientRect();
+		return !(r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth); }))`
+	answer := `["recommended", "answer-grade", "answer-why", "answer-snippet", "copy-answer"]`
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(wctx, chromedp.Poll[chromedp.Void](inView+`(`+answer+`).length === 0 && document.activeElement.id === "verdict-title"`)); err != nil {
+		t.Errorf("after Try a sample, out of the 1280 x 900 viewport: %q; focus on %q, scrolled %v px",
+			eval[[]string](t, ctx, inView+`(`+answer+`)`), eval[string](t, ctx, `document.activeElement.id`), eval[float64](t, ctx, `scrollY`))
+	}
+	got := eval[[]string](t, ctx, `["recommended", "answer-grade", "settings-summary"].map(id => document.getElementById(id).innerText)
+		.concat([String(document.getElementById("settings-form").hidden), document.getElementById("settings-toggle").innerText])`)
+	want := []string{"/id A Grade A (85 to 100 of 100): a strong key, fit for the data and the target as measured.",
+		"Grade A (85 to 100 of 100): a strong key, fit for the data and the target as measured.",
+		"Throughput: the least the service allows · Size: the sample's · Requests: none given · Keys: suggested.", "true", "Change the settings"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the answer and the folded settings:\n got %q\nwant %q", got, want)
+	}
+	if g := eval[string](t, ctx, `document.getElementById("grade-legend").innerText`); !strings.HasPrefix(g, "Grades of the score out of 100: A 85 to 100, strong; B 70 to 84") {
+		t.Errorf("grade legend %q", g)
+	}
+
+	// The two candidates graded C fold; the button shows them and folds
+	// them again.
+	rows := `document.querySelectorAll("#candidates tbody tr").length`
+	if n, b := eval[int](t, ctx, rows), eval[string](t, ctx, `document.getElementById("show-more").innerText`); n != 5 || b != "Show 2 more candidates, graded C or lower" {
+		t.Errorf("%d rows, fold button %q", n, b)
+	}
+	do(t, ctx, chromedp.Click(chromedp.ID("show-more")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](rows+` === 7 && document.getElementById("show-more").getAttribute("aria-expanded") === "true"`))
+	do(t, ctx, chromedp.Click(chromedp.ID("show-more")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](rows+` === 5`))
+
+	// A finding's link moves to the guide's item; the address keeps the
+	// settings.
+	hash := eval[string](t, ctx, `location.hash`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#answer-caveats a.guide-link`)))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.activeElement.id === "guide-queries"`))
+	if h := eval[string](t, ctx, `location.hash`); h != hash || len(eval[[]string](t, ctx, inView+`(["guide-queries"])`)) != 0 {
+		t.Errorf("after the guide link, the address is %q (was %q) and the guide item is out of view", h, hash)
+	}
+
+	// Give the expected size: the settings open on the field.
+	do(t, ctx, chromedp.Click(chromedp.ID("give-size")))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.activeElement.id === "target-gb" && !document.getElementById("settings-form").hidden`))
 }
 
 func TestFile(t *testing.T) {
@@ -508,6 +588,7 @@ func TestSettingsChanged(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+	openSettings(t, ctx)
 	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "20000"))
 	waitStatus(t, ctx, "The settings have changed since: Analyse to update the results.")
 	do(t, ctx, chromedp.Click(chromedp.ID("analyse")))
@@ -524,6 +605,8 @@ func TestReanalyseKeepsChoices(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+	unfold(t, ctx)
+	openSettings(t, ctx)
 	do(t, ctx,
 		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /tenantId"]`)),
 		chromedp.Click(chromedp.CSS(`input[aria-label="Compare /customerId"]`)),
@@ -544,6 +627,7 @@ func TestAnalyseTakesTypedKey(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+	openSettings(t, ctx)
 	do(t, ctx, chromedp.SendKeys(chromedp.ID("keybox"), "/region+/status"), chromedp.Click(chromedp.ID("analyse")))
 	do(t, ctx, chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#candidates td.key code")].some(c => c.textContent === "/region+/status")`))
 	if got := eval[string](t, ctx, `[...document.querySelectorAll("#keys code")].map(c => c.textContent).join(" ") + " | " + document.getElementById("keybox").value`); got != "/region+/status | " {
@@ -557,6 +641,7 @@ func TestBadSetting(t *testing.T) {
 	ctx := page(t)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+	openSettings(t, ctx)
 	do(t, ctx, chromedp.SendKeys(chromedp.ID("ru"), "450"), chromedp.Click(chromedp.ID("analyse")))
 	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("error") !== null`))
 	got := eval[string](t, ctx, `document.getElementById("status").textContent + " | " + document.getElementById("error").textContent`)
@@ -575,6 +660,7 @@ func TestAddressReload(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(siteURL+"?sample=orders&keys=/tenantId&ru=20000&autoscale=true"),
 		chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
 	waitStatus(t, ctx, "Read 2,000 documents")
+	openSettings(t, ctx)
 	do(t, ctx,
 		chromedp.SendKeys(chromedp.ID("keybox"), "/region\r"),
 		chromedp.Click(chromedp.ID("autoscale")),
@@ -815,7 +901,7 @@ func TestSingleFile(t *testing.T) {
 	do(t, ctx, chromedp.Navigate("file://"+file), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
-	if n := eval[int](t, ctx, `document.querySelectorAll("#candidates tbody tr").length`); n < 6 {
+	if n := len(candidates(t, ctx)); n < 6 {
 		t.Errorf("%d candidates", n)
 	}
 }

@@ -48,13 +48,22 @@ func LoadChart(x report.Candidate) vugu.HTML {
 			}
 			bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: v})
 		}
-		return vugu.HTML(chart.Bars("Request units per second per physical partition"+busiestOf(x), "RU/s", bars, w.PerPartitionRU,
+		return vugu.HTML(chart.Bars("Request units per second per physical partition"+atTarget(x)+busiestOf(x), "RU/s", bars, w.PerPartitionRU,
 			human.Count(int64(w.PerPartitionRU))+" RU/s per partition"))
 	}
 	for _, p := range x.PhysicalPartitions {
 		bars = append(bars, chart.Bar{Label: strconv.Itoa(p.ID), Value: p.RequestShare})
 	}
-	return vugu.HTML(chart.Bars("Share of requests per physical partition"+busiestOf(x), chart.UnitShare, bars, 0, ""))
+	return vugu.HTML(chart.Bars("Share of requests per physical partition"+atTarget(x)+busiestOf(x), chart.UnitShare, bars, 0, ""))
+}
+
+// atTarget says in a chart's title that it shows the container at the
+// target size: "" when nothing is projected.
+func atTarget(x report.Candidate) string {
+	if x.Projection.Factor <= 1 {
+		return ""
+	}
+	return " at the target"
 }
 
 // busiestOf says, in a chart's title, that it shows only the busiest
@@ -72,12 +81,12 @@ func LargestChart(x report.Candidate) vugu.HTML {
 	for _, l := range x.Largest {
 		bars = append(bars, chart.Bar{Label: ValuesText(l.Values), Value: float64(l.Documents), Note: human.Bytes(l.Bytes) + " · " + human.Percent(l.Share)})
 	}
-	return vugu.HTML(chart.Largest("Largest logical partitions (documents)", bars))
+	return vugu.HTML(chart.Largest("Largest logical partitions in the sample (documents)", bars))
 }
 
 // SkewChart draws the Lorenz curve.
 func SkewChart(x report.Candidate) vugu.HTML {
-	return vugu.HTML(chart.LorenzCurve("Skew of documents over logical partitions", x.PerLogicalPartition.Lorenz,
+	return vugu.HTML(chart.LorenzCurve("Skew of the sample's documents over logical partitions", x.PerLogicalPartition.Lorenz,
 		x.PerLogicalPartition.Documents.Gini, x.LogicalPartitions))
 }
 
@@ -99,7 +108,68 @@ func HeatmapChart(x report.Candidate) vugu.HTML {
 	for _, id := range ws.Partitions {
 		rows = append(rows, strconv.Itoa(id))
 	}
-	return vugu.HTML(chart.HeatmapRows("Writes per physical partition by "+ws.Unit+busiestOf(x), cols, rows, cells))
+	return vugu.HTML(chart.HeatmapRows("The sample's writes per physical partition by "+ws.Unit+busiestOf(x), cols, rows, cells))
+}
+
+// Each chart's caption says what its figures are of (the sample, or the
+// container at the target) and how to read them.
+
+// DataCaption is the storage chart's caption.
+func DataCaption(r *report.Report, x report.Candidate) string {
+	of := fmt.Sprintf("with the sample as it is (%s)", human.Bytes(r.Bytes))
+	if x.Projection.Factor > 1 {
+		of = fmt.Sprintf("at the target (%s)", human.Bytes(x.Projection.Bytes))
+	}
+	return fmt.Sprintf("The bytes each physical partition holds %s, against the %s a physical partition holds before it splits; each bar's tooltip has its documents in the sample.",
+		of, limitText(capacity.PhysicalPartitionMaxBytes))
+}
+
+// LoadCaption is the request chart's caption.
+func LoadCaption(x report.Candidate) string {
+	at := ""
+	if x.Projection.Factor > 1 {
+		at = " at the target"
+	}
+	n := x.PhysicalCount()
+	if w := x.Workload; w != nil {
+		return fmt.Sprintf("The request units a second the workload asks of each physical partition%s, against the %s RU/s each gets: a bar past the line throttles.", at, human.Count(int64(w.PerPartitionRU)))
+	}
+	if n <= 1 {
+		return fmt.Sprintf("The container has one physical partition%s: it takes every request, under any key. Give the expected size or the throughput to see requests spread.", at)
+	}
+	return fmt.Sprintf("Each physical partition's share of the requests%s, as the requests spread over key values; an even spread gives each %s.", at, human.Percent(1/float64(n)))
+}
+
+// LargestCaption is the largest logical partitions' caption: they are the
+// sample's, and the largest at the target is said beside.
+func LargestCaption(x report.Candidate) string {
+	s := "The documents of the sample's largest key values, each with its bytes in the sample and its share of the data."
+	if p := x.Projection; p.Factor > 1 {
+		s += fmt.Sprintf(" At the target the largest logical partition holds %s of the %s it can (see From the sample to the target).",
+			human.Bytes(p.LargestLogicalBytes), limitText(capacity.LogicalPartitionMaxBytes))
+	} else {
+		s += fmt.Sprintf(" A logical partition holds up to %s.", limitText(capacity.LogicalPartitionMaxBytes))
+	}
+	return s
+}
+
+// SkewCaption is the skew curve's caption.
+func SkewCaption(x report.Candidate) string {
+	return fmt.Sprintf("How evenly the sample's documents spread over its %s logical %s: the further the curve from the diagonal, the more a few values hold (Gini %.2f: 0 is even, 1 all in one).",
+		human.Count(x.LogicalPartitions), human.Plural(x.LogicalPartitions, "partition", "partitions"), x.PerLogicalPartition.Documents.Gini)
+}
+
+// HeatmapCaption is the write heatmap's caption.
+func HeatmapCaption(r *report.Report, x report.Candidate) string {
+	ws := x.WriteSpread
+	if ws == nil {
+		return ""
+	}
+	by := ""
+	if r.TimeField != "" {
+		by = " by its time field, " + r.TimeField
+	}
+	return fmt.Sprintf("The sample's writes in each %s%s, on each physical partition: a partition that lights up alone at a time takes that moment's writes, and a bright diagonal is a key that follows time.", ws.Unit, by)
 }
 
 // ValuesText writes a key value for people: JSON, the undefined value as

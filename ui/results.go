@@ -15,7 +15,8 @@ import (
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
-// Columns of the candidate table: id, heading, whether larger sorts first.
+// Columns of the candidate table: id and heading (ColumnScope says what
+// the figures under a heading are of).
 var Columns = []struct {
 	ID, Title string
 }{
@@ -47,12 +48,80 @@ func (c *Root) AriaSort(col string) string {
 	return "descending"
 }
 
-// Rows are the candidates in the table's order.
+// ColumnScope says, under a column's heading, what its figures are of: the
+// sample, or the container at the target size.
+func (c *Root) ColumnScope(col string) string {
+	at := "in the " + sampleNoun(c.Report)
+	if HasTarget(c.Report) {
+		at = "at the target"
+	}
+	switch col {
+	case "logical":
+		return "values in the " + sampleNoun(c.Report)
+	case "largest":
+		return at
+	case "hottest":
+		return "share of requests, " + at
+	case "fanout":
+		return "operations reading every partition"
+	}
+	return ""
+}
+
+// foldAfter is how many of the best ranks the table always shows; past
+// them, keys graded below B fold away behind a button (Folded), unless
+// the user named them, picked them or ticked them.
+const foldAfter = 3
+
+// folds reports whether a candidate folds away.
+func (c *Root) folds(x report.Candidate) bool {
+	b, _ := report.GradeBand("B")
+	g, ok := report.GradeBand(x.Grade)
+	return ok && g.Min < b.Min && x.Rank > foldAfter && !x.Named && x.Key.Spec != c.Report.Recommended &&
+		x.Key.Spec != c.Selected && !c.IsCompared(x.Key.Spec)
+}
+
+// Folded is how many candidates the table folds away: none when folding
+// would hide only one, which a button would not save.
+func (c *Root) Folded() int {
+	n := 0
+	for _, x := range c.Report.Candidates {
+		if c.folds(x) {
+			n++
+		}
+	}
+	if n < 2 {
+		return 0
+	}
+	return n
+}
+
+// FoldText is the label of the button that shows the folded candidates,
+// or folds them again.
+func (c *Root) FoldText() string {
+	n := c.Folded()
+	if c.ShowAll {
+		return fmt.Sprintf("Show fewer: fold the %d weaker %s", n, human.Plural(int64(n), "candidate", "candidates"))
+	}
+	return fmt.Sprintf("Show %d more %s, graded C or lower", n, human.Plural(int64(n), "candidate", "candidates"))
+}
+
+// FoldExpanded is the fold button's aria-expanded.
+func (c *Root) FoldExpanded() string { return strconv.FormatBool(c.ShowAll) }
+
+// ToggleFold shows the folded candidates, or folds them again.
+func (c *Root) ToggleFold() { c.ShowAll = !c.ShowAll }
+
+// Rows are the candidates the table shows, in its order.
 func (c *Root) Rows() []report.Candidate {
 	rows := slices.Clone(c.Report.Candidates)
+	if !c.ShowAll && c.Folded() > 0 {
+		rows = slices.DeleteFunc(rows, c.folds)
+	}
 	if c.SortBy == "" {
 		return rows
 	}
+	projected := HasTarget(c.Report)
 	val := func(x report.Candidate) float64 {
 		switch c.SortBy {
 		case "rank":
@@ -62,6 +131,9 @@ func (c *Root) Rows() []report.Candidate {
 		case "logical":
 			return float64(x.LogicalPartitions)
 		case "largest":
+			if projected {
+				return ratio(x.Projection.LargestLogicalBytes, x.Projection.Bytes)
+			}
 			return largestShare(x)
 		case "hottest":
 			return hottest(x)
@@ -126,7 +198,8 @@ func LogicalText(x report.Candidate) string {
 	return s
 }
 
-// LargestText is the largest logical partition's size and share.
+// LargestText is the largest logical partition's size and share of the
+// data in the sample.
 func LargestText(x report.Candidate) string {
 	if len(x.Largest) == 0 {
 		return "–"
@@ -134,9 +207,31 @@ func LargestText(x report.Candidate) string {
 	return fmt.Sprintf("%s (%s)", human.Bytes(x.Largest[0].Bytes), human.Percent(x.Largest[0].Share))
 }
 
-// HottestText is the busiest physical partition's share of requests.
+// LargestAtTarget is the largest logical partition's size and share of the
+// data at the target.
+func LargestAtTarget(x report.Candidate) string {
+	p := x.Projection
+	return fmt.Sprintf("%s (%s)", human.Bytes(p.LargestLogicalBytes), human.Percent(ratio(p.LargestLogicalBytes, p.Bytes)))
+}
+
+// LargestCell is the table's largest logical partition: at the target
+// when the report projects, else in the sample (ColumnScope says which).
+func (c *Root) LargestCell(x report.Candidate) string {
+	if HasTarget(c.Report) && len(x.Largest) > 0 {
+		return LargestAtTarget(x)
+	}
+	return LargestText(x)
+}
+
+// HottestText is the busiest physical partition's share of requests,
+// beside the even share: with one partition there is none to compare, and
+// all requests on it is no hot spot.
 func HottestText(x report.Candidate) string {
-	return fmt.Sprintf("%s of requests on 1 of %d", human.Percent(hottest(x)), x.PhysicalCount())
+	n := x.PhysicalCount()
+	if n <= 1 {
+		return "only 1 partition"
+	}
+	return fmt.Sprintf("%s on 1 of %s (even: %s)", human.Percent(hottest(x)), human.Count(int64(n)), human.Percent(1/float64(n)))
 }
 
 // FanOutText is the share of the operations that read every partition.
@@ -258,8 +353,8 @@ func (c *Root) CompareRows() [][]string {
 		row("Kind", func(x report.Candidate) string { return x.Key.Kind }),
 		row("Score", func(x report.Candidate) string { return fmt.Sprintf("%d (%s)", x.Score, x.Grade) }),
 		row("Logical partitions", LogicalText),
-		row("Largest logical partition", LargestText),
-		row("Busiest physical partition", HottestText),
+		row("Largest logical partition, in the sample", LargestText),
+		row("Busiest physical partition, share of requests", HottestText),
 		row("Operations reading every partition", FanOutText),
 		row("Missing the key", func(x report.Candidate) string { return human.Percent(ratio(x.Missing, x.Documents)) }),
 		row("Documents per logical partition (p50 / p99 / max)", func(x report.Candidate) string {
@@ -333,26 +428,6 @@ type Results struct {
 func (c *Results) Best() report.Candidate {
 	x, _ := c.Root.Candidate(c.Root.Report.Recommended)
 	return x
-}
-
-// Verdict says in a sentence why the recommended key wins.
-func (c *Results) Verdict() string {
-	x := c.Best()
-	var weakest report.Component
-	weakest.Score = 101
-	for _, b := range x.ScoreBreakdown {
-		if b.Measured && b.Score < weakest.Score {
-			weakest = b
-		}
-	}
-	msg := fmt.Sprintf("scores %d of 100, the best of %d candidates.", x.Score, len(c.Root.Report.Candidates))
-	if w := x.Workload; w != nil {
-		msg += " " + ProvisionText(w)
-	}
-	if weakest.Score < 100 {
-		msg += fmt.Sprintf(" Its weakest side: %s (%d), %s.", strings.ToLower(weakest.Name), weakest.Score, weakest.Note)
-	}
-	return msg
 }
 
 // RowClass marks the selected and the recommended rows.
@@ -448,7 +523,8 @@ func DayOneText(x report.Candidate) string {
 	for _, p := range d.Partitions {
 		top = max(top, p.WriteShare)
 	}
-	s := fmt.Sprintf("%s physical %s of %s RU/s each", human.Count(int64(d.PhysicalPartitions)), human.Plural(int64(d.PhysicalPartitions), "partition", "partitions"), human.Count(int64(d.PerPartitionRU)))
+	s := fmt.Sprintf("%s physical %s of %s RU/s%s", human.Count(int64(d.PhysicalPartitions)), human.Plural(int64(d.PhysicalPartitions), "partition", "partitions"), human.Count(int64(d.PerPartitionRU)),
+		human.Plural(int64(d.PhysicalPartitions), "", " each"))
 	if d.EmptyPartitions > 0 {
 		s += fmt.Sprintf(", %s of them empty", human.Count(int64(d.EmptyPartitions)))
 	}

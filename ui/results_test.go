@@ -71,7 +71,7 @@ func TestBusiestPartitions(t *testing.T) {
 		WriteSpread: &report.WriteSpread{Unit: "day", Partitions: []int{3, 70000},
 			Buckets: []report.TimeBucket{{Start: "2025-01-01T00:00:00Z", Writes: 10, Partitions: []float64{6, 3}, OtherPartitions: 1}}},
 	}
-	if got := HottestText(x); got != "50% of requests on 1 of 65536" {
+	if got := HottestText(x); got != "50% on 1 of 65,536 (even: <0.1%)" {
 		t.Errorf("HottestText = %q", got)
 	}
 	for name, svg := range map[string]string{"data": string(DataChart(x)), "load": string(LoadChart(x)), "heatmap": string(HeatmapChart(x))} {

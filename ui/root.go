@@ -85,8 +85,46 @@ type Root struct {
 	SortAsc      bool
 	Snippet      string // id of the provisioning snippet shown
 	Notice       string // a passing message: "Copied", "Downloaded"
+	ShowSettings bool   // the settings are open beside results (SettingsOpen)
+	ShowAll      bool   // every candidate shows, the weak ones too (Folded)
 
 	focus string // id of the element to focus once rendered, when the focused one goes
+
+	jobReveal reveal // how the answer of the running analysis is brought to the reader
+	revealed  reveal // the answer just shown, to bring into view after the render
+}
+
+// reveal is how an analysis's answer is brought into view when it comes:
+// not at all (typing in the paste area, which analyses as it pauses),
+// scrolled to (a paste: the caret stays where it is), or scrolled to with
+// the keyboard focus on its heading (a sample, files, the Analyse button).
+type reveal int
+
+const (
+	revealNone reveal = iota
+	revealScroll
+	revealFocus
+)
+
+// TakeReveal returns, once, what the page brings into view after the
+// render that shows an analysis's answer: the id of the element to scroll
+// into view, and the id of the one to focus ("" for none). Both are ""
+// when nothing is to move. The page scrolls as little as shows the
+// element, and in an embedding page's frame not at all.
+func (c *Root) TakeReveal() (scroll, focus string) {
+	r := c.revealed
+	c.revealed = revealNone
+	if r == revealNone || c.Report == nil {
+		return "", ""
+	}
+	scroll = "answer"
+	if c.Report.Recommended == "" {
+		scroll = "no-recommendation"
+	}
+	if r == revealFocus {
+		focus = "verdict-title"
+	}
+	return scroll, focus
 }
 
 // TakeFocus returns the id of the element that should have the keyboard
@@ -130,8 +168,23 @@ func Address(path, query, settings string) string {
 	return path + "#" + settings
 }
 
-// Analyse starts an analysis of the current source with the settings.
-func (c *Root) Analyse() {
+// Analyse starts an analysis of the current source with the settings; its
+// answer is not brought into view (typing in the paste area analyses).
+func (c *Root) Analyse() { c.analyse(revealNone) }
+
+// AnalysePasted starts an analysis of the paste area: whole is true when
+// its text came in one go (pasted or dropped), whose answer is then
+// scrolled into view; typed text is analysed as the typing pauses, and the
+// page does not move under it.
+func (c *Root) AnalysePasted(whole bool) {
+	if whole {
+		c.analyse(revealScroll)
+		return
+	}
+	c.analyse(revealNone)
+}
+
+func (c *Root) analyse(rv reveal) {
 	params := c.Settings.Params()
 	if c.Source.Kind == "" {
 		c.Source = Source{Kind: "paste", Label: "pasted text"}
@@ -150,7 +203,7 @@ func (c *Root) Analyse() {
 	c.Progress = Progress{}
 	c.started = time.Now()
 	c.job++
-	c.jobSource, c.jobParams = c.Source, params.Encode()
+	c.jobSource, c.jobParams, c.jobReveal = c.Source, params.Encode(), rv
 	if c.Page != nil {
 		// A built-in sample is named in the address too, so that the link
 		// opens it again.
@@ -191,7 +244,7 @@ func (c *Root) AnalyseButton() {
 			return
 		}
 	}
-	c.Analyse()
+	c.analyse(revealFocus)
 }
 
 // AnalyseDisabled is the Analyse button's aria-disabled.
@@ -218,7 +271,7 @@ func (c *Root) FilesChosen(names []string, bytes int64, err string) {
 		label = fmt.Sprintf("%s and %d more %s", names[0], len(names)-1, human.Plural(int64(len(names)-1), "file", "files"))
 	}
 	c.Source = Source{Kind: "files", Label: label, Bytes: bytes}
-	c.Analyse()
+	c.analyse(revealFocus)
 }
 
 // Samples offered by "Try a sample".
@@ -239,7 +292,7 @@ func (c *Root) LoadSample(id string) {
 		c.Page.SetText(text)
 	}
 	c.Source = Source{Kind: "sample", Label: label, Bytes: int64(len(text)), Sample: id}
-	c.Analyse()
+	c.analyse(revealFocus)
 }
 
 // Clear empties the paste area and the results, and stops the analysis
@@ -308,6 +361,14 @@ func (c *Root) Finished(job int, reportJSON string, err string) {
 	picked := ""
 	if c.Report != nil && c.Selected != c.Report.Recommended {
 		picked = c.Selected
+	}
+	// Settings changed while the analysis ran are being edited: the form
+	// stays open and the answer does not take the page or the focus from
+	// them. Otherwise the answer comes first (SettingsOpen, TakeReveal).
+	if c.Settings.Params().Encode() != c.jobParams {
+		c.ShowSettings = true
+	} else {
+		c.revealed = c.jobReveal
 	}
 	c.Report, c.ReportSource, c.reportParams, c.Elapsed = &r, c.jobSource, c.jobParams, time.Since(c.started)
 	c.Compared = slices.DeleteFunc(c.Compared, func(spec string) bool { return !has(spec) })

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -175,4 +177,131 @@ func (c *Root) PathChoices() []string {
 		}
 	}
 	return out
+}
+
+// The settings fold away once there are results, so that the answer comes
+// first: a line says what they are, and a button opens them. Before any
+// analysis they are open, as the question is asked there.
+
+// SettingsOpen reports whether the form shows: before results, or when
+// opened.
+func (c *Root) SettingsOpen() bool { return c.Report == nil || c.ShowSettings }
+
+// SettingsExpanded is the toggle's aria-expanded.
+func (c *Root) SettingsExpanded() string { return strconv.FormatBool(c.SettingsOpen()) }
+
+// SettingsToggleText is the toggle's label.
+func (c *Root) SettingsToggleText() string {
+	if c.SettingsOpen() {
+		return "Hide the settings"
+	}
+	return "Change the settings"
+}
+
+// ToggleSettings opens or folds the form.
+func (c *Root) ToggleSettings() { c.ShowSettings = !c.SettingsOpen() }
+
+// ChangeSetting opens the form on the field of an option, for a link that
+// asks for it ("give the expected size").
+func (c *Root) ChangeSetting(id string) {
+	c.ShowSettings = true
+	c.focus = id
+}
+
+// TrafficChoices are the choices of how requests spread over key values,
+// as the form words them ("" is the default, by documents).
+var TrafficChoices = []struct{ Value, Text string }{
+	{"", "in proportion to its documents"},
+	{options.Uniform, "the same for every value"},
+	{options.ByWeight, "by the weight field"},
+}
+
+// SettingsSummary says in a line what the form holds, for when it is
+// folded: the throughput, the size, the requests and the keys, then any
+// other field set, by its label.
+func (c *Root) SettingsSummary() string {
+	s := c.Settings
+	num := func(name string) string {
+		v := strings.TrimSpace(s.Get(name))
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			return human.Count(int64(f))
+		}
+		return v
+	}
+	set := func(name string) bool { return strings.TrimSpace(s.Get(name)) != "" }
+	used := map[string]bool{}
+	use := func(names ...string) {
+		for _, n := range names {
+			used[n] = true
+		}
+	}
+
+	throughput := "the least the service allows"
+	if set("ru") {
+		throughput = num("ru") + " RU/s"
+	}
+	if s.On("autoscale") {
+		throughput += ", autoscale"
+	}
+	use("ru", "autoscale")
+
+	size := "the sample's"
+	switch {
+	case set("targetGb"):
+		size = num("targetGb") + " GB"
+	case set("targetDocs"):
+		size = num("targetDocs") + " documents"
+	case set("growthGbPerDay") && set("retentionDays"):
+		size = num("growthGbPerDay") + " GB a day, kept " + num("retentionDays") + " days"
+	}
+	use("targetGb", "targetDocs", "growthGbPerDay", "retentionDays")
+
+	var requests []string
+	for _, r := range []struct{ name, unit string }{{"readsPerSecond", "point reads"}, {"writesPerSecond", "writes"}, {"queriesPerSecond", "queries"}} {
+		if set(r.name) {
+			requests = append(requests, num(r.name)+" "+r.unit+" a second")
+		}
+	}
+	if q := strings.TrimSpace(s.Get("queries")); q != "" {
+		n := len(strings.Split(q, "\n"))
+		requests = append(requests, human.Count(int64(n))+" "+human.Plural(int64(n), "line", "lines")+" of queries and operations")
+	}
+	use("readsPerSecond", "writesPerSecond", "queriesPerSecond", "queries")
+	if len(requests) == 0 {
+		requests = []string{"none given"}
+	}
+
+	keys := "suggested"
+	if len(s.Keys) > 0 {
+		keys = "suggested and " + strings.Join(s.Keys, "; ")
+		if s.On("noSuggest") {
+			keys = strings.Join(s.Keys, "; ")
+		}
+	}
+	use("noSuggest")
+
+	out := "Throughput: " + throughput + " · Size: " + size + " · Requests: " + strings.Join(requests, ", ") + " · Keys: " + keys
+	var also []string
+	for _, o := range options.All {
+		if used[o.Name] || o.In&options.Page == 0 || o.Kind == options.Keys || !set(o.Name) {
+			continue
+		}
+		v := s.Get(o.Name)
+		if o.Kind == options.Count || o.Kind == options.Number {
+			v = num(o.Name)
+		}
+		for _, t := range TrafficChoices {
+			if o.Name == "traffic" && (t.Value == v || v == options.ByDocuments && t.Value == "") {
+				v = t.Text
+			}
+		}
+		if o.Kind == options.Bool {
+			v = ""
+		}
+		also = append(also, strings.TrimSpace(o.Label+" "+v))
+	}
+	if len(also) > 0 {
+		out += " · Also: " + strings.Join(also, ", ")
+	}
+	return out + "."
 }

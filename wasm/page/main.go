@@ -52,6 +52,7 @@ func main() {
 		}
 		p.restoreText()
 		p.focus()
+		p.reveal()
 		if first {
 			p.doc.DocumentElement().SetAttribute("data-ready", "true")
 			js.Global().Get("performance").Call("mark", "pkcalc-ready") // interactive, for the benchmark
@@ -99,6 +100,25 @@ func (p *page) focus() {
 	}
 	if el, ok := p.doc.GetElementByID(id).(dom.HTMLElement); ok {
 		el.Focus()
+	}
+}
+
+// reveal brings an analysis's answer into view when it has just been
+// rendered (ui.Root.TakeReveal): scrolled to as little as shows it, and
+// focused when asked. Not in an embedding page's frame, whose page the
+// scroll would move.
+func (p *page) reveal() {
+	p.env.Lock()
+	scroll, focus := p.root.TakeReveal()
+	p.env.UnlockOnly()
+	if scroll == "" || !js.Global().Get("parent").Equal(js.Global()) || p.doc.DocumentElement().Class().Contains("embed") {
+		return
+	}
+	if el := p.doc.GetElementByID(scroll); el != nil {
+		el.Underlying().Call("scrollIntoView", map[string]any{"block": "nearest"})
+	}
+	if el := p.doc.GetElementByID(focus); focus != "" && el != nil {
+		el.Underlying().Call("focus", map[string]any{"preventScroll": true})
 	}
 }
 
@@ -272,12 +292,16 @@ func (p *page) watch() {
 		if t := p.textarea(); t != nil {
 			p.text = t.Value()
 		}
+		// Text pasted or dropped in one go, not typed: its answer is
+		// scrolled into view.
+		kind := e.Underlying().Get("inputType")
+		whole := kind.Truthy() && (kind.String() == "insertFromPaste" || kind.String() == "insertFromDrop")
 		p.timer = time.AfterFunc(400*time.Millisecond, func() {
 			n := int64(len(p.text))
 			p.env.Lock()
 			p.root.Pasted(n)
 			if n > 0 {
-				p.root.Analyse()
+				p.root.AnalysePasted(whole)
 			}
 			p.env.UnlockRender()
 		})

@@ -203,9 +203,12 @@ func ScaleText(r *report.Report, x report.Candidate) string {
 		}
 		return "Measured on " + of + ": with no expected size, nothing is projected."
 	}
-	s := fmt.Sprintf("At the expected size, %s (%s times the sample), it spreads over %s physical %s, and its largest logical partition reaches %s of the %s a logical partition holds.",
-		human.Bytes(p.Bytes), timesText(p.Factor), human.Count(int64(p.PhysicalPartitions)), human.Plural(int64(p.PhysicalPartitions), "partition", "partitions"),
-		human.Bytes(p.LargestLogicalBytes), limitText(capacity.LogicalPartitionMaxBytes))
+	spread := "it fits one physical partition"
+	if p.PhysicalPartitions > 1 {
+		spread = fmt.Sprintf("it spreads over %s physical partitions", human.Count(int64(p.PhysicalPartitions)))
+	}
+	s := fmt.Sprintf("At the expected size, %s (%s times the sample), %s, and its largest logical partition reaches %s of the %s a logical partition holds.",
+		human.Bytes(p.Bytes), timesText(p.Factor), spread, human.Bytes(p.LargestLogicalBytes), limitText(capacity.LogicalPartitionMaxBytes))
 	if p.OverLimit > 0 {
 		s = strings.TrimSuffix(s, ".") + fmt.Sprintf(": %s %s past it.", human.Count(int64(p.OverLimit)), human.Plural(int64(p.OverLimit), "value grows", "values grow"))
 	}
@@ -238,14 +241,33 @@ func timesText(f float64) string {
 // analysis gave it (FAR_PROJECTION, at a target a thousand times the
 // sample or more: the analysis decides where); "" otherwise.
 func FarCaveat(r *report.Report) string {
-	if !slices.ContainsFunc(r.Warnings, func(w report.Notice) bool { return w.Code == report.FarProjection }) {
+	f := farFactor(r)
+	if f == 0 {
 		return ""
+	}
+	return fmt.Sprintf("The sample is small beside the target, %s times smaller: every figure at the target is its proportions grown that far, and which value turns out largest is its chance. A larger sample, or per-key aggregates of the real data (pkcalc aggregate-query), give figures that rest on more.", timesText(f))
+}
+
+// FarBrief is FarCaveat in a sentence, for the answer.
+func FarBrief(r *report.Report) string {
+	f := farFactor(r)
+	if f == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The sample is %s times smaller than the target: these figures are its proportions grown that far.", timesText(f))
+}
+
+// farFactor is how many times the sample the target is, when the analysis
+// warned that it is far (FAR_PROJECTION); 0 otherwise.
+func farFactor(r *report.Report) float64 {
+	if !slices.ContainsFunc(r.Warnings, func(w report.Notice) bool { return w.Code == report.FarProjection }) {
+		return 0
 	}
 	f := 0.0
 	for _, x := range r.Candidates {
 		f = max(f, x.Projection.Factor)
 	}
-	return fmt.Sprintf("The sample is small beside the target, %s times smaller: every figure at the target is its proportions grown that far, and which value turns out largest is its chance. A larger sample, or per-key aggregates of the real data (pkcalc aggregate-query), give figures that rest on more.", timesText(f))
+	return f
 }
 
 // ProjectionText explains how the candidate's figures at the target were

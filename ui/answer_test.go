@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -170,8 +172,11 @@ func TestProjectionText(t *testing.T) {
 	if got := FarCaveat(c.Report); !strings.HasPrefix(got, "The sample is small beside the target, 863,130 times smaller") {
 		t.Errorf("caveat at 500 GB: %q", got)
 	}
+	if got := FarBrief(c.Report); got != "The sample is 863,130 times smaller than the target: these figures are its proportions grown that far." {
+		t.Errorf("brief caveat at 500 GB: %q", got)
+	}
 	c, _ = sampleAt(t, map[string]string{"targetGb": "0.5"})
-	if got := FarCaveat(c.Report); got != "" || !HasTarget(c.Report) {
+	if got := FarCaveat(c.Report) + FarBrief(c.Report); got != "" || !HasTarget(c.Report) {
 		t.Errorf("caveat at 0.5 GB: %q", got)
 	}
 	if got := ProjectionText(c.Report, candidate(t, c, "/id")); len(got) == 0 || !strings.Contains(got[0], "is 863 times the sample's") {
@@ -311,5 +316,44 @@ func TestGuideLinks(t *testing.T) {
 	}
 	if GuideFor(report.Finding{Code: "MONOTONIC", Severity: "info"}) != "" || GuideFor(report.Finding{Code: "MONOTONIC", Severity: "critical"}) != "guide-time" {
 		t.Error("a key that follows time links to the guide; one that only correlates with it does not")
+	}
+}
+
+// TestLoadCaption: the request chart's caption says what each partition
+// gets of the container's throughput, and from what throughput none
+// throttles, as the report has them.
+func TestLoadCaption(t *testing.T) {
+	c, _ := sampleAt(t, map[string]string{"targetGb": "200", "writesPerSecond": "500"})
+	x := candidate(t, c, c.Report.Recommended)
+	w := x.Workload
+	if w == nil || w.LeastRU == nil || *w.LeastRU <= w.RU {
+		t.Fatalf("the sample at 200 GB and 500 writes a second does not throttle at the least throughput: %+v", w)
+	}
+	want := fmt.Sprintf("against the %s RU/s each gets of the container's %s RU/s: a bar past the line throttles. From %s RU/s none does.",
+		human.Count(int64(w.PerPartitionRU)), human.Count(int64(w.RU)), human.Count(int64(*w.LeastRU)))
+	if got := LoadCaption(x); !strings.HasSuffix(got, want) || !strings.Contains(got, "at the target") {
+		t.Errorf("caption %q, want it to end %q", got, want)
+	}
+	if got := LoadCaption(report.Candidate{PhysicalPartitions: []report.Physical{{RequestShare: 1}}, Projection: report.Projection{Factor: 1}}); !strings.HasPrefix(got, "The container has one physical partition: it takes every request") {
+		t.Errorf("one partition: %q", got)
+	}
+}
+
+// TestRevealNoRecommendation: with no key to recommend, the reason is
+// brought into view in the answer's place, with a link to the guide.
+func TestRevealNoRecommendation(t *testing.T) {
+	f := &fakePage{text: `{"id":"1","a":"x"}` + "\n" + `{"id":"2","a":"x"}`}
+	c := &Root{Page: f, Loaded: true}
+	c.Pasted(int64(len(f.text)))
+	c.AnalysePasted(true)
+	finish(t, c, f)
+	if c.Report.NoRecommendation == nil {
+		t.Fatalf("recommended %q", c.Report.Recommended)
+	}
+	if scroll, focus := c.TakeReveal(); scroll != "no-recommendation" || focus != "" {
+		t.Errorf("reveal %q, focus %q", scroll, focus)
+	}
+	if html := render(t, c); !strings.Contains(html, `<a class="guide-link" href="#guide-title">What makes a good partition key</a>`) {
+		t.Error("the reason has no link to the guide")
 	}
 }

@@ -132,7 +132,12 @@ func LoadCaption(x report.Candidate) string {
 	}
 	n := x.PhysicalCount()
 	if w := x.Workload; w != nil {
-		return fmt.Sprintf("The request units a second the workload asks of each physical partition%s, against the %s RU/s each gets: a bar past the line throttles.", at, human.Count(int64(w.PerPartitionRU)))
+		s := fmt.Sprintf("The request units a second the workload asks of each physical partition%s, against the %s RU/s each gets of the container's %s RU/s: a bar past the line throttles.",
+			at, human.Count(int64(w.PerPartitionRU)), human.Count(int64(w.RU)))
+		if w.LeastRU != nil && *w.LeastRU > w.RU {
+			s += fmt.Sprintf(" From %s RU/s none does.", human.Count(int64(*w.LeastRU)))
+		}
+		return s
 	}
 	if n <= 1 {
 		return fmt.Sprintf("The container has one physical partition%s: it takes every request, under any key. Give the expected size or the throughput to see requests spread.", at)

@@ -181,10 +181,10 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 				vgparent.AppendChild(vgn)
-				if FarCaveat(c.Root.Report) != "" {
+				if FarBrief(c.Root.Report) != "" {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "caveat"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "far-caveat"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(FarCaveat(c.Root.Report))
+					vgn.SetInnerHTML(FarBrief(c.Root.Report))
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 				vgparent.AppendChild(vgn)

@@ -715,11 +715,11 @@ func (a *Accumulator) checkLength(vals []epk.Value, docs int64) {
 }
 
 // hash is the EPK of a key value under this key's scheme.
-func (a *Accumulator) hash(vals []epk.Value) string { return epkOf(a.spec.Kind, a.opts.Version, vals) }
+func (a *Accumulator) hash(vals []epk.Value) string { return EPK(a.spec.Kind, a.opts.Version, vals) }
 
-// epkOf is the EPK of a key value: MultiHash for hierarchical keys, else
-// the container's hash version.
-func epkOf(kind key.Kind, v epk.Version, vals []epk.Value) string {
+// EPK is the EPK of a key value of a key of kind: MultiHash for
+// hierarchical keys, else the container's hash version v.
+func EPK(kind key.Kind, v epk.Version, vals []epk.Value) string {
 	switch {
 	case kind == key.MultiHash:
 		return epk.MultiHash(vals...)

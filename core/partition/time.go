@@ -339,4 +339,4 @@ func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value) int {
 }
 
 // hash is the EPK of a key value under the distribution's scheme.
-func (d *Distribution) hash(vals []epk.Value) string { return epkOf(d.Spec.Kind, d.Version, vals) }
+func (d *Distribution) hash(vals []epk.Value) string { return EPK(d.Spec.Kind, d.Version, vals) }

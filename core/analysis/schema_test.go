@@ -12,10 +12,11 @@ package analysis
 //   - the enumerations of codes and kinds match the constants in the source;
 //   - the same input gives the same bytes.
 //
-// The schema checker is written here, with the standard library, for the
-// subset of JSON Schema (draft 2020-12) the file uses; a keyword outside that
-// subset fails the test rather than going unchecked. Rules the schema cannot
-// state (a field present exactly when another is) are checked on their own.
+// The schema checker is internal/jsonschema, written with the standard
+// library for the subset of JSON Schema (draft 2020-12) the file uses; a
+// keyword outside that subset fails the test rather than going unchecked.
+// Rules the schema cannot state (a field present exactly when another is)
+// are checked on their own.
 
 import (
 	"bytes"
@@ -24,8 +25,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,260 +41,24 @@ import (
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/report"
+	"github.com/pkcalc/pkcalc/internal/jsonschema"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
 const schemaFile = "../../docs/report.schema.json"
 
-// ---- the schema checker ----
+// ---- the schema checker (internal/jsonschema) ----
 
-// schemaKeywordSet are the keywords the checker understands; the first line
-// are annotations it reads past.
-var schemaKeywordSet = map[string]bool{
-	"$schema": true, "$id": true, "$defs": true, "title": true, "description": true,
-	"$ref": true, "type": true, "enum": true, "properties": true, "required": true,
-	"additionalProperties": true, "items": true, "minimum": true, "maximum": true, "pattern": true,
-	"anyOf": true,
-}
-
-type schemaChecker struct {
-	root  map[string]any
-	props map[string]bool // schema locations of every property, as "#/$defs/X/properties/y"
-	seen  map[string]bool // the locations an instance has used
-}
-
-func schemaLoad(t *testing.T) *schemaChecker {
+func schemaLoad(t *testing.T) *jsonschema.Checker {
 	t.Helper()
-	b, err := os.ReadFile(schemaFile)
+	c, err := jsonschema.Load(schemaFile)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var root map[string]any
-	if err := json.Unmarshal(b, &root); err != nil {
-		t.Fatalf("%s: %v", schemaFile, err)
-	}
-	c := &schemaChecker{root: root, props: map[string]bool{}, seen: map[string]bool{}}
-	if err := c.lint(root, "#"); err != nil {
-		t.Fatalf("%s: %v", schemaFile, err)
 	}
 	return c
 }
 
-// lint checks the schema itself: known keywords only, resolvable $refs,
-// closed objects, and a type (or $ref) and description on every property.
-func (c *schemaChecker) lint(s map[string]any, at string) error {
-	for k := range s {
-		if !schemaKeywordSet[k] {
-			return fmt.Errorf("%s: keyword %q is outside what schema_test.go checks", at, k)
-		}
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		if _, err := c.resolve(ref); err != nil {
-			return fmt.Errorf("%s: %v", at, err)
-		}
-	}
-	if p, ok := s["pattern"].(string); ok {
-		if _, err := regexp.Compile(p); err != nil {
-			return fmt.Errorf("%s: %v", at, err)
-		}
-	}
-	if ap, ok := s["additionalProperties"]; ok && ap != false {
-		return fmt.Errorf("%s: additionalProperties must be false", at)
-	}
-	if props, ok := s["properties"].(map[string]any); ok {
-		if s["additionalProperties"] != false {
-			return fmt.Errorf("%s: an object with properties must have additionalProperties: false", at)
-		}
-		for _, r := range schemaList(s["required"]) {
-			if _, ok := props[r.(string)]; !ok {
-				return fmt.Errorf("%s: required %q is not a property", at, r)
-			}
-		}
-		for _, name := range schemaSortedKeys(props) {
-			ps, loc := props[name].(map[string]any), at+"/properties/"+name
-			d, _ := ps["description"].(string)
-			if d == "" || strings.Contains(d, "\n") {
-				return fmt.Errorf("%s: needs a one-line description", loc)
-			}
-			if ps["type"] == nil && ps["$ref"] == nil {
-				return fmt.Errorf("%s: needs a type or a $ref", loc)
-			}
-			c.props[loc] = true
-			if err := c.lint(ps, loc); err != nil {
-				return err
-			}
-		}
-	}
-	if items, ok := s["items"].(map[string]any); ok {
-		if err := c.lint(items, at+"/items"); err != nil {
-			return err
-		}
-	}
-	for i, b := range schemaList(s["anyOf"]) {
-		if err := c.lint(b.(map[string]any), at+"/anyOf/"+strconv.Itoa(i)); err != nil {
-			return err
-		}
-	}
-	defs, _ := s["$defs"].(map[string]any)
-	for _, name := range schemaSortedKeys(defs) {
-		if err := c.lint(defs[name].(map[string]any), at+"/$defs/"+name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (c *schemaChecker) resolve(ref string) (map[string]any, error) {
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	defs, _ := c.root["$defs"].(map[string]any)
-	s, found := defs[name].(map[string]any)
-	if !ok || !found {
-		return nil, fmt.Errorf("$ref %q does not name one of #/$defs", ref)
-	}
-	return s, nil
-}
-
-// at returns the schema node at a location such as "#/$defs/Key/properties/kind".
-func (c *schemaChecker) at(loc string) map[string]any {
-	s := c.root
-	for _, tok := range strings.Split(strings.TrimPrefix(loc, "#/"), "/") {
-		s, _ = s[tok].(map[string]any)
-	}
-	return s
-}
-
-// validate checks the decoded JSON value v (at JSON pointer ptr) against
-// schema s (at location loc), and returns the first mismatch.
-func (c *schemaChecker) validate(s map[string]any, loc string, v any, ptr string) error {
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("at %q (schema %s): %s", ptr, loc, fmt.Sprintf(format, args...))
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		target, _ := c.resolve(ref)
-		if err := c.validate(target, ref, v, ptr); err != nil {
-			return err
-		}
-	}
-	if branches := schemaList(s["anyOf"]); len(branches) > 0 {
-		matched, errs := false, []string{}
-		for i, b := range branches {
-			// Only the branch that matches counts as using its properties.
-			outer := c.seen
-			c.seen = map[string]bool{}
-			err := c.validate(b.(map[string]any), loc+"/anyOf/"+strconv.Itoa(i), v, ptr)
-			branch := c.seen
-			c.seen = outer
-			if err == nil {
-				maps.Copy(c.seen, branch)
-				matched = true
-				break
-			}
-			errs = append(errs, err.Error())
-		}
-		if !matched {
-			return fail("%s matches none of anyOf: %s", schemaCompact(v), strings.Join(errs, "; "))
-		}
-	}
-	if want := schemaTypes(s); len(want) > 0 && !slices.ContainsFunc(want, func(t string) bool { return schemaHasType(v, t) }) {
-		return fail("%s, want %s", schemaJSONType(v), strings.Join(want, " or "))
-	}
-	if enum, ok := s["enum"]; ok && !slices.ContainsFunc(schemaList(enum), func(e any) bool { return reflect.DeepEqual(e, v) }) {
-		return fail("%s is not one of %s", schemaCompact(v), schemaCompact(enum))
-	}
-	switch v := v.(type) {
-	case float64:
-		if m, ok := s["minimum"].(float64); ok && v < m {
-			return fail("%v is below the minimum %v", v, m)
-		}
-		if m, ok := s["maximum"].(float64); ok && v > m {
-			return fail("%v is above the maximum %v", v, m)
-		}
-	case string:
-		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(v) {
-			return fail("%q does not match %s", v, p)
-		}
-	case []any:
-		if items, ok := s["items"].(map[string]any); ok {
-			for i, e := range v {
-				if err := c.validate(items, loc+"/items", e, ptr+"/"+strconv.Itoa(i)); err != nil {
-					return err
-				}
-			}
-		}
-	case map[string]any:
-		props, _ := s["properties"].(map[string]any)
-		for _, k := range schemaSortedKeys(v) {
-			ps, ok := props[k].(map[string]any)
-			if !ok {
-				if s["additionalProperties"] == false {
-					return fail("property %q is not in the schema", k)
-				}
-				continue
-			}
-			c.seen[loc+"/properties/"+k] = true
-			if err := c.validate(ps, loc+"/properties/"+k, v[k], ptr+"/"+schemaPointerToken(k)); err != nil {
-				return err
-			}
-		}
-		for _, r := range schemaList(s["required"]) {
-			if _, ok := v[r.(string)]; !ok {
-				return fail("required property %q is missing", r)
-			}
-		}
-	}
-	return nil
-}
-
-// schemaTypes reads "type": one name or a list of them.
-func schemaTypes(s map[string]any) []string {
-	var out []string
-	for _, t := range append(schemaList(s["type"]), s["type"]) {
-		if t, ok := t.(string); ok {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func schemaJSONType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func schemaHasType(v any, t string) bool {
-	if f, ok := v.(float64); ok && t == "integer" {
-		return f == math.Trunc(f)
-	}
-	return schemaJSONType(v) == t
-}
-
 func schemaList(v any) []any { s, _ := v.([]any); return s }
-
-func schemaSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func schemaPointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
 
 func schemaCompact(v any) string { b, _ := json.Marshal(v); return string(b) }
 
@@ -645,7 +408,7 @@ func TestReportMatchesSchema(t *testing.T) {
 		if err := json.Unmarshal(out, &doc); err != nil {
 			t.Fatalf("decoding the report: %v", err)
 		}
-		if err := c.validate(c.root, "#", doc, ""); err != nil {
+		if err := c.Validate(doc); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range sc.want {
@@ -659,8 +422,8 @@ func TestReportMatchesSchema(t *testing.T) {
 	}
 	// Together the inline cases use every property of the schema, so none
 	// is left there that the code no longer writes.
-	for _, loc := range schemaSortedKeys(c.props) {
-		if !c.seen[loc] && !t.Failed() {
+	for _, loc := range c.Unused() {
+		if !t.Failed() {
 			t.Errorf("no inline case produces %s: add an input that does, or drop it from the schema", loc)
 		}
 	}
@@ -680,7 +443,7 @@ func TestReportNumberBeyondDouble(t *testing.T) {
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("decoding the report: %v", err)
 	}
-	if err := c.validate(c.root, "#", doc, ""); err != nil {
+	if err := c.Validate(doc); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -815,85 +578,8 @@ func TestReportConditionalFields(t *testing.T) {
 // have a property of the matching JSON type, required exactly when the
 // field has no omitempty, and every property must have a field.
 func TestSchemaCoversReportType(t *testing.T) {
-	c := schemaLoad(t)
-	c.walkType(t, reflect.TypeFor[report.Report](), c.root, "#")
-}
-
-func (c *schemaChecker) walkType(t *testing.T, typ reflect.Type, s map[string]any, loc string) {
-	t.Helper()
-	for typ.Kind() == reflect.Pointer {
-		typ = typ.Elem()
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		s, loc = c.at(ref), ref
-	}
-	want := ""
-	switch typ.Kind() {
-	case reflect.Bool:
-		want = "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "integer"
-	case reflect.Float32, reflect.Float64:
-		want = "number"
-	case reflect.String:
-		want = "string"
-	case reflect.Slice:
-		if typ.Elem().Kind() == reflect.Uint8 {
-			return // json.RawMessage: any JSON, described by the schema alone
-		}
-		want = "array"
-	case reflect.Array:
-		want = "array"
-	case reflect.Struct, reflect.Map:
-		want = "object"
-	case reflect.Interface:
-		return // any: described by the schema alone
-	}
-	types := schemaTypes(s)
-	if !slices.Contains(types, want) && !(want == "integer" && slices.Contains(types, "number")) {
-		t.Errorf("%s: Go type %s is JSON %s, the schema says %v", loc, typ, want, types)
-		return
-	}
-	switch typ.Kind() {
-	case reflect.Slice, reflect.Array:
-		items, _ := s["items"].(map[string]any)
-		if items == nil {
-			t.Errorf("%s: array without items", loc)
-			return
-		}
-		c.walkType(t, typ.Elem(), items, loc+"/items")
-	case reflect.Struct:
-		props, _ := s["properties"].(map[string]any)
-		required := schemaList(s["required"])
-		fields := map[string]bool{}
-		for i := range typ.NumField() {
-			f := typ.Field(i)
-			tag := f.Tag.Get("json")
-			if !f.IsExported() || tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			if name == "" {
-				name = f.Name
-			}
-			fields[name] = true
-			ps, ok := props[name].(map[string]any)
-			if !ok {
-				t.Errorf("%s.%s (json %q) has no property at %s/properties", typ.Name(), f.Name, name, loc)
-				continue
-			}
-			always := !slices.Contains(strings.Split(opts, ","), "omitempty")
-			if always != slices.Contains(required, any(name)) {
-				t.Errorf("%s/properties/%s: required must be %t, as %s.%s is written %s", loc, name, always, typ.Name(), f.Name,
-					map[bool]string{true: "always", false: "only when set (omitempty)"}[always])
-			}
-			c.walkType(t, f.Type, ps, loc+"/properties/"+name)
-		}
-		for _, name := range schemaSortedKeys(props) {
-			if !fields[name] {
-				t.Errorf("%s/properties/%s: %s has no field with that json name", loc, name, typ.Name())
-			}
-		}
+	for _, e := range schemaLoad(t).CheckType(reflect.TypeFor[report.Report]()) {
+		t.Error(e)
 	}
 }
 
@@ -971,11 +657,7 @@ func TestSchemaEnumerations(t *testing.T) {
 		{"#/$defs/NoRecommendation/properties/code", schemaConstStrings(t, "../report", doc("No-recommendation codes"))},
 		{"#/$defs/IDExample/properties/rule", schemaConstStrings(t, "../report", doc("ID rules"))},
 	} {
-		var got []string
-		for _, v := range schemaList(c.at(e.loc)["enum"]) {
-			got = append(got, v.(string))
-		}
-		slices.Sort(got)
+		got := c.Enum(e.loc)
 		if len(e.want) == 0 || !slices.Equal(got, e.want) {
 			t.Errorf("%s: enum %q, the source has %q", e.loc, got, e.want)
 		}

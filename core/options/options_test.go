@@ -273,3 +273,32 @@ func TestEmit(t *testing.T) {
 		t.Errorf("--emit terraform: %q, %v", s.Emit, err)
 	}
 }
+
+// TestDiagnose: pkcalc diagnose's options, named as its flags, and the
+// rules between them.
+func TestDiagnose(t *testing.T) {
+	s, err := Parse(url.Values{"currentKey": {"/tenantId"}, "ruLog": {"true"}, "ranges": {"true"}, "keys": {"/tenantId,/id"}, "ru": {"18000"}}, Diagnose)
+	if err != nil || s.CurrentKey.String() != "/tenantId" || !s.RULog || !s.Ranges || len(s.Keys) != 1 || s.Throughput.RU != 18000 {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	for _, tt := range []struct {
+		v   url.Values
+		msg string
+	}{
+		{url.Values{"ruLog": {"true"}}, "--ru-log needs --current-key"},
+		{url.Values{"storageLog": {"true"}}, "--storage-log needs --current-key"},
+		{url.Values{"ranges": {"true"}, "format": {"csv"}}, "--format csv is the analysis's"},
+		{url.Values{"keys": {"/a"}}, "nothing to diagnose: give the container's exports, --ranges, --ru-log, --storage-log or --metrics"},
+		{url.Values{"ranges": {"true"}, "currentKey": {"/a,/b"}, "hashVersion": {"1"}}, "key /a,/b is hierarchical, which needs hash version 2"},
+		{url.Values{"ranges": {"true"}, "currentKey": {"/_ts"}}, "--current-key: "},
+		{url.Values{"ranges": {"true"}, "targetGb": {"5"}}, `unknown option "targetGb"`},
+		{url.Values{"ranges": {"true"}, "ru": {"350"}}, "--ru 350 is below the least the service allows"},
+	} {
+		if _, err := Parse(tt.v, Diagnose); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%v: %v, want %q", tt.v, err, tt.msg)
+		}
+	}
+	if _, err := Parse(url.Values{"currentKey": {"/a"}}, CLI); err == nil {
+		t.Error("pkcalc analyze takes --current-key")
+	}
+}

@@ -41,6 +41,11 @@ type Settings struct {
 	Format                 string // output format; "": the front end's default
 	InputFormat            string // "": as the input's name or type says
 	Emit                   string // the snippet to print instead of a report (provision.IDs); "": the report
+
+	// The diagnosis of a live container (docs/DIAGNOSE.md): its key, and
+	// which of its exports are given (a front end holds their files).
+	CurrentKey                         key.Spec // Kind "" when not given
+	Ranges, RULog, StorageLog, Metrics bool
 }
 
 // Parse reads settings from values named as All names them (a front end
@@ -74,6 +79,8 @@ func Parse(v url.Values, fe FrontEnd) (Settings, error) {
 	s.Aggregates = p.bool("aggregates")
 	s.DocBytes = int64(p.int("docBytes"))
 	s.Format, s.InputFormat, s.Emit = p.choice("format"), p.choice("inputFormat"), p.choice("emit")
+	s.CurrentKey = p.key("currentKey")
+	s.Ranges, s.RULog, s.StorageLog, s.Metrics = p.bool("ranges"), p.bool("ruLog"), p.bool("storageLog"), p.bool("metrics")
 	if p.err != nil {
 		return s, p.err
 	}
@@ -121,10 +128,13 @@ func (p *reader) rules(s *Settings) error {
 	case s.Aggregates && len(s.Keys) != 1:
 		return fmt.Errorf("%s needs exactly one key, the key the aggregates were grouped by: name it with %s", name("aggregates"), name("keys"))
 	}
-	for _, k := range s.Keys {
+	for _, k := range append(slices.Clip(s.Keys), s.CurrentKey) {
 		if k.Kind == key.MultiHash && s.HashVersion == epk.V1 {
 			return fmt.Errorf("key %s is hierarchical, which needs hash version 2", k)
 		}
+	}
+	if p.fe == Diagnose {
+		return p.diagnoseRules(s)
 	}
 	return ExactValues(*s, p.fe, MaxExactValues)
 }
@@ -254,6 +264,34 @@ func (p *reader) path(name string) []string {
 		p.fail("%s: %v", p.fe.Name(name), err)
 	}
 	return names
+}
+
+// diagnoseRules are the checks between a diagnosis's options.
+func (p *reader) diagnoseRules(s *Settings) error {
+	name := p.fe.Name
+	switch {
+	case (s.RULog || s.StorageLog) && s.CurrentKey.Kind == "":
+		return fmt.Errorf("%s needs %s: the container's partition key, whose values the logs hold (/tenantId, or /tenantId,/userId for a hierarchical key)",
+			map[bool]string{true: name("ruLog"), false: name("storageLog")}[s.RULog], name("currentKey"))
+	case s.Format == "csv":
+		return fmt.Errorf("%s csv is the analysis's: a diagnosis is written as text, json or markdown", name("format"))
+	case !s.Ranges && !s.RULog && !s.StorageLog && !s.Metrics:
+		return fmt.Errorf("nothing to diagnose: give the container's exports, %s, %s, %s or %s", name("ranges"), name("ruLog"), name("storageLog"), name("metrics"))
+	}
+	return nil
+}
+
+// key reads one key spec.
+func (p *reader) key(name string) key.Spec {
+	_, s := p.text(name)
+	if s == "" {
+		return key.Spec{}
+	}
+	k, err := key.Parse(s)
+	if err != nil {
+		p.fail("%s: %w", p.fe.Name(name), err)
+	}
+	return k
 }
 
 // keys reads every value of keys, each one spec or specs separated by ;.

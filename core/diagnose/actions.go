@@ -197,7 +197,15 @@ func (s *state) redistribute() report.Action {
 	if total != s.in.Throughput.RU {
 		totalWord = fmt.Sprintf("the container's throughput becomes %s RU/s (from %s)", human.Count(int64(total)), human.Count(int64(s.in.Throughput.RU)))
 	}
+	throttling := 0
+	for _, i := range parts {
+		if t := s.parts[i].load.ThrottledSeconds; t != nil && *t > 0 {
+			throttling++
+		}
+	}
 	switch {
+	case s.cause == report.CauseTimePattern && throttling > 1:
+		a.Message = fmt.Sprintf("the hot spot moves: %d partitions reach their share in turn, as the key's current values change, so no fixed share of the throughput follows it; raise the RU/s, or change the key", throttling)
 	case oneKey && s.hotKeyPeak() >= capacity.PartitionMaxRU:
 		a.Message = fmt.Sprintf("partition %s's hot key already draws %s RU/s, the most a logical partition serves: no share of the throughput helps it", hot.id, human.Count(int64(s.hotKeyPeak())))
 	case hotNeed <= s.share:

@@ -128,6 +128,10 @@ func TestMovingHotSpot(t *testing.T) {
 	if !strings.Contains(hs.Message, "moving hot spot") {
 		t.Errorf("message %q", hs.Message)
 	}
+	// No fixed share of the throughput follows a moving hot spot.
+	if a := d.Actions[0]; a.Code != report.ActionRedistribute || a.Helps || len(a.Commands) != 0 {
+		t.Errorf("redistribution %+v, want no help and no command", a)
+	}
 }
 
 // TestOneKeyIsNotTimePattern: a hot tenant that leads every minute is

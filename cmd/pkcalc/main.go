@@ -6,6 +6,7 @@
 //	pkcalc epk [--hash-version 1|2] [--multihash] KEY  print a key value's EPK
 //	pkcalc ranges [--hash-version 1|2] --partitions N  print the EPK ranges of N partitions
 //	pkcalc aggregate-query --key SPEC --engine E     print the query that aggregates per key
+//	pkcalc diagnose [flags] [DOCUMENTS...]            diagnose a live container from its exports
 //	pkcalc diagnose-query ru-log|storage-log|metrics|ranges  print what exports a live container's telemetry
 //	pkcalc serve [--dir DIR] [--addr HOST:PORT]     serve the built site on loopback
 //	pkcalc bundle [--dir DIR] [--out FILE]          write the single-file build
@@ -35,6 +36,7 @@ Usage:
   pkcalc epk [--hash-version 1|2] [--multihash] KEY   print the EPK of a key value (a JSON array)
   pkcalc ranges [--hash-version 1|2] --partitions N   print the EPK ranges of N physical partitions
   pkcalc aggregate-query --key SPEC --engine ENGINE   print the per-key aggregate query (cosmos, spark, duckdb)
+  pkcalc diagnose [flags] [DOCUMENTS...]              diagnose a live container from its ranges, logs and metrics
   pkcalc diagnose-query ru-log|storage-log|metrics|ranges
                                                       print the query or command that exports a live container's
                                                       logs, metric or partition key ranges
@@ -79,6 +81,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runRanges(args[1:], stdout, stderr)
 	case "aggregate-query":
 		return runAggregateQuery(args[1:], stdout, stderr)
+	case "diagnose":
+		return runDiagnose(args[1:], stdin, stdout, stderr)
 	case "diagnose-query":
 		return runDiagnoseQuery(args[1:], stdout, stderr)
 	case "paths":

@@ -99,7 +99,7 @@ func (s *state) listedParts() []int {
 func (s *state) need(i int) float64 {
 	p := s.parts[i].load
 	if p.ThrottledSeconds != nil && *p.ThrottledSeconds > 0 {
-		return max(math.Min(2*s.share, capacity.PartitionMaxRU), roundUp(p.PeakRuPerSecond, 100))
+		return max(math.Min(2*s.shareOf(i), capacity.PartitionMaxRU), roundUp(p.PeakRuPerSecond, 100))
 	}
 	return max(roundUp(p.PeakRuPerSecond, 100), 100)
 }
@@ -147,22 +147,23 @@ func (s *state) redistribute() report.Action {
 		return a
 	}
 	targets := map[int]float64{}
+	share := s.shareOf(s.hottest)
 	hotNeed := s.need(s.hottest)
 	oneKey := s.cause == report.CauseOneKey
 	switch {
-	case s.share >= capacity.PartitionMaxRU && !oneKey:
+	case share >= capacity.PartitionMaxRU && !oneKey:
 		hotNeed = MaxTargetRU // 10,000 is not enough: split it, up to 20,000
-	case s.cause == report.CauseCrowded && 2*s.share > capacity.PartitionMaxRU:
+	case s.cause == report.CauseCrowded && 2*share > capacity.PartitionMaxRU:
 		// Twice its share splits a crowded range into two of its share,
 		// each as wide as the others: the layout the split left uneven
 		// evens out.
-		hotNeed = min(2*s.share, MaxTargetRU)
+		hotNeed = min(2*share, MaxTargetRU)
 	}
-	extra := hotNeed - s.share
+	extra := hotNeed - share
 	slack := 0.0
 	for _, i := range parts {
 		if i != s.hottest {
-			slack += max(s.share-s.need(i), 0)
+			slack += max(s.shareOf(i)-s.need(i), 0)
 		}
 	}
 	crowdedSplit := s.cause == report.CauseCrowded && hotNeed > capacity.PartitionMaxRU
@@ -171,10 +172,10 @@ func (s *state) redistribute() report.Action {
 		case i == s.hottest:
 			targets[i] = hotNeed
 		case extra > 0 && slack > 0 && !crowdedSplit:
-			give := min(extra, slack) * max(s.share-s.need(i), 0) / slack
-			targets[i] = max(roundUp(s.share-give, 100), s.need(i))
+			give := min(extra, slack) * max(s.shareOf(i)-s.need(i), 0) / slack
+			targets[i] = max(roundUp(s.shareOf(i)-give, 100), s.need(i))
 		default:
-			targets[i] = roundUp(s.share, 100)
+			targets[i] = roundUp(s.shareOf(i), 100)
 		}
 	}
 	var pr []provision.PartitionRU
@@ -208,8 +209,8 @@ func (s *state) redistribute() report.Action {
 		a.Message = fmt.Sprintf("the hot spot moves: %d partitions reach their share in turn, as the key's current values change, so no fixed share of the throughput follows it; raise the RU/s, or change the key", throttling)
 	case oneKey && s.hotKeyPeak() >= capacity.PartitionMaxRU:
 		a.Message = fmt.Sprintf("partition %s's hot key already draws %s RU/s, the most a logical partition serves: no share of the throughput helps it", hot.id, human.Count(int64(s.hotKeyPeak())))
-	case hotNeed <= s.share:
-		a.Message = fmt.Sprintf("partition %s never reached its share (%s RU/s): nothing to move", hot.id, human.Count(int64(s.share)))
+	case hotNeed <= share:
+		a.Message = fmt.Sprintf("partition %s never reached its share (%s RU/s): nothing to move", hot.id, human.Count(int64(share)))
 	default:
 		a.Helps = true
 		a.Commands = append(a.Commands, provision.PreviewExtension+"\n", provision.Redistribute(s.container(0), pr))
@@ -222,7 +223,7 @@ func (s *state) redistribute() report.Action {
 			from = "the others keeping theirs, so that every partition has the same share of the throughput and of the key space"
 		}
 		a.Message = fmt.Sprintf("give partition %s %s RU/s instead of %s, %s; %s%s. Of its %s logged seconds at its share, %s would still be at the new target: the log holds no throttled request, so measure the 429s after, and raise it again if they stay. Undo with --evenly-distribute; until then the throughput changes only by this command",
-			hot.id, human.Count(int64(hotNeed)), human.Count(int64(s.share)), from, totalWord, split, human.Count(before), human.Count(after))
+			hot.id, human.Count(int64(hotNeed)), human.Count(int64(share)), from, totalWord, split, human.Count(before), human.Count(after))
 		if oneKey {
 			a.Message += fmt.Sprintf(". Its hot key alone is capped at 10,000 RU/s, whatever the partition gets")
 		}
@@ -262,15 +263,19 @@ func redistributed(targets []int) (total int, partitions []int) {
 func (s *state) raise() report.Action {
 	a := report.Action{Code: report.ActionRaiseRU, Source: sourceRaise, Commands: []string{}}
 	n := s.physical()
+	// Each partition keeps its fraction of the RU/s as they rise: the
+	// total each needs is its need over its fraction.
 	most := 0.0
 	for _, i := range s.listedParts() {
-		most = max(most, s.need(i))
+		if f := s.shareOf(i) / float64(s.in.Throughput.RU); f > 0 {
+			most = max(most, s.need(i)/f)
+		}
 	}
 	step := capacity.RUStep(s.in.Throughput.Autoscale)
-	ru := int(math.Ceil(most*float64(n)/float64(step))) * step
+	ru := int(math.Ceil(most/float64(step))) * step
 	ru = max(ru, s.in.Throughput.RU)
 	a.RU = ru
-	share := capacity.PerPartitionRU(capacity.Throughput{RU: ru, Autoscale: s.in.Throughput.Autoscale}, n)
+	share := min(s.shareOf(s.hottest)*float64(ru)/float64(s.in.Throughput.RU), capacity.PartitionMaxRU)
 	after := s.throttledAt(share, -1)
 	a.ThrottledSeconds = ptr(after)
 	c := s.container(ru)
@@ -278,7 +283,7 @@ func (s *state) raise() report.Action {
 	oneKey := s.cause == report.CauseOneKey
 	switch {
 	case ru <= s.in.Throughput.RU:
-		a.Message = fmt.Sprintf("no partition reached its share (%s RU/s): the throughput is enough for the logged load", human.Count(int64(s.share)))
+		a.Message = "no partition reached its share of the throughput: it is enough for the logged load"
 		return a
 	case oneKey && s.hotKeyPeak() >= capacity.PartitionMaxRU:
 		a.Message = fmt.Sprintf("partition %s's hot key already draws the 10,000 RU/s a logical partition serves: more RU/s cannot serve it more", hot.id)
@@ -340,7 +345,7 @@ func (s *state) splitTenant() report.Action {
 	}
 	a.RU = ru
 	if s.hottest >= 0 && s.share > 0 && len(s.cells) > 0 {
-		a.ThrottledSeconds = ptr(s.throttledAt(s.share, k))
+		a.ThrottledSeconds = ptr(s.throttledAt(s.shareOf(s.hottest), k))
 	}
 	c := s.container(ru)
 	c.Name = orName(s.collection) + "-" + safeName(s.keyTextPlain(k))

@@ -193,6 +193,8 @@ type part struct {
 	rng    epk.Range
 	parent []string
 	space  float64 // share of the key space; 0 when unknown
+	frac   float64 // share of the throughput the feed gives it (throughputFraction); 0 none
+	share  float64 // its RU/s; 0 unknown
 
 	load   *report.PartitionLoad
 	bins   map[binKey]float64 // RU per region and bin
@@ -212,7 +214,7 @@ func newState(in Input, d *report.Diagnosis) *state {
 		if _, dup := s.byID[r.ID]; dup {
 			continue
 		}
-		p := &part{id: r.ID, listed: true, rng: r.Range, parent: r.Parents, bins: map[binKey]float64{}}
+		p := &part{id: r.ID, listed: true, rng: r.Range, parent: r.Parents, frac: r.ThroughputFraction, bins: map[binKey]float64{}}
 		p.space = keySpace(in.Version, r.Range)
 		s.byID[r.ID] = len(s.parts)
 		s.parts = append(s.parts, p)

@@ -221,3 +221,24 @@ func TestRedistributed(t *testing.T) {
 		}
 	}
 }
+
+// TestThroughputFraction: a ranges feed that gives each range its share
+// of the throughput (as a redistribution leaves them) sets each
+// partition's RU/s: contoso's range, given half of 18,000, no longer
+// throttles at its 7,380 RU/s peak.
+func TestThroughputFraction(t *testing.T) {
+	s := hotTenant()
+	for i := range s.in.Ranges {
+		s.in.Ranges[i].ThroughputFraction = map[string]float64{"1": 0.25, "2": 0.5, "3": 0.25}[s.in.Ranges[i].ID]
+	}
+	d := Diagnose(s.input())
+	p := partitionOf(d, "2")
+	if p.ShareRuPerSecond != 9000 || *p.ThrottledSeconds != 0 || partitionOf(d, "1").ShareRuPerSecond != 4500 {
+		t.Errorf("partition 2: share %v, throttled %d s; partition 1: share %v; want 9,000, 0, 4,500", p.ShareRuPerSecond, *p.ThrottledSeconds, partitionOf(d, "1").ShareRuPerSecond)
+	}
+	// Fractions that do not sum to the whole are not a layout: even.
+	s.in.Ranges[0].ThroughputFraction = 0.9
+	if p := partitionOf(Diagnose(s.input()), "2"); p.ShareRuPerSecond != 6000 {
+		t.Errorf("fractions summing past 1: share %v, want the even 6,000", p.ShareRuPerSecond)
+	}
+}

@@ -52,8 +52,8 @@ func (s *state) hotSpot() {
 	// The busiest bins: those at or over the share, or else the top 1 %.
 	busy := map[binKey]bool{}
 	threshold := p.load.P99RuPerSecond
-	if s.share > 0 && p.load.ThrottledSeconds != nil && *p.load.ThrottledSeconds > 0 {
-		threshold = s.share
+	if p.share > 0 && p.load.ThrottledSeconds != nil && *p.load.ThrottledSeconds > 0 {
+		threshold = p.share
 	}
 	for bk, ru := range p.bins {
 		if perSec := ru / float64(s.grain); perSec >= threshold && perSec > 0 {

@@ -214,6 +214,7 @@ func (s *state) partitions() {
 	if n := s.physical(); s.in.Throughput.RU > 0 && n > 0 {
 		s.share = capacity.PerPartitionRU(s.in.Throughput, n)
 		s.d.Settings.ShareRU = round(s.share, 2)
+		s.shares()
 	}
 	type keyOnPart struct {
 		ru, peak float64
@@ -260,11 +261,12 @@ func (s *state) partitions() {
 			row.PeakAt = time.Unix(peakAt, 0).UTC().Format(time.RFC3339)
 		}
 		row.P99RuPerSecond = round(percentile(vals, bins, 0.99), 2)
-		if s.share > 0 {
-			row.PeakUtilisation = ptr(round(row.PeakRuPerSecond/s.share, 4))
+		if share := p.share; share > 0 {
+			row.ShareRuPerSecond = round(share, 2)
+			row.PeakUtilisation = ptr(round(row.PeakRuPerSecond/share, 4))
 			n := int64(0)
 			for _, v := range vals {
-				if v >= s.share {
+				if v >= share {
 					n += s.grain
 				}
 			}
@@ -302,6 +304,34 @@ func (s *state) partitions() {
 	s.pickHottest()
 }
 
+// shares gives each partition its RU/s: the throughput divided evenly
+// (partitioning-overview.md: 18,000 RU/s over three partitions is 6,000
+// each), or, when the ranges feed gives every listed range its
+// throughputFraction and they sum to the whole (within 1 %), each range
+// its fraction, as a redistribution leaves them; at most 10,000 each.
+func (s *state) shares() {
+	sum, all := 0.0, true
+	for _, p := range s.parts {
+		if p.listed {
+			sum += p.frac
+			all = all && p.frac > 0
+		}
+	}
+	byFraction := all && sum > 0.99 && sum < 1.01
+	for _, p := range s.parts {
+		switch {
+		case byFraction && p.listed:
+			p.share = min(float64(s.in.Throughput.RU)*p.frac, capacity.PartitionMaxRU)
+		case !p.listed && p.id == "undefined":
+		default:
+			p.share = s.share
+		}
+	}
+}
+
+// shareOf is part i's RU/s.
+func (s *state) shareOf(i int) float64 { return s.parts[i].share }
+
 // physical is how many physical partitions the throughput is shared by:
 // the ranges listed, or without a ranges feed the ids the logs name.
 func (s *state) physical() int {
@@ -323,13 +353,16 @@ func (s *state) physical() int {
 }
 
 // pickHottest is the partition whose busiest second is the most over its
-// share (with the same share, the busiest); without the RU log, the one
+// share (without the throughput, the busiest); without the RU log, the one
 // whose normalized consumption peaked highest. Ties go to the first in
 // key order.
 func (s *state) pickHottest() {
 	best, bestScore := -1, 0.0
 	for i, p := range s.parts {
 		score := p.load.PeakRuPerSecond
+		if p.share > 0 {
+			score = p.load.PeakRuPerSecond / p.share
+		}
 		if len(s.cells) == 0 {
 			score = 0
 			if p.load.NormalizedPeak != nil {

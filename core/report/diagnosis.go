@@ -105,6 +105,10 @@ type PartitionLoad struct {
 	PeakRuPerSecond float64 `json:"peakRuPerSecond"`
 	PeakAt          string  `json:"peakAt,omitempty"`
 	P99RuPerSecond  float64 `json:"p99RuPerSecond"`
+	// ShareRuPerSecond is its share of the throughput: the RU/s divided
+	// evenly, or by the ranges' throughputFraction when the feed gives
+	// them; absent without the throughput.
+	ShareRuPerSecond float64 `json:"shareRuPerSecond,omitempty"`
 	// PeakUtilisation is the peak over its share of the throughput;
 	// ThrottledSeconds counts the seconds at or over its share. Both are
 	// absent without the throughput.

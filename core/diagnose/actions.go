@@ -449,14 +449,15 @@ func (s *state) changeKey() report.Action {
 	dest.Name = orName(s.collection) + "-new"
 	start := ""
 	lower := ""
-	if n := best.RequiredPartitions; n > capacity.InitialPartitions(capacity.Throughput{RU: ru, Autoscale: s.in.Throughput.Autoscale}) {
+	if n := best.RequiredPartitions; n > 0 && n != capacity.InitialPartitions(capacity.Throughput{RU: ru, Autoscale: s.in.Throughput.Autoscale}) {
 		// Created with n x 6,000 (10,000 autoscale) it starts with n
-		// partitions, and keeps them when lowered.
+		// partitions, and keeps them when set anywhere up to n x 10,000.
 		dest.RU = capacity.CreateRU(n, s.in.Throughput.Autoscale)
-		lowered := dest
-		lowered.RU = ru
-		lower = provision.UpdateThroughput(lowered)
-		start = fmt.Sprintf(" Create it with %s RU/s so that it starts with %d partitions, then lower it to %s.", human.Count(int64(dest.RU)), n, human.Count(int64(ru)))
+		then := dest
+		then.RU = ru
+		lower = provision.UpdateThroughput(then)
+		start = fmt.Sprintf(" Create it with %s RU/s so that it starts with %d %s, then set it to %s.", human.Count(int64(dest.RU)), n,
+			human.Plural(int64(n), "partition", "partitions"), human.Count(int64(ru)))
 	}
 	if snips := provision.Snippets(spec, s.in.Version, dest); len(snips) > 0 {
 		a.Commands = append(a.Commands, snips[0].Code)

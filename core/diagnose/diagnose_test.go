@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"bytes"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -240,5 +242,33 @@ func TestThroughputFraction(t *testing.T) {
 	s.in.Ranges[0].ThroughputFraction = 0.9
 	if p := partitionOf(Diagnose(s.input()), "2"); p.ShareRuPerSecond != 6000 {
 		t.Errorf("fractions summing past 1: share %v, want the even 6,000", p.ShareRuPerSecond)
+	}
+}
+
+// TestHostileValues: key values are user text; no rendering writes a
+// control or bidirectional character raw, nor lets one start markup.
+func TestHostileValues(t *testing.T) {
+	s := hotTenant()
+	evil := telemetry.Key{Text: `["\u001b[2J\u202egnp.exe|<b>*x*</b>"]`, Values: []epk.Value{epk.Str("\u001b[2J\u202egnp.exe|<b>*x*</b>")}}
+	for sec := range 600 {
+		s.ru(evil, sec, 9000)
+	}
+	s.storage(evil, 0, 15*gb)
+	d := Diagnose(s.input())
+	for name, write := range map[string]func(io.Writer, *report.Diagnosis) error{"text": report.WriteDiagnosisText, "markdown": report.WriteDiagnosisMarkdown, "json": report.WriteDiagnosisJSON} {
+		var b bytes.Buffer
+		if err := write(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.ContainsAny(out, "\u001b\u202e") {
+			t.Errorf("%s writes a control or bidi character raw", name)
+		}
+		if name == "markdown" && strings.Contains(out, "<b>") {
+			t.Errorf("markdown writes the value's HTML raw")
+		}
+		if !strings.Contains(out, `\u001b`) {
+			t.Errorf("%s does not show the escape as \\u001b", name)
+		}
 	}
 }

@@ -123,7 +123,10 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 // document or a ticket.
 func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 	finite(reflect.ValueOf(d))
-	bw := &errWriter{w: w}
+	// Every character a path escapes is written \uXXXX, in values and
+	// messages alike (paths.EscapeJSON): none is markup.
+	ew := &escaper{w: w}
+	bw := &errWriter{w: ew}
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	p("# Partition diagnosis\n\n%s\n", mdText(diagnosisHeading(d)))
 	if lines := exportLines(d); len(lines)+len(d.Warnings) > 0 {
@@ -225,7 +228,10 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 			p("\n   Rule: %s\n", mdText(a.Source))
 		}
 	}
-	return bw.err
+	if bw.err != nil {
+		return bw.err
+	}
+	return ew.flush()
 }
 
 func (d *Diagnosis) partition(id string) *PartitionLoad {

@@ -548,6 +548,8 @@ func TestREADMEExamples(t *testing.T) {
 		for i, a := range args {
 			if f, ok := files[a]; ok {
 				args[i] = f
+			} else if _, err := os.Stat(filepath.Join("../..", a)); err == nil && strings.Contains(a, "/") {
+				args[i] = filepath.Join("../..", a) // a file of the repository, named from its root
 			}
 		}
 		code, out, errs := runCmd(t, "", args...)

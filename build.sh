@@ -270,15 +270,15 @@ run_tests() {
   GOOS=js GOARCH=wasm go vet ./wasm/... ./ui/... ./core/...
   log "native tests"
   # All but e2e, which needs the site and the browser: it runs below.
-  go test -count=1 $(go list ./... | grep -vx github.com/pkcalc/pkcalc/e2e)
+  go test -count=1 -timeout 30m $(go list ./... | grep -vx github.com/pkcalc/pkcalc/e2e)
   log "WebAssembly tests (Node)"
-  PATH="$PATH:$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./ui/...
+  PATH="$PATH:$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm go test -count=1 -timeout 30m ./core/... ./ui/...
   need_chromium
   build_site build/site
   build_cloudflare build/cloudflare build/site; export PKCALC_CLOUDFLARE="$PWD/build/cloudflare" PKCALC_WRANGLER="$PWD/build/wrangler/node_modules/.bin/wrangler"
   log "browser tests (Chromium at $CHROMIUM)"
   PKCALC_SITE="$PWD/build/site" PKCALC_SCREENSHOTS="${PKCALC_SCREENSHOTS:-$PWD/build/screenshots}" \
-    go test -count=1 -v ./e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
+    go test -count=1 -timeout 30m -v ./e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
   return "${PIPESTATUS[0]}"
 }
 

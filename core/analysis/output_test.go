@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/advisor"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/paths"
 	"github.com/pkcalc/pkcalc/core/report"
 )
@@ -25,18 +25,27 @@ func allFormats(t *testing.T, r *report.Report) map[string]string {
 	return map[string]string{"json": jb.String(), "text": text, "markdown": md, "csv": csv}
 }
 
-// raw matches the characters no output may carry as they are (paths.Escaped
-// past C0, which JSON and the tables already escape).
-var raw = regexp.MustCompile("[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+// raw finds the characters no output may carry as they are (human.Unseen
+// past C0, which JSON and the tables already escape), at most n of them.
+func raw(s string, n int) (at []int) {
+	for i, r := range s {
+		if r >= 0x7f && human.Unseen(r) && len(at) < n {
+			at = append(at, i)
+		}
+	}
+	return at
+}
 
 // TestOutputEscapesControlsAndBidi: C1 controls (U+009B starts a
-// terminal's escape sequence) and the bidirectional formatting characters
-// in property names and values reach no output raw, in any format: each
-// is written \uXXXX, as C0 controls are. The JSON still reads back the
+// terminal's escape sequence), the bidirectional formatting characters and
+// those that show as nothing or as a plain space (a byte order mark,
+// zero-width ones, a no-break space, a soft hyphen, a tag past U+FFFF) in
+// property names and values reach no output raw, in any format: each is
+// written \uXXXX, as C0 controls are. The JSON still reads back the
 // values as they are.
 func TestOutputEscapesControlsAndBidi(t *testing.T) {
-	names := []string{"\u009b31m", "a\u202egnp.exe", "x\u2066y\u2069", "r\u200fl", "ar\u061c", "del\u007f"}
-	values := []string{"v\u009b2J", "v\u202egnp.exe", "\u2067w\u2069", "z\u200e", "q\u0085"}
+	names := []string{"\u009b31m", "a\u202egnp.exe", "x\u2066y\u2069", "r\u200fl", "ar\u061c", "del\u007f", "\ufeffISO", "t\u200bx\u00a0", "s\u00adh\U000e0041"}
+	values := []string{"v\u009b2J", "v\u202egnp.exe", "\u2067w\u2069", "z\u200e", "q\u0085", "\ufeffb", "n\u00a0b\u200d"}
 	var docs []string
 	for i := range 60 {
 		d := map[string]any{"id": fmt.Sprint(i)}
@@ -65,17 +74,15 @@ func TestOutputEscapesControlsAndBidi(t *testing.T) {
 	}
 	out["paths"] = table.String()
 	for format, s := range out {
-		if m := raw.FindAllStringIndex(s, 3); m != nil {
-			for _, at := range m {
-				t.Errorf("%s carries %U raw: %q", format, []rune(s[at[0]:])[0], s[max(0, at[0]-20):min(len(s), at[1]+10)])
-			}
+		for _, at := range raw(s, 3) {
+			t.Errorf("%s carries %U raw: %q", format, []rune(s[at:])[0], s[max(0, at-20):min(len(s), at+10)])
 		}
 	}
 	if !strings.Contains(out["text"], "line 2, column 27: unexpected character U+202E") || !strings.Contains(out["text"], `/"\u2067z"`) {
 		t.Error("the text lacks the query's error or the read's path, escaped")
 	}
 	// Each key shows as its escaped path, which key.Parse reads back.
-	for _, want := range []string{`/"\u009b31m"`, `/"a\u202egnp.exe"`, `/"x\u2066y\u2069"`, `/"r\u200fl"`, `/"ar\u061c"`, `/"del\u007f"`} {
+	for _, want := range []string{`/"\u009b31m"`, `/"a\u202egnp.exe"`, `/"x\u2066y\u2069"`, `/"r\u200fl"`, `/"ar\u061c"`, `/"del\u007f"`, `/"\ufeffISO"`, `/"t\u200bx\u00a0"`, `/"s\u00adh\udb40\udc41"`} {
 		for _, format := range []string{"json", "text", "markdown", "csv"} {
 			s := out[format]
 			switch format {

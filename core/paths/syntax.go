@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/pkcalc/pkcalc/core/human"
 )
 
 // Format writes property names as a Cosmos DB path: /a/b. A name that is
 // not plain letters, digits and underscores is quoted: /"order date"/"a\"b",
-// with the characters Escaped names written as in JSON: /"a\u000ab",
-// /"\u202etxt.exe".
+// with the characters that do not show as themselves (human.Unseen)
+// written as in JSON: /"a\u000ab", /"\u202etxt.exe", /"\ufeffISO".
 func Format(names []string) string {
 	var b strings.Builder
 	for _, n := range names {
@@ -24,55 +27,40 @@ func quote(name string) string {
 	if plain(name) {
 		return name
 	}
-	var b strings.Builder
-	b.WriteByte('"')
+	var b []byte
+	b = append(b, '"')
 	for i := 0; i < len(name); {
 		r, size := utf8.DecodeRuneInString(name[i:])
 		switch {
 		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(name[i])
-		case Escaped(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			b = append(b, '\\', name[i])
+		case human.Unseen(r):
+			b = appendEscape(b, r)
 		default:
 			// A byte of invalid UTF-8 too, as Parse reads it back.
-			b.WriteString(name[i : i+size])
+			b = append(b, name[i:i+size]...)
 		}
 		i += size
 	}
-	b.WriteByte('"')
-	return b.String()
+	return string(append(b, '"'))
 }
 
-// Escaped reports whether r is written \uXXXX, not as it is, in a path
-// (Format) and in the values shown beside one (EscapeJSON), so that no
-// report shows a name or a value other than it is:
-//
-//   - the control characters: C0, DEL and C1 (U+0080 to U+009F), which
-//     written raw break a table's line or drive the terminal showing them
-//     (ESC and U+009B start its escape sequences), and the line and
-//     paragraph separators U+2028 and U+2029;
-//   - the bidirectional formatting characters: the marks U+200E, U+200F
-//     and U+061C, the embeddings and overrides U+202A to U+202E and the
-//     isolates U+2066 to U+2069, which reorder the text around them: a
-//     name "a\u202egnp.exe" shows as "aexe.png".
-func Escaped(r rune) bool {
-	switch {
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
+// appendEscape writes r as JSON escapes it: \uXXXX, or a pair of them
+// (UTF-16 surrogates) past U+FFFF.
+func appendEscape(b []byte, r rune) []byte {
+	if r > 0xffff {
+		r1, r2 := utf16.EncodeRune(r)
+		return fmt.Appendf(b, `\u%04x\u%04x`, r1, r2)
 	}
-	return false
+	return fmt.Appendf(b, `\u%04x`, r)
 }
 
-// EscapeJSON returns JSON text with every character Escaped names that a
-// JSON encoder leaves raw (all but C0, which it escapes or which is white
-// space between values) written \uXXXX. Such characters occur only in the
-// text's strings, where \uXXXX is the same character: the text holds the
-// same values. It returns text itself when there is nothing to escape.
+// EscapeJSON returns JSON text with every character human.Unseen reports
+// that a JSON encoder leaves raw (all but C0, which it escapes or which is
+// white space between values) written \uXXXX. Such characters occur only
+// in the text's strings, where \uXXXX is the same character: the text
+// holds the same values. It returns text itself when there is nothing to
+// escape.
 func EscapeJSON[T string | []byte](text T) T {
 	var out []byte
 	done := 0
@@ -82,12 +70,12 @@ func EscapeJSON[T string | []byte](text T) T {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(string(text[i:min(i+utf8.UTFMax, len(text))]))
-		if Escaped(r) {
+		if human.Unseen(r) {
 			if out == nil {
 				out = make([]byte, 0, len(text)+16)
 			}
 			out = append(out, text[done:i]...)
-			out = fmt.Appendf(out, `\u%04x`, r)
+			out = appendEscape(out, r)
 			done = i + size
 		}
 		i += size
@@ -138,8 +126,17 @@ func Parse(path string) ([]string, error) {
 					j++
 					if path[j] == 'u' && j+5 <= len(path) {
 						if r, err := strconv.ParseUint(path[j+1:j+5], 16, 16); err == nil {
-							b.WriteRune(rune(r))
 							j += 4
+							// A pair of surrogates, as Format writes a
+							// character past U+FFFF, is that character.
+							if r2, ok := lowSurrogate(path[j+1:]); ok && utf16.IsSurrogate(rune(r)) {
+								if d := utf16.DecodeRune(rune(r), r2); d != utf8.RuneError {
+									b.WriteRune(d)
+									j += 6
+									continue
+								}
+							}
+							b.WriteRune(rune(r))
 							continue
 						}
 					}
@@ -171,4 +168,16 @@ func Parse(path string) ([]string, error) {
 		i += j
 	}
 	return names, nil
+}
+
+// lowSurrogate reads a \uXXXX escape of a low surrogate at the start of s.
+func lowSurrogate(s string) (rune, bool) {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return 0, false
+	}
+	r, err := strconv.ParseUint(s[2:6], 16, 16)
+	if err != nil || r < 0xdc00 || r > 0xdfff {
+		return 0, false
+	}
+	return rune(r), true
 }

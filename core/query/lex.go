@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/human"
 )
 
 // Error is a syntax error at a position in the query text.
@@ -217,7 +217,7 @@ func describeChar(s string) string {
 	if r == utf8.RuneError {
 		return fmt.Sprintf("byte 0x%02x", s[0])
 	}
-	if paths.Escaped(r) {
+	if human.Unseen(r) {
 		return fmt.Sprintf("%U", r) // written raw it would drive the terminal or reorder the message
 	}
 	return "'" + string(r) + "'"

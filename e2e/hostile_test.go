@@ -38,7 +38,10 @@ func TestHostile(t *testing.T) {
 			{"nan-infinity.jsonl", "Read 2 documents", "line 2, column 15 (document 2): NaN is not valid JSON: numbers must be finite; write null instead"},
 			{"comments.json", "Read 1 document", "line 1, column 1 (document 1): JSON has no comments: remove the // comment"},
 			{"deep-129-arrays.jsonl", "Read 2 documents", "line 2, column 1 (document 2): document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
-			{"bom-middle.jsonl", "Read 3 documents", "line 2, column 1 (document 2): a byte order mark (U+FEFF) in the middle of the input"},
+			{"bom-in-value.jsonl", "Read 2 documents", "line 2, column 7 (document 2): a byte order mark (U+FEFF) in the middle of the input"},
+			// Notes: the input was read as a table; a name does not show as itself.
+			{"table-lines.jsonl", "Read 5 documents", "line 1, column 1 (document 1): the first line is an array of 6 names and the lines after it arrays of values: read as a table"},
+			{"bom-in-name.jsonl", "Read 6 documents", `line 1, column 2 (document 1): property name "\ufeffISO" holds a byte order mark (U+FEFF) before "ISO"`},
 			{"cut-after-colon.jsonl", "Read 2 documents", "line 1, column 20 (document 1): the line ends after ':' with no value: document 1 is cut off here; skipped, and line 2, a document of its own, is read as one"},
 			{"non-document-lines.jsonl", "Read 1 document", `line 4, column 1 (document 4): a string is not a document: documents are JSON objects; skipped`},
 			{"deep-129.json", "Could not analyse pasted text", "no document could be read; line 1, column 1: document is nested deeper than the 128 levels Cosmos DB allows; skipped"},
@@ -52,7 +55,7 @@ func TestHostile(t *testing.T) {
 				clearPage(t, ctx)
 				paste(t, ctx, hostileInput(t, tt.file))
 				waitStatus(t, ctx, tt.status)
-				shown := eval[string](t, ctx, `["errors", "error"].map(id => (document.getElementById(id) || {}).innerText || "").join("\n")`)
+				shown := eval[string](t, ctx, `["errors", "error", "warnings"].map(id => (document.getElementById(id) || {}).innerText || "").join("\n")`)
 				if !strings.Contains(shown, tt.shown) {
 					t.Errorf("the page shows %q; want %q", shown, tt.shown)
 				}
@@ -60,6 +63,29 @@ func TestHostile(t *testing.T) {
 			})
 		}
 		nothingRan(t, ctx)
+	})
+
+	// A table of JSON arrays reads as its rows, and a name with a byte
+	// order mark before it shows the mark in the path table.
+	t.Run("what people paste", func(t *testing.T) {
+		ctx := page(t)
+		for _, tt := range []struct {
+			file, status string
+			paths        []string
+		}{
+			{"table-array.json", "Read 4 documents", []string{"/id", "/tenantId", "/device", "/device/id", "/device/kind"}},
+			{"bom-in-name.jsonl", "Read 6 documents", []string{`/"\ufeffISO"`, "/id", "/population"}},
+		} {
+			clearPage(t, ctx)
+			paste(t, ctx, hostileInput(t, tt.file))
+			waitStatus(t, ctx, tt.status)
+			rows := table(t, ctx)
+			for _, p := range tt.paths {
+				if _, ok := rows[p]; !ok {
+					t.Errorf("%s: no row for %s; rows %v", tt.file, p, rows)
+				}
+			}
+		}
 	})
 
 	t.Run("script payloads", func(t *testing.T) {

@@ -94,6 +94,8 @@ func UnseenName(r rune) string {
 	return fmt.Sprintf("%s (%U)", name, r)
 }
 
+func seen(r rune) bool { return !Unseen(r) }
+
 // UnseenIn describes the characters of s that Unseen reports, and where
 // they are in it: `a byte order mark (U+FEFF) before "ISO"`, `a
 // zero-width space (U+200B) inside "tenantId"`. It returns "" when s holds
@@ -101,21 +103,16 @@ func UnseenName(r rune) string {
 func UnseenIn(s string) (desc, visible string) {
 	var names []string
 	var b strings.Builder
-	first, last := -1, -1 // where the first unseen character starts and the last ends
-	for i, r := range s {
-		if r == utf8.RuneError || !Unseen(r) {
+	for _, r := range s {
+		if !Unseen(r) {
 			b.WriteRune(r)
 			continue
 		}
-		if first < 0 {
-			first = i
-		}
-		last = i + utf8.RuneLen(r)
 		if n := UnseenName(r); !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
-	if first < 0 {
+	if names == nil {
 		return "", s
 	}
 	visible = b.String()
@@ -126,24 +123,28 @@ func UnseenIn(s string) (desc, visible string) {
 	case n == 3:
 		what += ", " + names[1] + " and " + names[2]
 	case n > 3:
-		what += ", " + names[1] + " and " + strconv.Itoa(n-2) + " other kinds"
+		what += ", " + names[1] + " and " + strconv.Itoa(n-2) + " others"
 	}
 	if visible == "" {
 		return "only " + what, ""
 	}
-	// Where: wholly before the visible text, after it, or among it.
-	seen := func(r rune) bool { return !Unseen(r) }
+	// Where: before the visible text, after it, both, or inside it.
 	head := strings.IndexFunc(s, seen)
 	tail := strings.LastIndexFunc(s, seen)
 	_, size := utf8.DecodeRuneInString(s[tail:])
-	where := " inside "
+	before, after := head > 0, tail+size < len(s)
+	inside := strings.ContainsFunc(s[head:tail+size], Unseen)
+	where := " in "
 	switch {
-	case last <= head:
+	case inside && !before && !after:
+		where = " inside "
+	case inside:
+	case before && after:
+		where = " around "
+	case before:
 		where = " before "
-	case first >= tail+size:
+	case after:
 		where = " after "
-	case first < head || last > tail+size:
-		where = " in " // before or after it and inside
 	}
 	return what + where + strconv.Quote(visible), visible
 }

@@ -45,8 +45,9 @@ func TestUnseenIn(t *testing.T) {
 		{"\ufeffa\u200db", `a byte order mark (U+FEFF) and a zero-width joiner (U+200D) in "ab"`, "ab"},
 		{"co\u00adop\u2060x\u200c", `a soft hyphen (U+00AD), a word joiner (U+2060) and a zero-width non-joiner (U+200C) in "coopx"`, "coopx"},
 		{"a\u202egnp.exe", `a bidirectional control (U+202E) inside "agnp.exe"`, "agnp.exe"},
-		{"a\u200bb\u200cc\u200dd\u2060e", `a zero-width space (U+200B), a zero-width non-joiner (U+200C) and 2 other kinds inside "abcde"`, "abcde"},
+		{"a\u200bb\u200cc\u200dd\u2060e", `a zero-width space (U+200B), a zero-width non-joiner (U+200C) and 2 others inside "abcde"`, "abcde"},
 		{"x\U000e0041\U000e0042", `a tag character (U+E0041) and a tag character (U+E0042) after "x"`, "x"},
+		{"\u2066region\u2069", `a bidirectional control (U+2066) and a bidirectional control (U+2069) around "region"`, "region"},
 		{"a\tb", `a tab (U+0009) inside "ab"`, "ab"},
 		{"größe\u3000", `a space other than the plain one (U+3000) after "größe"`, "größe"},
 	} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,7 +56,10 @@ import (
 //     column without a name (the index column pandas writes) is read as
 //     column_N, N its 1-based position.
 //   - Each such change of a name is a note at the header line, in the
-//     Notes of the first document: the rows are still read whole.
+//     Notes of the first document: the rows are still read whole. So is a
+//     name that holds a character that does not show as itself (a second
+//     byte order mark, a zero-width space: human.Unseen).
+//   - A JSON table's header follows the same rules (table.go).
 //
 // The delimiter is the one of comma, semicolon and tab that the first
 // non-blank line (the header) holds most of, outside quotes: a comma on a
@@ -94,8 +96,7 @@ type CSVReader struct {
 	format     string
 	started    bool
 	done       bool
-	width      int      // cells in the header
-	root       *csvNode // the shape of a document
+	cols       *columns // the shape of a document, from the header
 	pending    []error  // header problems not yet returned
 	rows       int      // rows numbered so far, counting skipped ones
 	notes      []*Error // notes of the row being read
@@ -105,17 +106,6 @@ type CSVReader struct {
 	cellText   []byte   // the cell jsonCells reads
 	names      []string // the header's names, trimmed (Header)
 	headerLine int
-	// notes on the header, for the first document
-	headerNotes     []*Error
-	moreHeaderNotes int
-}
-
-// csvNode is a property of the documents: a column (col >= 0) or an
-// object of columns whose headers share a dotted prefix (col < 0).
-type csvNode struct {
-	name string
-	col  int
-	kids []*csvNode
 }
 
 // NewCSVReader returns a CSVReader of documents from src. Nothing is read
@@ -255,155 +245,47 @@ func (c *CSVReader) start() {
 
 // header turns the names of the columns into the shape of the documents.
 func (c *CSVReader) header(rec []string) {
-	c.width = len(rec)
-	names := make([]string, len(rec))
-	taken := make(map[string]bool, len(rec)) // the names as written
-	for i, s := range rec {
-		if !utf8.ValidString(s) {
-			c.headerNote(i, "the name of column %d is not valid UTF-8; the bad bytes read as U+FFFD", i+1)
-			s = strings.ToValidUTF8(s, "\uFFFD")
-		}
-		names[i] = strings.TrimSpace(s)
-		taken[names[i]] = true
-	}
-	c.names = slices.Clone(names)
+	c.cols = newColumns(rec, c.s.starts)
+	c.names = c.cols.names
 	c.headerLine = c.s.starts[0].line
-	used := make(map[string]int, len(rec)) // final name -> column
-	next := make(map[string]int)           // base -> the suffix to try next, so that many repeats stay linear
-	fresh := func(base string) string {
-		k := max(next[base], 2)
-		for ; ; k++ {
-			if s := base + "_" + strconv.Itoa(k); !taken[s] {
-				if _, ok := used[s]; !ok {
-					next[base] = k + 1
-					return s
-				}
-			}
-		}
-	}
-	for i, name := range names {
-		if name == "" {
-			n := "column_" + strconv.Itoa(i+1)
-			if _, ok := used[n]; taken[n] || ok {
-				n = fresh(n)
-			}
-			c.headerNote(i, "column %d has no name; it is read as %q", i+1, n)
-			names[i] = n
-		} else if j, ok := used[name]; ok {
-			n := fresh(name)
-			c.headerNote(i, "column %d repeats the name %q of column %d; it is read as %q", i+1, name, j+1, n)
-			names[i] = n
-		}
-		used[names[i]] = i
-	}
-
-	c.root = &csvNode{col: -1}
-	groups := make(map[string]*csvNode)
-	for i, name := range names {
-		parts := strings.Split(name, ".")
-		if len(parts) > 1 && !slices.Contains(parts, "") {
-			if len(parts) > MaxDepth {
-				c.headerNote(i, "column %d %q would nest deeper than the %d levels Cosmos DB allows; it is read as the property %q", i+1, name, MaxDepth, name)
-				parts = []string{name}
-			} else {
-				for k := 1; k < len(parts); k++ {
-					prefix := strings.Join(parts[:k], ".")
-					if j, ok := used[prefix]; ok {
-						c.headerNote(i, "column %d %q cannot nest under %q, which column %d holds; it is read as the property %q", i+1, name, prefix, j+1, name)
-						parts = []string{name}
-						break
-					}
-				}
-			}
-		} else {
-			parts = []string{name}
-		}
-		parent := c.root
-		for k := 0; k < len(parts)-1; k++ {
-			key := strings.Join(parts[:k+1], ".")
-			g := groups[key]
-			if g == nil {
-				g = &csvNode{name: parts[k], col: -1}
-				groups[key] = g
-				parent.kids = append(parent.kids, g)
-			}
-			parent = g
-		}
-		parent.kids = append(parent.kids, &csvNode{name: parts[len(parts)-1], col: i})
-	}
-	if n := c.moreHeaderNotes; n > 0 {
-		c.headerNotes[len(c.headerNotes)-1].Msg += fmt.Sprintf("; and %d more columns are read under another name", n)
-	}
-}
-
-// headerNote notes a column read under another name than its header's:
-// the rows are still read whole, so it comes with the first document, as a
-// note on a value read with a change does, not as a problem.
-// Past 10, as for a document's notes, they are only counted.
-func (c *CSVReader) headerNote(col int, format string, args ...any) {
-	if len(c.headerNotes) == 10 {
-		c.moreHeaderNotes++
-		return
-	}
-	at := c.s.starts[col]
-	c.headerNotes = append(c.headerNotes, &Error{Line: at.line, Column: at.col, Offset: at.off, Msg: fmt.Sprintf(format, args...)})
 }
 
 // row makes a document of a record.
 func (c *CSVReader) row(rec []string) (*Document, error) {
 	line, start := c.s.recLine, c.s.recOffset
-	if len(rec) != c.width {
+	width := c.cols.width
+	if len(rec) != width {
 		e := &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
-			Msg: fmt.Sprintf("%d fields, the header has %d; skipped", len(rec), c.width)}
-		if len(rec) > c.width {
+			Msg: fmt.Sprintf("%d fields, the header has %d; skipped", len(rec), width)}
+		if len(rec) > width {
 			// Point at the first cell too many.
-			at := c.s.starts[c.width]
+			at := c.s.starts[width]
 			e.Line, e.Column, e.Offset = at.line, at.col, at.off
 		}
 		return nil, e
 	}
 	c.notes = nil
-	root, ok := c.object(c.root, rec)
-	if !ok {
-		root = jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{}}
-	}
+	root := buildRow(c.cols.root, csvCells{c, rec})
 	size := root.CompactLen() // len(root.JSON()), without building it
 	if size > MaxDocumentBytes {
 		return nil, &Error{Document: c.rows, Line: line, Column: 1, Offset: start, Skipped: true,
 			Msg: fmt.Sprintf("row is %.1f MB as JSON, over the 2 MB Cosmos DB allows for an item; skipped", float64(size)/(1<<20))}
 	}
 	notes := c.notes
-	if c.headerNotes != nil {
-		notes = append(c.headerNotes, notes...)
-		c.headerNotes = nil
+	if c.cols.notes != nil {
+		notes = append(c.cols.notes, notes...)
+		c.cols.notes = nil
 	}
 	return &Document{Index: c.rows, Line: line, Offset: start, Bytes: size, Root: root, Notes: notes}, nil
 }
 
-// object builds the object of node n, and reports false when all its
-// cells are empty.
-func (c *CSVReader) object(n *csvNode, rec []string) (jsontree.Value, bool) {
-	var members []jsontree.Member
-	for _, k := range n.kids {
-		var v jsontree.Value
-		var ok bool
-		if k.col >= 0 {
-			v, ok = c.cell(rec, k.col)
-		} else {
-			v, ok = c.object(k, rec)
-		}
-		if ok {
-			if members == nil {
-				members = make([]jsontree.Member, 0, len(n.kids))
-			}
-			members = append(members, jsontree.Member{Key: k.name, Value: v})
-		}
-	}
-	if members == nil {
-		return jsontree.Value{}, false
-	}
-	return jsontree.Value{Kind: jsontree.Object, Members: members}, true
+// csvCells are the cells of a record, typed as CSVReader types them.
+type csvCells struct {
+	c   *CSVReader
+	rec []string
 }
+
+func (r csvCells) cell(i int) (jsontree.Value, bool) { return r.c.cell(r.rec, i) }
 
 func (c *CSVReader) cell(rec []string, i int) (jsontree.Value, bool) {
 	s := rec[i]

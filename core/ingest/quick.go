@@ -124,8 +124,9 @@ func (q *quickRead) space() bool {
 }
 
 // str reads a plain string whose opening quote is at q.i and returns where
-// its text lies; ok is false if it is not plain.
-func (q *quickRead) str() (start, end int, ok bool) {
+// its text lies, and whether it holds bytes past ASCII; ok is false if it
+// is not plain.
+func (q *quickRead) str() (start, end int, high, ok bool) {
 	b := q.b
 	i := q.i + 1
 	start = i
@@ -133,18 +134,19 @@ func (q *quickRead) str() (start, end int, ok bool) {
 		i++
 	}
 	if i < len(b) && b[i] >= 0x80 {
+		high = true
 		for i < len(b) && stringByte[b[i]] {
 			i++
 		}
 		if i < len(b) && !utf8.Valid(b[start:i]) {
-			return 0, 0, false // noted by the careful reader
+			return 0, 0, false, false // noted by the careful reader
 		}
 	}
 	if i >= len(b) || b[i] != '"' {
-		return 0, 0, false // an escape, a control character or the end of the buffer
+		return 0, 0, false, false // an escape, a control character or the end of the buffer
 	}
 	q.i = i + 1
-	return start, i, true
+	return start, i, high, true
 }
 
 // skipString passes over a string in skip mode, its escapes checked but
@@ -237,14 +239,21 @@ func hexRune(b []byte) (rune, bool) {
 }
 
 // name reads a property name and its colon; false if the name is not plain
-// or starts with $ (Extended JSON).
+// or starts with $ (Extended JSON), or if it is past ASCII and new to the
+// Reader: the careful reader notes a name that does not show as itself
+// (noteUnseen) where it first meets it.
 func (q *quickRead) name() (quickName, bool) {
 	if !q.space() || q.b[q.i] != '"' {
 		return quickName{}, false
 	}
-	start, end, ok := q.str()
+	start, end, high, ok := q.str()
 	if !ok || (end > start && q.b[start] == '$') {
 		return quickName{}, false
+	}
+	if high {
+		if _, known := q.r.keys[string(q.b[start:end])]; !known {
+			return quickName{}, false
+		}
 	}
 	if !q.space() || q.b[q.i] != ':' {
 		return quickName{}, false
@@ -417,7 +426,7 @@ func (q *quickRead) scalar(v *jsontree.Value) bool {
 	b := q.b
 	switch c := b[q.i]; c {
 	case '"':
-		start, end, ok := q.str()
+		start, end, _, ok := q.str()
 		if ok {
 			v.Kind, v.Str = jsontree.String, q.r.shortString(b[start:end])
 		}

@@ -2,7 +2,8 @@
 // at hand: a JSON array, JSON Lines (NDJSON), documents one after another, a
 // single object, an object that wraps the documents in one array property (as
 // the Cosmos DB REST API and many exports do; under SetPages, pages of them
-// one after another), and MongoDB Extended JSON.
+// one after another), MongoDB Extended JSON, and a table of JSON arrays, a
+// header row of names then rows of values (table.go).
 //
 // A Reader never needs the whole input in memory: it holds one document at a
 // time, and no token longer than an item can hold (a string or a number of
@@ -18,7 +19,9 @@
 // the next line's document with it (cut.go). Lines end at "\n", "\r" or
 // "\r\n".
 // Messages name the usual mistake (a gzip or UTF-16 file, comments, single
-// quotes: hint.go).
+// quotes: hint.go). A property name that does not show as itself (a byte
+// order mark or a zero-width space in it) is noted once, where it first
+// occurs (noteUnseen).
 // Told which property names matter (Project), it builds only those values
 // and checks the rest without building it.
 //
@@ -92,6 +95,7 @@ type Reader struct {
 	line      int
 	lineStart int64
 	crEnd     int64 // just past the last '\r', which ends a line: a '\n' there ends the same line (CRLF)
+	bomEnd    int64 // just past the last byte order mark skipped, at the start of a line (consumeBOM)
 	spaceFrom int64 // where the last run of white space began (skipSpaces), for cut
 
 	state      state
@@ -105,6 +109,12 @@ type Reader struct {
 	pendNotes  []*Error // the notes of the wrapper pending came from, for its first document
 	pendingErr error
 	pendLine   int
+	// A JSON table (table.go): its columns once its header row is read,
+	// the notes for its first document, and, in a JSON array of arrays,
+	// the header row's names while it is still to be read.
+	table      *columns
+	tableNotes []*Error
+	headerAt   []csvPos
 
 	// Per-document state.
 	docStart     int64
@@ -123,12 +133,13 @@ type Reader struct {
 	wrapperKey   string  // the name of the wrapper's document array
 	scratch      []byte
 	keys         map[string]string
-	recent       [256]string       // property names by keySlot
-	recentValues [4096]string      // short string values by valueSlot
-	members      []jsontree.Member // stack of the members of the objects being read
-	names        []string          // stack of the property names of objects read under a projection
-	dupNames     []string          // scratch for dedupe
-	elems        []jsontree.Value  // stack of the elements of the arrays being read
+	unseen       map[string]struct{} // the names noteUnseen noted
+	recent       [256]string         // property names by keySlot
+	recentValues [4096]string        // short string values by valueSlot
+	members      []jsontree.Member   // stack of the members of the objects being read
+	names        []string            // stack of the property names of objects read under a projection
+	dupNames     []string            // scratch for dedupe
+	elems        []jsontree.Value    // stack of the elements of the arrays being read
 
 	// Projection (project.go): proj is what documents keep; node is the
 	// projection of the value being read (nil: build it whole), and skip
@@ -158,11 +169,12 @@ const (
 // NewReader returns a Reader of documents from src.
 func NewReader(src io.Reader) *Reader {
 	return &Reader{
-		src:   src,
-		buf:   make([]byte, 64<<10),
-		line:  1,
-		crEnd: -1,
-		keys:  make(map[string]string),
+		src:    src,
+		buf:    make([]byte, 64<<10),
+		line:   1,
+		crEnd:  -1,
+		bomEnd: -1,
+		keys:   make(map[string]string),
 	}
 }
 
@@ -263,11 +275,15 @@ func (r *Reader) step() (*Document, error) {
 			return nil, nil
 		}
 		r.values++
-		if r.values == 1 && c == 0xEF && r.Offset() == 0 {
+		if c == 0xEF && r.Offset() == r.lineStart && r.Offset() != r.bomEnd {
 			// A UTF-8 byte order mark at the very start is allowed and
-			// ignored; a second one is in the middle of the input.
+			// ignored, and so is one at the start of a line between
+			// documents: a file's own, where files joined one after
+			// another (cat, or the page's files picked together) begin.
+			// Anywhere else, a second one after it too, it is in the
+			// middle of the input.
 			if r.consumeBOM() {
-				r.values = 0
+				r.values--
 				return nil, nil
 			}
 		}
@@ -281,6 +297,25 @@ func (r *Reader) step() (*Document, error) {
 		}
 		switch c {
 		case '[':
+			if r.table != nil {
+				return r.document() // a row of a JSON table
+			}
+			if r.values == 1 {
+				switch kind, at := r.tableAhead(); kind {
+				case linesTable:
+					r.setFormat("JSON Lines of arrays")
+					return nil, r.tableHeader(at, "the first line")
+				case arrayTable:
+					r.pos++
+					r.setFormat("JSON array of arrays")
+					r.state = stArray
+					r.headerAt = at
+					return nil, nil
+				case headerAlone:
+					r.setFormat("JSON array")
+					return nil, r.headerAlone()
+				}
+			}
 			if r.values >= 2 {
 				// An array after a document is more documents, not
 				// what a single object or array was said to be.
@@ -310,7 +345,14 @@ func (r *Reader) step() (*Document, error) {
 		}
 	case stArray, stWrapperArray:
 		r.skipWS()
-		doc, err := r.document()
+		var doc *Document
+		var err error
+		if at := r.headerAt; at != nil {
+			r.headerAt = nil
+			err = r.tableHeader(at, "the array's first element")
+		} else {
+			doc, err = r.document()
+		}
 		if err != nil && r.done {
 			return nil, err
 		}
@@ -375,7 +417,7 @@ func (r *Reader) noteSequenceFormat() {
 	}
 	if r.values >= 2 {
 		// A document that starts at column 1 after a newline reads as JSON Lines.
-		if r.Offset() == r.lineStart {
+		if r.atLineStart() {
 			r.format = "JSON Lines"
 		} else {
 			r.format = "concatenated JSON"
@@ -397,6 +439,10 @@ func (r *Reader) document() (*Document, error) {
 			return d, nil
 		}
 	}
+	row := c == '[' && r.table != nil
+	if row {
+		r.node = nil // a row's values are the document's properties: built whole
+	}
 	v, err := r.value()
 	if err != nil {
 		return nil, r.recover(err)
@@ -404,6 +450,9 @@ func (r *Reader) document() (*Document, error) {
 	notes := r.notes
 	if r.overLimit {
 		return nil, r.limitError(start, line)
+	}
+	if row {
+		return r.tableRow(start, line, v, notes)
 	}
 	if v.Kind != jsontree.Object {
 		return nil, r.skippedErrorAt(start, line, fmt.Sprintf("%s is not a document: documents are JSON objects; skipped", article(kindOf(c))))
@@ -706,7 +755,7 @@ func (r *Reader) recover(err error) error {
 		// the line before) resumes right there if a document starts there.
 		r.skipSpacesOnLine()
 		if c, ok := r.peek(); ok && (c == '{' || c == '[') {
-			if c == '{' && e.Line == r.docLine+1 && r.docCol == 1 {
+			if (c == '{' || c == '[' && r.table != nil) && e.Line == r.docLine+1 && r.docCol == 1 {
 				// A line of JSON Lines left open: the error shows on the
 				// next line, so say which line is at fault.
 				e.Msg = fmt.Sprintf("a new document starts here while document %d, begun on line %d, is still open: is a '}' or ']' missing at the end of line %d?", e.Document, r.docLine, r.docLine)
@@ -1075,16 +1124,30 @@ func (r *Reader) skipLine() bool {
 	}
 }
 
+// consumeBOM skips a byte order mark at the current position, at the
+// start of a line. Columns count from after it on line 1, as editors
+// count them; on a later line, where it starts a file joined after
+// another, they count from the line's start, as everywhere else.
 func (r *Reader) consumeBOM() bool {
 	if !r.ensure(3) {
 		return false
 	}
 	if r.buf[r.pos] == 0xEF && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
 		r.pos += 3
-		r.lineStart = r.Offset()
+		if r.line == 1 {
+			r.lineStart = r.Offset()
+		}
+		r.bomEnd = r.Offset()
 		return true
 	}
 	return false
+}
+
+// atLineStart reports whether the current position starts a line, or
+// follows a byte order mark that does (consumeBOM).
+func (r *Reader) atLineStart() bool {
+	off := r.Offset()
+	return off == r.lineStart || off == r.bomEnd
 }
 
 // ---- values ----
@@ -1092,7 +1155,7 @@ func (r *Reader) consumeBOM() bool {
 // newValueReader returns a Reader for valueOf alone: it reads from no
 // input of its own.
 func newValueReader() *Reader {
-	return &Reader{line: 1, crEnd: -1, eof: true, keys: make(map[string]string)}
+	return &Reader{line: 1, crEnd: -1, bomEnd: -1, eof: true, keys: make(map[string]string)}
 }
 
 // valueOf reads all of b as one JSON value, as a value inside a document
@@ -1147,7 +1210,7 @@ func (r *Reader) value() (jsontree.Value, error) {
 		return v, err
 	case 0xEF:
 		if r.ensure(3) && r.buf[r.pos+1] == 0xBB && r.buf[r.pos+2] == 0xBF {
-			return jsontree.Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start")
+			return jsontree.Value{}, r.errorf(r.docs, "a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start of the input, or of a line between documents, where a file joined after another begins")
 		}
 	}
 	if m := r.valueHint(c); m != "" {
@@ -1637,6 +1700,7 @@ func scanNumber(b []byte) (n int, simple bool, msg string) {
 // strIntern reads a property name, sharing one string per distinct name so
 // that millions of documents with the same properties do not allocate them.
 func (r *Reader) strIntern() (string, error) {
+	begin := r.Offset() - 1 // the opening quote
 	// Past the item limits strBytes keeps no text: the fast path may not
 	// either, or messages would differ with how the input arrives.
 	var b []byte
@@ -1662,12 +1726,53 @@ func (r *Reader) strIntern() (string, error) {
 		return s, nil
 	}
 	s := string(b)
+	if !plain {
+		r.noteUnseen(s, begin)
+	}
 	if len(r.keys) < 1<<16 && len(s) <= 1<<10 {
 		// Long names seldom repeat: kept, 64 Ki of them would hold on
 		// to as many megabytes of input.
 		r.keys[s] = s
 	}
 	return s, nil
+}
+
+// maxUnseen is how many names noteUnseen notes at most.
+const maxUnseen = 100
+
+// noteUnseen notes a property name that holds characters that do not show
+// as themselves (human.Unseen: a byte order mark, a zero-width space, a
+// no-break space, a control), once a name, where it first occurs: such a
+// name reads as another (ISO for "\ufeffISO"), and a key or query naming
+// that other finds nothing. It is called where a name is new to the
+// Reader, so that the names it has met cost nothing.
+func (r *Reader) noteUnseen(name string, at int64) {
+	if _, done := r.unseen[name]; done || len(r.unseen) >= maxUnseen || len(r.notes) >= 10 {
+		return
+	}
+	msg := unseenMessage("property name "+quoteClip(name), name)
+	if msg == "" {
+		return
+	}
+	if r.unseen == nil {
+		r.unseen = make(map[string]struct{})
+	}
+	r.unseen[name] = struct{}{}
+	r.noteAt(at, "%s (noted where the name first occurs)", msg)
+}
+
+// unseenMessage says that what, a name, holds characters that do not show
+// as themselves, and which; "" if it holds none.
+func unseenMessage(what, name string) string {
+	desc, visible := human.UnseenIn(name)
+	switch {
+	case desc == "":
+		return ""
+	case visible == "":
+		return fmt.Sprintf("%s holds %s, which shows as nothing", what, desc)
+	}
+	return fmt.Sprintf("%s holds %s: it reads as %s but is another name, and a key or query naming %s does not find it",
+		what, desc, quoteClip(visible), quoteClip(visible))
 }
 
 func (r *Reader) str() (string, error) {

@@ -818,3 +818,74 @@ func TestNothingLost(t *testing.T) {
 		})
 	}
 }
+
+// TestUnseenNames: a property name holding a character that does not show
+// as itself (a byte order mark, a zero-width space, a no-break space, a
+// control) is noted once, where it first occurs, whatever document or
+// object it is in; names that show as they are, in any script, are not.
+func TestUnseenNames(t *testing.T) {
+	in := "{\"\ufeffISO\":\"FR\",\"id\":\"1\",\"größe\":1}\n" +
+		"{\"\ufeffISO\":\"DE\",\"id\":\"2\",\"x\":{\"\ufeffISO\":1,\"tenant\\u200bId\":2}}\n" +
+		"[{\"a\u00a0\":1,\"\\u200b\":2,\"l\\nf\":3}]\n"
+	want := []string{
+		`note line 1, column 2 (document 1): property name "\ufeffISO" holds a byte order mark (U+FEFF) before "ISO": it reads as "ISO" but is another name, and a key or query naming "ISO" does not find it (noted where the name first occurs)`,
+		`note line 2, column 41 (document 2): property name "tenant\u200bId" holds a zero-width space (U+200B) inside "tenantId": it reads as "tenantId" but is another name, and a key or query naming "tenantId" does not find it (noted where the name first occurs)`,
+		`note line 3, column 3 (document 3): property name "a\u00a0" holds a no-break space (U+00A0) after "a": it reads as "a" but is another name, and a key or query naming "a" does not find it (noted where the name first occurs)`,
+		`note line 3, column 11 (document 3): property name "\u200b" holds only a zero-width space (U+200B), which shows as nothing (noted where the name first occurs)`,
+		`note line 3, column 22 (document 3): property name "l\nf" holds a line feed (U+000A) inside "lf": it reads as "lf" but is another name, and a key or query naming "lf" does not find it (noted where the name first occurs)`,
+	}
+	for _, careful := range []bool{false, true} {
+		res := readAll(t, strings.NewReader(in), func(r *Reader) { r.careful = careful })
+		if got := strings.Join(res.problems(), "\n"); got != strings.Join(want, "\n") {
+			t.Errorf("problems\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+		}
+		for _, d := range res.docs {
+			for _, n := range d.Notes {
+				checkPosition(t, []byte(in), n.Error(), n.Line, n.Column, n.Offset)
+			}
+		}
+	}
+	// Under a projection, quick reading notes them as careful reading does,
+	// and as a whole read does.
+	checkProjection(t, []byte(in))
+	checkProjection(t, []byte(strings.Repeat("{\"id\":\"1\",\"a\":{\"b\":1}}\n", 3)+"{\"id\":\"2\",\"a\":{\"b\u200b\":1},\"c\u00ad\":2}\n"))
+}
+
+// TestBOMLines: a byte order mark at the start of the input, or at the
+// start of a line between documents, where a file joined after another
+// begins, is skipped; anywhere else, and a second one after it, it is an
+// error.
+func TestBOMLines(t *testing.T) {
+	const bom = "\ufeff"
+	for _, tt := range []struct {
+		name, in, format string
+		docs             int
+		problems         []string
+	}{
+		{"at the start", bom + "{\"a\":1}\n{\"a\":2}\n", "JSON Lines", 2, nil},
+		{"files joined", bom + "{\"a\":1}\n" + bom + "{\"a\":2}\r\n" + bom + "{\"a\":3}\n", "JSON Lines", 3, nil},
+		{"arrays joined", bom + "[{\"a\":1}]\n" + bom + "[{\"a\":2}]\n", "JSON array", 2, nil},
+		{"after a blank line", "{\"a\":1}\n\n" + bom + "{\"a\":2}\n", "JSON Lines", 2, nil},
+		{"two at the start", bom + bom + "{\"a\":1}\n", "concatenated JSON", 1,
+			[]string{"error line 1, column 1 (document 1): a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start of the input, or of a line between documents, where a file joined after another begins"}},
+		{"two on a later line", "{\"a\":1}\n" + bom + bom + "{\"a\":2}\n", "concatenated JSON", 2,
+			[]string{"error line 2, column 4 (document 2): a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start of the input, or of a line between documents, where a file joined after another begins"}},
+		{"inside a line", "{\"a\":1} " + bom + "{\"a\":2}\n", "concatenated JSON", 2,
+			[]string{"error line 1, column 9 (document 2): a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start of the input, or of a line between documents, where a file joined after another begins"}},
+		{"inside an array", "[{\"a\":1},\n" + bom + "{\"a\":2}]\n", "JSON array", 1,
+			[]string{"error line 2, column 1 (document 2): a byte order mark (U+FEFF) in the middle of the input; it is allowed only at the start of the input, or of a line between documents, where a file joined after another begins"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := readAll(t, strings.NewReader(tt.in))
+			if len(res.docs) != tt.docs || res.format != tt.format {
+				t.Errorf("%d documents read as %s, want %d as %s", len(res.docs), res.format, tt.docs, tt.format)
+			}
+			if got := strings.Join(res.problems(), "\n"); got != strings.Join(tt.problems, "\n") {
+				t.Errorf("problems\n%s\nwant\n%s", got, strings.Join(tt.problems, "\n"))
+			}
+			for _, e := range res.errs {
+				checkPosition(t, []byte(tt.in), e.Error(), e.Line, e.Column, e.Offset)
+			}
+		})
+	}
+}

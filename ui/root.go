@@ -485,7 +485,7 @@ func (c *Root) NoticesTitle() string {
 			about = "the documents the candidates come from"
 		case report.Underprovisioned, report.FarProjection:
 			about = "the throughput and the target"
-		case report.KeyInArray:
+		case report.KeyInArray, report.KeyNotFound:
 			about = "the keys named"
 		}
 		if !slices.Contains(parts, about) {

@@ -53,6 +53,27 @@ func TestAnalyzeKeyInArray(t *testing.T) {
 	}
 }
 
+// TestAnalyzeTable: JSON Lines of arrays on standard input are read as a
+// table, and --key /ISO, for a name with a byte order mark before it, says
+// which path it probably meant; the path table shows the mark escaped.
+func TestAnalyzeTable(t *testing.T) {
+	in := "[\"\ufeffISO\",\"id\"]\n[\"FR\",\"1\"]\n[\"DE\",\"2\"]\n[\"IT\",\"3\"]\n"
+	_, out, _ := runCmd(t, in, "analyze", "--key", "/ISO", "--no-suggest", "-")
+	for _, want := range []string{
+		"3 documents (72 B), read as JSON Lines of arrays",
+		"note: line 1, column 1 (document 1): the first line is an array of 2 names and the lines after it arrays of values: read as a table",
+		`warning KEY_NOT_FOUND: The key /ISO is in none of the 3 documents: Cosmos DB would store every item under the undefined value, one logical partition. /"\ufeffISO", with a byte order mark (U+FEFF) before "ISO", is in 3 documents: did you mean it?`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, in, "paths", "-")
+	if !strings.Contains(out, `/"\ufeffISO"  string`) || strings.Contains(out, "\ufeff") {
+		t.Errorf("the path table does not show the mark escaped:\n%s", out)
+	}
+}
+
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",

@@ -963,24 +963,15 @@ func (a *analysis) settingWarnings() []report.Notice {
 		out = append(out, report.Notice{Code: report.TargetBelowInput, Message: fmt.Sprintf("The target, %s %s, is below the input's own %s: a sample is projected up, never down, so every figure is for the input as it is.",
 			human.Count(o.TargetDocs), human.Plural(o.TargetDocs, "document", "documents"), n)})
 	}
-	return append(out, a.keysInArrays()...)
+	out = append(out, a.keysInArrays()...)
+	return append(out, a.keysAbsent()...)
 }
 
 // keysInArrays are the named keys whose paths step into an array in the
 // documents: /items/sku where /items holds arrays. Their text parses (a
 // key's [] is refused as it is read), but no item holds a value there.
 func (a *analysis) keysInArrays() []report.Notice {
-	arrays := map[string]int{} // path: the documents with an array there
-	for _, p := range a.paths {
-		if !p.InArray && p.Types[jsontree.Array] > 0 {
-			arrays[p.Path] = p.Types[jsontree.Array]
-		}
-	}
-	// The path table covers the window: the first documents.
-	of := "of the " + human.Count(int64(a.described)) + " documents"
-	if a.described < a.docs {
-		of = "of the first " + human.Count(int64(a.described)) + " documents"
-	}
+	arrays, of := a.arrayPaths()
 	var out []report.Notice
 	seen := map[string]bool{}
 	for _, k := range a.opts.Keys {
@@ -997,6 +988,24 @@ func (a *analysis) keysInArrays() []report.Notice {
 		}
 	}
 	return out
+}
+
+// arrayPaths are the paths that hold an array in documents of the path
+// table, with how many; of names those documents for a message ("of the
+// first 100,000 documents").
+func (a *analysis) arrayPaths() (arrays map[string]int, of string) {
+	arrays = map[string]int{}
+	for _, p := range a.paths {
+		if !p.InArray && p.Types[jsontree.Array] > 0 {
+			arrays[p.Path] = p.Types[jsontree.Array]
+		}
+	}
+	// The path table covers the window: the first documents.
+	of = "of the " + human.Count(int64(a.described)) + " documents"
+	if a.described < a.docs {
+		of = "of the first " + human.Count(int64(a.described)) + " documents"
+	}
+	return arrays, of
 }
 
 // farProjection is how many times the input a target must be for the

@@ -111,7 +111,7 @@ func (a *analysis) finish() *report.Report {
 			best = i
 		}
 	}
-	if n := idNotice(rep.IDs, rep.Candidates, rep.Documents); n != nil {
+	if n := idNotice(rep.IDs, rep.Candidates, rep.Documents, a.idMeant()); n != nil {
 		rep.Warnings = append(rep.Warnings, *n)
 	}
 	switch {

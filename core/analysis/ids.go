@@ -201,7 +201,9 @@ func asID(ps []paths.Path) []paths.Path {
 // idNotice says how many documents break each rule for an item's id, and
 // what to do, or returns nil when none does. cands are the candidates as
 // the report lists them.
-func idNotice(ids *report.IDs, cands []report.Candidate, documents int64) *report.Notice {
+// meant is the path the documents probably hold their id at, under a name
+// that reads as id but is not (idMeant), or "".
+func idNotice(ids *report.IDs, cands []report.Candidate, documents int64, meant string) *report.Notice {
 	if ids == nil {
 		return nil
 	}
@@ -217,6 +219,8 @@ func idNotice(ids *report.IDs, cands []report.Candidate, documents int64) *repor
 			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits).")
 		case m > 0:
 			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m)))
+		case meant != "":
+			says = append(says, docs(n, "has", "have")+" no id, but "+meant+" reads as one: rename it id before the import.")
 		default:
 			says = append(says, docs(n, "has", "have")+" no id: give each one, a GUID if nothing in it names it.")
 		}

@@ -237,7 +237,7 @@ func TestIDNotice(t *testing.T) {
 			"409 Conflict: 1 under /a, 2 under /b, 3 under /c and more under 2 other keys. Make"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := idNotice(&report.IDs{DuplicatesChecked: 10}, tc.cands, 10)
+			got := idNotice(&report.IDs{DuplicatesChecked: 10}, tc.cands, 10, "")
 			switch {
 			case tc.want == "" && got != nil:
 				t.Errorf("a warning with no rule broken: %q", got.Message)
@@ -246,7 +246,7 @@ func TestIDNotice(t *testing.T) {
 			}
 		})
 	}
-	if got := idNotice(nil, nil, 0); got != nil {
+	if got := idNotice(nil, nil, 0, ""); got != nil {
 		t.Errorf("a warning without ids: %+v", got)
 	}
 }
@@ -391,7 +391,7 @@ func TestMongoExportIDs(t *testing.T) {
 	if r.Recommended != "/id" || c == nil || c.LogicalPartitions != 200 || c.Missing != 0 || c.Queries == nil || c.Queries.Verdicts[0].Routing != "single" {
 		t.Errorf("recommended %q; /id %+v", r.Recommended, c)
 	}
-	if n := idNotice(r.IDs, r.Candidates, r.Documents); n == nil || !strings.Contains(n.Message, "Every figure here reads each _id as the id") {
+	if n := idNotice(r.IDs, r.Candidates, r.Documents, ""); n == nil || !strings.Contains(n.Message, "Every figure here reads each _id as the id") {
 		t.Errorf("notice %+v", n)
 	}
 	m, err := Analyze(strings.NewReader(mixed.String()), Options{Keys: []key.Spec{mustKey(t, "/id")}, NoSuggest: true})

@@ -247,3 +247,49 @@ func TestMaxExactValues(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeTableAndUnseenName: the API reads what people paste as the
+// command line does: JSON Lines of arrays as a table, with its note, and
+// a key that names a property only by what it shows (/ISO for a name with
+// a byte order mark before it) says which path it probably meant.
+func TestAnalyzeTableAndUnseenName(t *testing.T) {
+	body := "[\"\ufeffISO\",\"id\",\"population\"]\n[\"FR\",\"1\",68]\n[\"DE\",\"2\",84]\n[\"IT\",\"3\"]\n[\"ES\",\"4\",48]\n"
+	w := post(t, Handler(Config{}), "/v1/analyze?keys=/ISO&noSuggest=true", "application/json", "", body)
+	if w.Code != 200 {
+		t.Fatalf("%d: %s", w.Code, w.Body.String())
+	}
+	var rep report.Report
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Input.Format != "JSON Lines of arrays" || rep.Documents != 3 || rep.Input.ErrorCount != 1 || rep.Input.Notes != 2 {
+		t.Errorf("read as %s: %d documents, %d errors, %d notes", rep.Input.Format, rep.Documents, rep.Input.ErrorCount, rep.Input.Notes)
+	}
+	if e := rep.Input.Errors; len(e) != 1 || e[0].Line != 4 || e[0].Message != "a row of 2 values, and the header row names 3 columns; skipped" {
+		t.Errorf("errors %+v", e)
+	}
+	if n := rep.Input.Warnings; len(n) != 2 || !strings.HasPrefix(n[0].Message, "the first line is an array of 3 names") ||
+		!strings.Contains(n[1].Message, `"\ufeffISO", holds a byte order mark (U+FEFF) before "ISO"`) {
+		t.Errorf("notes %+v", n)
+	}
+	var paths []string
+	for _, p := range rep.Paths {
+		paths = append(paths, p.Path)
+	}
+	if strings.Join(paths, " ") != `/"\ufeffISO" /id /population` {
+		t.Errorf("paths %q", paths)
+	}
+	found := false
+	for _, n := range rep.Warnings {
+		if n.Code == report.KeyNotFound && strings.Contains(n.Message, `/"\ufeffISO", with a byte order mark (U+FEFF) before "ISO", is in 3 documents: did you mean it?`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no KEY_NOT_FOUND naming /\"\\ufeffISO\" in %+v", rep.Warnings)
+	}
+	// The JSON as sent: the mark is written \ufeff, not raw.
+	if strings.Contains(w.Body.String(), "\ufeff") {
+		t.Error("the report carries the byte order mark raw")
+	}
+}

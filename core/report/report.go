@@ -73,6 +73,7 @@ const (
 	Underprovisioned       = "UNDERPROVISIONED"         // the workload needs more than the container has under any key
 	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
 	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
+	KeyNotFound            = "KEY_NOT_FOUND"            // a named key's path is in no document: maybe it meant one that reads the same
 	IDRules                = "ID_RULES"                 // documents whose id breaks a rule (IDs), or repeats one in its logical partition under a candidate
 	WindowPartial          = "WINDOW_PARTIAL"           // the path table and the candidates come from the first documents only
 	WindowSorted           = "WINDOW_SORTED"            // and those are in order of a path: the candidates may miss values past them

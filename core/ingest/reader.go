@@ -1747,6 +1747,9 @@ const maxUnseen = 100
 // that other finds nothing. It is called where a name is new to the
 // Reader, so that the names it has met cost nothing.
 func (r *Reader) noteUnseen(name string, at int64) {
+	if !strings.ContainsFunc(name, human.Unseen) {
+		return
+	}
 	if _, done := r.unseen[name]; done || len(r.unseen) >= maxUnseen || len(r.notes) >= 10 {
 		return
 	}

@@ -52,8 +52,8 @@ func newColumns(rec []string, at []csvPos) *columns {
 		}
 		names[i] = strings.TrimSpace(s)
 		taken[names[i]] = true
-		if msg := unseenMessage(fmt.Sprintf("the name of column %d, %s,", i+1, quoteClip(names[i])), names[i]); msg != "" {
-			c.note(i, "%s", msg)
+		if strings.ContainsFunc(names[i], human.Unseen) {
+			c.note(i, "%s", unseenMessage(fmt.Sprintf("the name of column %d, %s,", i+1, quoteClip(names[i])), names[i]))
 		}
 	}
 	c.names = slices.Clone(names)

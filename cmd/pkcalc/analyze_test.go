@@ -74,6 +74,35 @@ func TestAnalyzeTable(t *testing.T) {
 	}
 }
 
+// TestAnalyzeFilesWithMarks: every file may start with a byte order mark,
+// as each file saved by a Windows program does: several such files, JSON
+// or CSV, read with no problem, each by its own reader.
+func TestAnalyzeFilesWithMarks(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.json": "\ufeff[{\"id\":\"1\",\"t\":\"a\"},{\"id\":\"2\",\"t\":\"b\"}]",
+		"b.jsonl": "\ufeff{\"id\":\"3\",\"t\":\"a\"}\r\n{\"id\":\"4\",\"t\":\"c\"}\r\n",
+		"c.csv":   "\ufeffid,t\r\n5,a\r\n6,d\r\n",
+		"d.csv":   "\ufeffid,t\n7,a\n",
+	}
+	var names []string
+	for _, n := range []string{"a.json", "b.jsonl", "c.csv", "d.csv"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte(files[n]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	code, out, errs := runCmd(t, "", append([]string{"paths"}, names[:2]...)...)
+	if code != 0 || errs != "" || !strings.Contains(out, "2 documents") || strings.Contains(out, "\ufeff") || strings.Contains(out, `\ufeff`) {
+		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	code, out, errs = runCmd(t, "", append([]string{"analyze", "--key", "/t", "--no-suggest"}, names...)...)
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "7 documents") || strings.Contains(out, "problem") || strings.Contains(out, "KEY_NOT_FOUND") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
+	}
+}
+
 func TestAnalyzeJSONMatchesFlags(t *testing.T) {
 	code, out, errs := runCmd(t, `{"id":"1","t":"a"}`+"\n"+`{"id":"2","t":"a"}`+"\n"+`{"id":"3","t":"b"}`,
 		"analyze", "--format", "json", "--key", "/t", "--key", "/t,/id", "--no-suggest",

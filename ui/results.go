@@ -136,7 +136,7 @@ func (c *Root) Rows() []report.Candidate {
 			}
 			return largestShare(x)
 		case "hottest":
-			return hottest(x)
+			return x.HottestShare()
 		case "fanout":
 			if x.Queries == nil {
 				return 0
@@ -167,14 +167,6 @@ func largestShare(x report.Candidate) float64 {
 		return 0
 	}
 	return x.Largest[0].Share
-}
-
-func hottest(x report.Candidate) float64 {
-	h := 0.0
-	for _, p := range x.PhysicalPartitions {
-		h = max(h, p.RequestShare)
-	}
-	return h
 }
 
 func problemCodes(x report.Candidate) []string {
@@ -223,16 +215,8 @@ func (c *Root) LargestCell(x report.Candidate) string {
 	return LargestText(x)
 }
 
-// HottestText is the busiest physical partition's share of requests,
-// beside the even share: with one partition there is none to compare, and
-// all requests on it is no hot spot.
-func HottestText(x report.Candidate) string {
-	n := x.PhysicalCount()
-	if n <= 1 {
-		return "only 1 partition"
-	}
-	return fmt.Sprintf("%s on 1 of %s (even: %s)", human.Percent(hottest(x)), human.Count(int64(n)), human.Percent(1/float64(n)))
-}
+// HottestText is the report's: the busiest partition beside the even share.
+func HottestText(x report.Candidate) string { return report.HottestText(x) }
 
 // FanOutText is the share of the operations that read every partition.
 func FanOutText(x report.Candidate) string {

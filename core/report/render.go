@@ -67,7 +67,7 @@ func WriteText(w io.Writer, r *Report) error {
 			name += " *"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
-			hottestPhysical(c), orDash(findingCodes(c.Findings)))
+			HottestText(c), orDash(findingCodes(c.Findings)))
 	}
 	tw.Flush()
 	if anyNamed(r) {
@@ -166,7 +166,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			name += ` \*`
 		}
 		fmt.Fprintf(bw, "| %d | %s | %s | %d | %s | %s | %s | %s | %s |\n", c.Rank, name, c.Key.Kind, c.Score, c.Grade, logical, largest,
-			hottestPhysical(c), orDash(findingCodes(c.Findings)))
+			HottestText(c), orDash(findingCodes(c.Findings)))
 	}
 	if anyNamed(r) {
 		fmt.Fprintf(bw, "\n%s\n", mdText(namedLegend))
@@ -358,14 +358,24 @@ func gigabytes(gb float64) string {
 	return human.Count(n) + frac
 }
 
-// hottestPhysical is the busiest physical partition's share of requests
-// and how many there are: "7.3% of 16".
-func hottestPhysical(c Candidate) string {
-	hottest := 0.0
-	for _, p := range c.PhysicalPartitions {
-		hottest = max(hottest, p.RequestShare)
+// HottestText is the busiest physical partition's share of requests,
+// beside the even share: "47% on 1 of 4 (even: 25%)". With one partition
+// there is none to compare, and all requests on it is no hot spot.
+func HottestText(c Candidate) string {
+	n := c.PhysicalCount()
+	if n <= 1 {
+		return "only 1 partition"
 	}
-	return fmt.Sprintf("%s of %d", human.Percent(hottest), c.PhysicalCount())
+	return fmt.Sprintf("%s on 1 of %s (even: %s)", human.Percent(c.HottestShare()), human.Count(int64(n)), human.Percent(1/float64(n)))
+}
+
+// HottestShare is the busiest physical partition's share of requests.
+func (c Candidate) HottestShare() float64 {
+	h := 0.0
+	for _, p := range c.PhysicalPartitions {
+		h = max(h, p.RequestShare)
+	}
+	return h
 }
 
 // orDash marks an empty cell of a table people read.

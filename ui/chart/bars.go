@@ -21,10 +21,12 @@ const (
 // request units per physical partition. A limit above zero ("50 GB",
 // "10,000 RU/s per partition") is drawn as a line across, and bars over it
 // in the warning colour; a limit more than three times the largest bar
-// would squash the bars flat, so it is stated instead of drawn. More than
-// 64 bars are merged with their neighbours, each showing the largest of its
-// run, because the largest is what meets a per-partition limit. Note is the
-// bar's tooltip (its formatted value when empty).
+// would squash the bars flat, so it is stated instead of drawn. The limit
+// is named in the caption above the plot, beside a piece of its line,
+// where no bar can run into its label. More than 64 bars are merged with
+// their neighbours, each showing the largest of its run, because the
+// largest is what meets a per-partition limit. Note is the bar's tooltip
+// (its formatted value when empty).
 func Bars(title, unit string, bars []Bar, limit float64, limitLabel string) string {
 	if len(bars) == 0 {
 		return noData(title, "No data")
@@ -72,93 +74,28 @@ func Bars(title, unit string, bars []Bar, limit float64, limitLabel string) stri
 	drawLimit := limit > 0 && !offScale
 	scaleMax := maxV
 	if drawLimit {
-		scaleMax = max(maxV, limit*1.12) // room for the limit's label above its line
+		scaleMax = max(maxV, limit)
 	}
 	ax := newAxis(scaleMax, unit)
 
-	var b strings.Builder
-	top := heading(&b, title)
-	plotTop, plotH := top+22, 180.0
-	plotBottom := plotTop + plotH
-	tickW := 0.0
-	for _, v := range ax.ticks() {
-		tickW = max(tickW, textWidth(ax.label(v), small))
-	}
-	left := max(36, math.Ceil(tickW)+12)
-	right := width - 8
-	plotW := right - left
-
-	// The caption row: the unit on the left, notes on the right, in the
-	// room the unit leaves.
-	noteW := plotW
+	// The caption: the unit, the limit's line and what the bars are not.
+	var pieces []piece
 	if unit != UnitBytes && unit != UnitShare && unit != "" {
-		text(&b, left, plotTop-10, "m s", "", unit, plotW/2)
-		noteW = plotW - min(textWidth(unit, small), plotW/2) - 16
+		pieces = append(pieces, piece{text: unit})
 	}
-	var notes []string
+	if drawLimit {
+		pieces = append(pieces, piece{text: "limit " + limitLabel, lim: true})
+	}
 	if g > 1 {
-		notes = append(notes, "each bar: the largest of "+strconv.Itoa(g))
+		pieces = append(pieces, piece{text: "each bar: the largest of " + strconv.Itoa(g)})
 	}
 	switch {
 	case maxV == 0 && limit > 0:
-		notes = append(notes, "all zero, under the "+limitLabel+" limit")
+		pieces = append(pieces, piece{text: "all zero, under the " + limitLabel + " limit"})
 	case maxV == 0:
-		notes = append(notes, "all zero")
+		pieces = append(pieces, piece{text: "all zero"})
 	case offScale:
-		notes = append(notes, "limit "+limitLabel+" is off the scale: the largest is "+human.Percent(maxV/limit)+" of it")
-	}
-	if len(notes) > 0 {
-		text(&b, right, plotTop-10, "m s", "end", strings.Join(notes, " · "), noteW)
-	}
-
-	// Grid and value axis.
-	for _, v := range ax.ticks() {
-		y := plotBottom - v/ax.top*plotH
-		b.WriteString(`<path class="g" d="M` + num(left) + " " + num(y) + "H" + num(right) + `"/>`)
-		text(&b, left-6, y+4, "m s", "end", ax.label(v), 0)
-	}
-	b.WriteString("\n")
-
-	// Bars.
-	slot := plotW / float64(len(shown))
-	bw := min(slot*0.8, 48)
-	if slot < 3 {
-		bw = slot
-	}
-	for i, s := range shown {
-		if s.Value <= 0 {
-			continue
-		}
-		h := s.Value / ax.top * plotH
-		x := left + float64(i)*slot + (slot-bw)/2
-		class := "bar"
-		if limit > 0 && s.Value > limit {
-			class = "bar over"
-		}
-		b.WriteString(`<rect class="` + class + `" x="` + num(x) + `" y="` + num(plotBottom-h) + `" width="` + num(bw) + `" height="` + num(h) + `">`)
-		b.WriteString("<title>" + esc(s.Label+": "+s.Note) + "</title></rect>\n")
-	}
-	b.WriteString(`<path class="ax" d="M` + num(left) + " " + num(plotBottom) + "H" + num(right) + `"/>` + "\n")
-
-	// Labels under the bars: every k-th, so that none overlap.
-	labelMax := min(120, plotW)
-	widest := 0.0
-	for _, s := range shown {
-		shownLabel, _ := fit(s.Label, labelMax, small)
-		widest = max(widest, textWidth(shownLabel, small))
-	}
-	k := max(1, int(math.Ceil((widest+8)/slot)))
-	for i := 0; i < len(shown); i += k {
-		w := min(textWidth(shown[i].Label, small), labelMax)
-		x := left + (float64(i)+0.5)*slot
-		x = min(max(x, w/2+2), width-w/2-2)
-		text(&b, x, plotBottom+15, "m s", "middle", shown[i].Label, labelMax)
-	}
-
-	if drawLimit {
-		y := plotBottom - limit/ax.top*plotH
-		b.WriteString(`<path class="lim" d="M` + num(left) + " " + num(y) + "H" + num(right) + `"/>` + "\n")
-		text(&b, right-2, y-5, "bad s halo", "end", limitLabel, plotW*0.6)
+		pieces = append(pieces, piece{text: "limit " + limitLabel + " is off the scale: the largest is " + human.Percent(maxV/limit) + " of it"})
 	}
 
 	// What a screen reader says.
@@ -177,7 +114,86 @@ func Bars(title, unit string, bars []Bar, limit float64, limitLabel string) stri
 			say.WriteString("; " + strconv.Itoa(over) + " over the " + limitLabel + " limit")
 		}
 	}
-	return svg(plotBottom+26, title, summary(title, say.String()), b.String())
+	label := summary(title, say.String())
+
+	return fitted(func(width float64) string {
+		var b strings.Builder
+		top := heading(&b, width, title)
+		tickW := 0.0
+		for _, v := range ax.ticks() {
+			tickW = max(tickW, textWidth(ax.label(v), small))
+		}
+		left := max(36, math.Ceil(tickW)+12)
+		right := width - 8
+		plotW := right - left
+
+		// The caption above the plot, the unit above the tick labels; the
+		// top tick's label reaches 12 above the plot.
+		lines := caption(&b, 8, right, top+12, pieces)
+		plotTop := top + 12
+		if lines > 0 {
+			plotTop = top + 26 + lineH*float64(lines-1)
+		}
+		const plotH = 180.0
+		plotBottom := plotTop + plotH
+
+		// Grid and value axis.
+		for _, v := range ax.ticks() {
+			y := plotBottom - v/ax.top*plotH
+			b.WriteString(`<path class="g" d="M` + num(left) + " " + num(y) + "H" + num(right) + `"/>`)
+			text(&b, left-6, y+4, "m s", "end", ax.label(v), 0)
+		}
+		b.WriteString("\n")
+
+		// Bars.
+		slot := plotW / float64(len(shown))
+		bw := min(slot*0.8, 48)
+		if slot < 3 {
+			bw = slot
+		}
+		for i, s := range shown {
+			if s.Value <= 0 {
+				continue
+			}
+			h := s.Value / ax.top * plotH
+			x := left + float64(i)*slot + (slot-bw)/2
+			class := "bar"
+			if limit > 0 && s.Value > limit {
+				class = "bar over"
+			}
+			b.WriteString(`<rect class="` + class + `" x="` + num(x) + `" y="` + num(plotBottom-h) + `" width="` + num(bw) + `" height="` + num(h) + `">`)
+			b.WriteString("<title>" + esc(s.Label+": "+s.Note) + "</title></rect>\n")
+		}
+		b.WriteString(`<path class="ax" d="M` + num(left) + " " + num(plotBottom) + "H" + num(right) + `"/>` + "\n")
+
+		// Labels under the bars: every k-th, so that none overlap.
+		labelMax := min(120, plotW)
+		widest := 0.0
+		for _, s := range shown {
+			shownLabel, _ := fit(s.Label, labelMax, small)
+			widest = max(widest, textWidth(shownLabel, small))
+		}
+		// A label moved in from the edge can come near the one before:
+		// it is left out.
+		k := max(1, int(math.Ceil((widest+8)/slot)))
+		end := math.Inf(-1)
+		for i := 0; i < len(shown); i += k {
+			w := min(textWidth(shown[i].Label, small), labelMax)
+			x := left + (float64(i)+0.5)*slot
+			x = min(max(x, w/2+2), width-w/2-2)
+			if x-w/2 < end+8 {
+				continue
+			}
+			end = x + w/2
+			text(&b, x, plotBottom+15, "m s", "middle", shown[i].Label, labelMax)
+		}
+
+		if drawLimit {
+			y := plotBottom - limit/ax.top*plotH
+			b.WriteString(`<path class="lim" d="M` + num(left) + " " + num(y) + "H" + num(right) + `"/>` + "\n")
+		}
+		return svg(width, plotBottom+26, title, label, b.String())
+	})
 }
 
 // tip is what a bar's tooltip says of its value.
@@ -204,7 +220,7 @@ func Largest(title string, items []Bar) string {
 	rows := sorted[:min(most, len(sorted))]
 
 	values := make([]string, len(rows))
-	labelW, valueW := 0.0, 0.0
+	valueW := 0.0
 	for i, r := range rows {
 		values[i] = formatCount(r.Value)
 		if r.Note != "" {
@@ -212,35 +228,7 @@ func Largest(title string, items []Bar) string {
 		}
 		values[i], _ = fit(values[i], 160, small)
 		valueW = max(valueW, textWidth(values[i], small))
-		l, _ := fit(r.Label, 200, fontSize)
-		labelW = max(labelW, textWidth(l, fontSize))
 	}
-	var b strings.Builder
-	top := heading(&b, title)
-	const rowH, barH = 24.0, 14.0
-	left := 8 + labelW + 8
-	barMax := width - 8 - valueW - 6 - left
-	maxV := rows[0].Value
-	for i, r := range rows {
-		y := top + float64(i)*rowH
-		mid := y + rowH/2
-		text(&b, left-8, mid+4, "", "end", r.Label, 200)
-		w := 0.0
-		if maxV > 0 {
-			w = r.Value / maxV * barMax
-		}
-		if w > 0 {
-			b.WriteString(`<rect class="bar" x="` + num(left) + `" y="` + num(mid-barH/2) + `" width="` + num(w) + `" height="` + num(barH) + `" rx="2"/>`)
-		}
-		text(&b, left+w+6, mid+4, "m s", "", values[i], 0)
-	}
-	b.WriteString(`<path class="ax" d="M` + num(left) + " " + num(top) + "V" + num(top+float64(len(rows))*rowH) + `"/>` + "\n")
-	height := top + float64(len(rows))*rowH + 8
-	if len(sorted) > len(rows) {
-		text(&b, left, height+8, "m s", "", strconv.Itoa(len(rows))+" largest of "+human.Count(int64(len(sorted)))+" shown", 0)
-		height += 20
-	}
-
 	s := "largest " + brief(rows[0].Label) + " with " + formatCount(rows[0].Value)
 	if rows[0].Note != "" {
 		s += " (" + rows[0].Note + ")"
@@ -249,7 +237,55 @@ func Largest(title string, items []Bar) string {
 		s += ", then " + brief(rows[1].Label) + " with " + formatCount(rows[1].Value)
 	}
 	s += "; " + strconv.Itoa(len(rows)) + " of " + human.Count(int64(len(sorted))) + " shown"
-	return svg(height, title, summary(title, s), b.String())
+	label := summary(title, s)
+
+	return fitted(func(width float64) string {
+		// Labels left of their bars while that leaves the bars a third of
+		// the width; else each label on a line of its own above its bar.
+		labelMax := 200.0
+		labelW := 0.0
+		for _, r := range rows {
+			l, _ := fit(r.Label, labelMax, fontSize)
+			labelW = max(labelW, textWidth(l, fontSize))
+		}
+		var b strings.Builder
+		top := heading(&b, width, title)
+		rowH, barH, left := 24.0, 14.0, 8+labelW+8
+		above := width-8-valueW-6-left < width/3
+		if above {
+			rowH, barH, left = 38, 12, 8
+			labelMax = width - 16
+		}
+		barMax := width - 8 - valueW - 6 - left
+		maxV := rows[0].Value
+		for i, r := range rows {
+			y := top + float64(i)*rowH
+			mid := y + rowH/2
+			if above {
+				mid = y + 26
+				text(&b, left, y+14, "", "", r.Label, labelMax)
+			} else {
+				text(&b, left-8, mid+4, "", "end", r.Label, labelMax)
+			}
+			w := 0.0
+			if maxV > 0 {
+				w = r.Value / maxV * barMax
+			}
+			if w > 0 {
+				b.WriteString(`<rect class="bar" x="` + num(left) + `" y="` + num(mid-barH/2) + `" width="` + num(w) + `" height="` + num(barH) + `" rx="2"/>`)
+			}
+			text(&b, left+w+6, mid+4, "m s", "", values[i], 0)
+		}
+		if !above {
+			b.WriteString(`<path class="ax" d="M` + num(left) + " " + num(top) + "V" + num(top+float64(len(rows))*rowH) + `"/>` + "\n")
+		}
+		height := top + float64(len(rows))*rowH + 8
+		if len(sorted) > len(rows) {
+			text(&b, left, height+8, "m s", "", strconv.Itoa(len(rows))+" largest of "+human.Count(int64(len(sorted)))+" shown", 0)
+			height += 20
+		}
+		return svg(width, height, title, label, b.String())
+	})
 }
 
 // axis is a value axis from 0 to top in ticks of step, both round numbers.

@@ -202,23 +202,31 @@ var cases = []struct {
 	}},
 }
 
+// TestGolden compares each chart's drawing at each width with its golden
+// file, testdata/NAME-WIDTH.svg, an SVG to open and look at.
 func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := c.render()
-			path := filepath.Join("testdata", c.name+".svg")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
+			byWidth := map[float64]string{}
+			for i, d := range drawings(got) {
+				byWidth[widths[i%len(widths)]] += d
+			}
+			for _, w := range widths {
+				path := goldenPath(c.name, w)
+				if *update {
+					if err := os.WriteFile(path, []byte(byWidth[w]), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
 				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the golden file; if the change is meant, run go test ./ui/chart/ -update and look at testdata/gallery.html", path)
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if byWidth[w] != string(want) {
+					t.Errorf("%s differs from the golden file; if the change is meant, run go test ./ui/chart/ -update and look at testdata/gallery.html", path)
+				}
 			}
 		})
 	}
@@ -227,6 +235,10 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func goldenPath(name string, width float64) string {
+	return filepath.Join("testdata", name+"-"+num(width)+".svg")
 }
 
 // svgDoc is a parsed chart: its root's attributes and every text node by
@@ -238,13 +250,15 @@ type svgDoc struct {
 }
 
 // parse reads s as XML strictly and fails the test unless it is one
-// well-formed document (or, for the escaping case, a sequence of them).
+// <div class="pkc-fit"> of well-formed <svg> documents, one for each of
+// widths (or, for the escaping case, a sequence of such), and returns the
+// documents.
 func parse(t *testing.T, s string) []svgDoc {
 	t.Helper()
 	dec := xml.NewDecoder(strings.NewReader(s))
 	dec.Strict = true
 	var docs []svgDoc
-	depth := 0
+	depth, fits := 0, 0
 	var stack []string
 	for {
 		tok, err := dec.Token()
@@ -257,8 +271,16 @@ func parse(t *testing.T, s string) []svgDoc {
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 {
+				if tok.Name.Local != "div" || len(tok.Attr) != 1 || tok.Attr[0].Name.Local != "class" || tok.Attr[0].Value != "pkc-fit" {
+					t.Fatalf("root is <%s %v>, not <div class=\"pkc-fit\">", tok.Name.Local, tok.Attr)
+				}
+				fits++
+				depth++
+				continue
+			}
+			if depth == 1 {
 				if tok.Name.Local != "svg" {
-					t.Fatalf("root is <%s>", tok.Name.Local)
+					t.Fatalf("<%s> in the <div>", tok.Name.Local)
 				}
 				d := svgDoc{attrs: map[string]string{}}
 				for _, a := range tok.Attr {
@@ -271,27 +293,41 @@ func parse(t *testing.T, s string) []svgDoc {
 			depth++
 		case xml.EndElement:
 			depth--
-			stack = stack[:len(stack)-1]
+			if depth > 0 {
+				stack = stack[:len(stack)-1]
+			}
 		case xml.CharData:
-			if depth > 0 && (stack[len(stack)-1] == "text" || stack[len(stack)-1] == "title") {
+			if depth > 1 && (stack[len(stack)-1] == "text" || stack[len(stack)-1] == "title") {
 				docs[len(docs)-1].texts = append(docs[len(docs)-1].texts, string(tok))
-			} else if depth == 0 && strings.TrimSpace(string(tok)) != "" {
+			} else if depth <= 1 && strings.TrimSpace(string(tok)) != "" {
 				t.Fatalf("text outside <svg>: %q", tok)
 			}
 		}
 	}
-	if len(docs) == 0 {
-		t.Fatal("no <svg>")
+	if len(docs) == 0 || len(docs) != fits*len(widths) {
+		t.Fatalf("%d <svg> in %d <div>", len(docs), fits)
 	}
 	return docs
+}
+
+// drawings splits a chart into its <svg> drawings, one for each of widths.
+func drawings(s string) []string {
+	var out []string
+	for _, part := range strings.SplitAfter(s, "</svg>\n") {
+		if i := strings.Index(part, "<svg "); i >= 0 {
+			out = append(out, part[i:])
+		}
+	}
+	return out
 }
 
 func TestWellFormed(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, d := range parse(t, c.render()) {
-				if !regexp.MustCompile(`^0 0 \d+(\.\d)? \d+(\.\d)?$`).MatchString(d.attrs["viewBox"]) {
-					t.Errorf("viewBox %q", d.attrs["viewBox"])
+			for i, d := range parse(t, c.render()) {
+				w := num(widths[i%len(widths)])
+				if !regexp.MustCompile(`^0 0 `+w+` \d+(\.\d)?$`).MatchString(d.attrs["viewBox"]) || d.attrs["class"] != "pkc-chart pkc-w"+w {
+					t.Errorf("drawing %d: viewBox %q, class %q", i, d.attrs["viewBox"], d.attrs["class"])
 				}
 				if d.attrs["role"] != "img" || d.attrs["aria-label"] == "" {
 					t.Errorf("role %q, aria-label %q", d.attrs["role"], d.attrs["aria-label"])
@@ -412,7 +448,7 @@ func TestEdgeCases(t *testing.T) {
 		many[i] = Bar{Label: strconv.Itoa(i), Value: float64(i % 7)}
 	}
 	out := Bars("T", "", many, 0, "")
-	if n := strings.Count(out, `<rect class="bar`); n > 64 {
+	if n := strings.Count(drawings(out)[0], `<rect class="bar`); n > 64 {
 		t.Errorf("Bars: %d bars drawn", n)
 	}
 	if l := parse(t, out)[0].attrs["aria-label"]; !strings.Contains(l, "4,000 bars, drawn as 64, each the largest of 63 neighbours") {
@@ -424,20 +460,20 @@ func TestEdgeCases(t *testing.T) {
 		cells[i][i*5] = 1
 	}
 	out = Heatmap("T", nil, cells)
-	if n := strings.Count(out, `<rect class="hit"`); n > 64 {
+	if n := strings.Count(drawings(out)[0], `<rect class="hit"`); n > 64 {
 		t.Errorf("Heatmap: %d rows drawn", n)
 	}
 	if l := parse(t, out)[0].attrs["aria-label"]; !strings.Contains(l, "drawn as 64 rows of 79 and 91 columns of 11") {
 		t.Errorf("Heatmap: aria-label %q", l)
 	}
-	if len(out) > 200_000 {
+	if len(out) > 200_000*len(widths) {
 		t.Errorf("Heatmap: %d bytes", len(out))
 	}
 	sizes := make([]float64, 1_000_000)
 	for i := range sizes {
 		sizes[i] = float64(i % 1000)
 	}
-	if out := Lorenz("T", sizes); len(out) > 20_000 {
+	if out := Lorenz("T", sizes); len(out) > 20_000*len(widths) {
 		t.Errorf("Lorenz: %d bytes for a million sizes", len(out))
 	}
 
@@ -461,7 +497,7 @@ func TestEdgeCases(t *testing.T) {
 	}
 
 	// One bar is no wider than a normal bar.
-	if out := Bars("", "", []Bar{{"0", 5, ""}}, 0, ""); !strings.Contains(out, `width="48"`) {
+	if out := drawings(Bars("", "", []Bar{{"0", 5, ""}}, 0, ""))[0]; !strings.Contains(out, `width="48"`) {
 		t.Errorf("one bar: %s", out)
 	}
 }
@@ -502,30 +538,31 @@ func TestHeatmapTimeLabelsApart(t *testing.T) {
 				columns[i] = fmt.Sprintf(format, i)
 				cells[i] = []float64{1, 2}
 			}
-			svg := Heatmap("Writes per physical partition by hour", columns, cells)
-			type span struct {
-				from, to float64
-				text     string
-			}
-			var spans []span
-			for _, m := range label.FindAllStringSubmatch(svg, -1) {
-				x, _ := strconv.ParseFloat(m[1], 64)
-				w := textWidth(m[3], small)
-				switch m[2] {
-				case "middle":
-					x -= w / 2
-				case "end":
-					x -= w
+			for _, svg := range drawings(Heatmap("Writes per physical partition by hour", columns, cells)) {
+				type span struct {
+					from, to float64
+					text     string
 				}
-				spans = append(spans, span{x, x + w, m[3]})
-			}
-			if len(spans) == 0 || spans[0].text != columns[0] {
-				t.Errorf("%d buckets: the first time is not written: %v", nb, spans)
-				continue
-			}
-			for i := 1; i < len(spans); i++ {
-				if spans[i].from < spans[i-1].to+4 {
-					t.Errorf("%d buckets: %q and %q meet", nb, spans[i-1].text, spans[i].text)
+				var spans []span
+				for _, m := range label.FindAllStringSubmatch(svg, -1) {
+					x, _ := strconv.ParseFloat(m[1], 64)
+					w := textWidth(m[3], small)
+					switch m[2] {
+					case "middle":
+						x -= w / 2
+					case "end":
+						x -= w
+					}
+					spans = append(spans, span{x, x + w, m[3]})
+				}
+				if len(spans) == 0 || spans[0].text != columns[0] {
+					t.Errorf("%d buckets: the first time is not written: %v", nb, spans)
+					continue
+				}
+				for i := 1; i < len(spans); i++ {
+					if spans[i].from < spans[i-1].to+4 {
+						t.Errorf("%d buckets, %.40s: %q and %q meet", nb, svg, spans[i-1].text, spans[i].text)
+					}
 				}
 			}
 		}

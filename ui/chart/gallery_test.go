@@ -9,10 +9,10 @@ import (
 	"strings"
 )
 
-// writeGallery puts every golden SVG into one HTML page, each in the light
-// and the dark theme side by side, for a person to look at. The themes'
-// colours are read from the page's stylesheet so that the gallery shows
-// what the page will.
+// writeGallery puts every golden SVG into one HTML page, each chart at
+// its widths side by side, in the light and the dark theme, for a person
+// to look at. The themes' colours are read from the page's stylesheet so
+// that the gallery shows what the page will.
 func writeGallery(path string) error {
 	light, dark, err := themes(filepath.Join("..", "..", "public", "style.css"))
 	if err != nil {
@@ -31,7 +31,8 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, san
 .light {` + light + `}
 .dark {` + dark + `}
 .light, .dark { background: var(--bg); color: var(--fg); padding: 12px; }
-.row { display: grid; grid-template-columns: 1fr 1fr; }
+.row { display: flex; gap: 12px; align-items: start; }
+.row .panel > .pkc-chart { display: block; }
 h2 { font: 600 13px ui-monospace, Menlo, Consolas, monospace; margin: 0 0 6px; color: var(--muted); }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.25rem; }
 </style>
@@ -39,13 +40,19 @@ h2 { font: 600 13px ui-monospace, Menlo, Consolas, monospace; margin: 0 0 6px; c
 <body>
 `)
 	for _, c := range cases {
-		chart, err := os.ReadFile(filepath.Join("testdata", c.name+".svg"))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "<section class=\"row\" id=\"%s\">\n", html.EscapeString(c.name))
+		fmt.Fprintf(&b, "<section id=\"%s\">\n", html.EscapeString(c.name))
 		for _, theme := range []string{"light", "dark"} {
-			fmt.Fprintf(&b, "<div class=\"%s\"><h2>%s.svg (%s)</h2><div class=\"panel\">\n%s</div></div>\n", theme, html.EscapeString(c.name), theme, chart)
+			fmt.Fprintf(&b, "<div class=\"row %s\">\n", theme)
+			for _, w := range widths {
+				chart, err := os.ReadFile(goldenPath(c.name, w))
+				if err != nil {
+					return err
+				}
+				name := filepath.Base(goldenPath(c.name, w))
+				fmt.Fprintf(&b, "<div><h2>%s (%s)</h2><div class=\"panel\" style=\"width: %spx; padding: 0; box-sizing: content-box\">\n%s</div></div>\n",
+					html.EscapeString(name), theme, num(w), chart)
+			}
+			b.WriteString("</div>\n")
 		}
 		b.WriteString("</section>\n")
 	}

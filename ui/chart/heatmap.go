@@ -109,32 +109,23 @@ func HeatmapRows(title string, columns, rows []string, cells [][]float64) string
 		labelW = max(labelW, textWidth(rowLabel(r), small))
 	}
 
-	var b strings.Builder
-	top := heading(&b, title)
-	plotTop := top + 18
-	left := max(40, math.Ceil(labelW)+16)
-	right := width - 8
-	plotW := right - left
-	cellW := plotW / float64(nc)
-	cellH := min(max(256/float64(nr), 4), 24)
-	plotBottom := plotTop + float64(nr)*cellH
-	y := func(r int) string { return num(plotTop + float64(r)*cellH) }
-
-	text(&b, 8, plotTop-8, "m s", "", "partition", 0)
-	var notes []string
+	colLabel := func(c int) string {
+		if c*gc < len(columns) {
+			return columns[c*gc]
+		}
+		return ""
+	}
+	var notes []piece
 	if gr > 1 {
-		notes = append(notes, "each row: "+strconv.Itoa(gr)+" partitions")
+		notes = append(notes, piece{text: "each row: " + strconv.Itoa(gr) + " partitions"})
 	}
 	if gc > 1 {
-		notes = append(notes, "each column: "+strconv.Itoa(gc)+" time buckets")
-	}
-	if len(notes) > 0 {
-		text(&b, right, plotTop-8, "m s", "end", strings.Join(notes, " · "), plotW*0.7)
+		notes = append(notes, piece{text: "each column: " + strconv.Itoa(gc) + " time buckets"})
 	}
 
-	// One path per level, a rectangle per run of equal cells in a row, in
-	// cell units scaled to the plot: short markup even for 64 × 96 cells.
-	b.WriteString(`<rect class="cold" x="` + num(left) + `" y="` + num(plotTop) + `" width="` + num(plotW) + `" height="` + num(plotBottom-plotTop) + `"/>` + "\n")
+	// The levels: one path per level, a rectangle per run of equal cells
+	// in a row, in cell units scaled to the plot: short markup even for
+	// 64 × 96 cells.
 	paths := make([]strings.Builder, levels+1)
 	for r := 0; r < nr; r++ {
 		size := float64(min((r+1)*gr, parts) - r*gr)
@@ -156,76 +147,6 @@ func HeatmapRows(title string, columns, rows []string, cells [][]float64) string
 			c = e
 		}
 	}
-	b.WriteString(`<g class="heat" transform="translate(` + num(left) + " " + num(plotTop) + ") scale(" +
-		strconv.FormatFloat(cellW, 'f', 4, 64) + " " + strconv.FormatFloat(cellH, 'f', 4, 64) + `)">` + "\n")
-	for l := 1; l <= levels; l++ {
-		if paths[l].Len() > 0 {
-			b.WriteString(`<path class="l` + strconv.Itoa(l) + `" d="` + paths[l].String() + `"/>` + "\n")
-		}
-	}
-	b.WriteString("</g>\n")
-
-	// Rows: a tooltip each, and as many labels as fit.
-	k := max(1, int(math.Ceil(13/cellH)))
-	for r := 0; r < nr; r++ {
-		b.WriteString(`<rect class="hit" x="` + num(left) + `" y="` + y(r) + `" width="` + num(plotW) + `" height="` + num(cellH) + `">`)
-		b.WriteString("<title>" + human.Plural(int64(gr), "partition ", "partitions ") + rowLabel(r) + ": " + human.Percent(rowSum[r]/total) + " of all writes</title></rect>\n")
-		if r%k == 0 {
-			text(&b, left-6, plotTop+(float64(r)+0.5)*cellH+4, "m s", "end", rowLabel(r), 0)
-		}
-	}
-
-	// Time labels: first, last and a few between, spaced so none overlap.
-	colLabel := func(c int) string {
-		if c*gc < len(columns) {
-			return columns[c*gc]
-		}
-		return ""
-	}
-	const labelMax = 150.0
-	widest := 0.0
-	for c := 0; c < nc; c++ {
-		l, _ := fit(colLabel(c), labelMax, small)
-		widest = max(widest, textWidth(l, small))
-	}
-	ly := plotBottom + 15
-	if nc == 1 {
-		text(&b, left+plotW/2, ly, "m s", "middle", colLabel(0), labelMax)
-	} else {
-		cols := tickColumns(nc, cellW, widest)
-		ticks := len(cols)
-		for j, c := range cols {
-			cx := left + (float64(c)+0.5)*cellW
-			b.WriteString(`<path class="ax" d="M` + num(cx) + " " + num(plotBottom) + "v3" + `"/>`)
-			switch j {
-			case 0:
-				text(&b, left, ly, "m s", "", colLabel(c), labelMax)
-			case ticks - 1:
-				text(&b, right, ly, "m s", "end", colLabel(c), labelMax)
-			default:
-				text(&b, cx, ly, "m s", "middle", colLabel(c), labelMax)
-			}
-		}
-		b.WriteString("\n")
-	}
-
-	// Legend: the scale's swatches, marked at 1/8, even and 8 times.
-	lyTop := plotBottom + 26
-	const sw = 20.0
-	text(&b, left, lyTop+9, "m s", "", "share of each bucket's writes, against an even split:", 0)
-	lx := left + 300
-	b.WriteString(`<rect class="cold g" x="` + num(lx) + `" y="` + num(lyTop) + `" width="` + num(sw) + `" height="10"/>`)
-	text(&b, lx+sw/2, lyTop+22, "m s", "middle", "none", 0)
-	lx += sw + 12
-	for l := 1; l <= levels; l++ {
-		sx := lx + float64(l-1)*sw
-		b.WriteString(`<rect class="l` + strconv.Itoa(l) + `" x="` + num(sx) + `" y="` + num(lyTop) + `" width="` + num(sw) + `" height="10"/>`)
-		mark := map[int]string{2: "1/8", even: "even", levels: "8×"}[l]
-		if mark != "" {
-			text(&b, sx+sw/2, lyTop+22, "m s", "middle", mark, 0)
-		}
-	}
-	b.WriteString("\n")
 
 	hot := 0
 	for r := range rowSum {
@@ -249,7 +170,101 @@ func HeatmapRows(title string, columns, rows []string, cells [][]float64) string
 		s.WriteString("; over the whole period " + human.Plural(int64(gr), "partition ", "partitions ") + rowLabel(hot) +
 			human.Plural(int64(gr), " takes ", " take ") + human.Percent(rowSum[hot]/total))
 	}
-	return svg(lyTop+30, title, summary(title, s.String()), b.String())
+	label := summary(title, s.String())
+
+	return fitted(func(width float64) string {
+		var b strings.Builder
+		top := heading(&b, width, title)
+		left := max(40, math.Ceil(labelW)+16)
+		right := width - 8
+		plotW := right - left
+		// "partition" above the row labels, the notes beside it or below.
+		lines := caption(&b, 8, right, top+10, append([]piece{{text: "partition"}}, notes...))
+		plotTop := top + 18 + lineH*float64(lines-1)
+		cellW := plotW / float64(nc)
+		cellH := min(max(256/float64(nr), 4), 24)
+		plotBottom := plotTop + float64(nr)*cellH
+		y := func(r int) string { return num(plotTop + float64(r)*cellH) }
+
+		b.WriteString(`<rect class="cold" x="` + num(left) + `" y="` + num(plotTop) + `" width="` + num(plotW) + `" height="` + num(plotBottom-plotTop) + `"/>` + "\n")
+		b.WriteString(`<g class="heat" transform="translate(` + num(left) + " " + num(plotTop) + ") scale(" +
+			strconv.FormatFloat(cellW, 'f', 4, 64) + " " + strconv.FormatFloat(cellH, 'f', 4, 64) + `)">` + "\n")
+		for l := 1; l <= levels; l++ {
+			if paths[l].Len() > 0 {
+				b.WriteString(`<path class="l` + strconv.Itoa(l) + `" d="` + paths[l].String() + `"/>` + "\n")
+			}
+		}
+		b.WriteString("</g>\n")
+
+		// Rows: a tooltip each, and as many labels as fit.
+		k := max(1, int(math.Ceil(13/cellH)))
+		for r := 0; r < nr; r++ {
+			b.WriteString(`<rect class="hit" x="` + num(left) + `" y="` + y(r) + `" width="` + num(plotW) + `" height="` + num(cellH) + `">`)
+			b.WriteString("<title>" + human.Plural(int64(gr), "partition ", "partitions ") + rowLabel(r) + ": " + human.Percent(rowSum[r]/total) + " of all writes</title></rect>\n")
+			if r%k == 0 {
+				text(&b, left-6, plotTop+(float64(r)+0.5)*cellH+4, "m s", "end", rowLabel(r), 0)
+			}
+		}
+
+		// Time labels: first, last and a few between, spaced so none overlap.
+		labelMax := min(150.0, plotW-8)
+		widest := 0.0
+		for c := 0; c < nc; c++ {
+			l, _ := fit(colLabel(c), labelMax, small)
+			widest = max(widest, textWidth(l, small))
+		}
+		ly := plotBottom + 15
+		if nc == 1 {
+			text(&b, left+plotW/2, ly, "m s", "middle", colLabel(0), labelMax)
+		} else {
+			cols := tickColumns(nc, cellW, widest)
+			ticks := len(cols)
+			for j, c := range cols {
+				cx := left + (float64(c)+0.5)*cellW
+				b.WriteString(`<path class="ax" d="M` + num(cx) + " " + num(plotBottom) + "v3" + `"/>`)
+				switch j {
+				case 0:
+					text(&b, left, ly, "m s", "", colLabel(c), labelMax)
+				case ticks - 1:
+					text(&b, right, ly, "m s", "end", colLabel(c), labelMax)
+				default:
+					text(&b, cx, ly, "m s", "middle", colLabel(c), labelMax)
+				}
+			}
+			b.WriteString("\n")
+		}
+
+		// Legend: the scale's swatches, marked at 1/8, even and 8 times,
+		// beside what they mean where that fits, else below it.
+		const sw = 20.0
+		const what = "share of each bucket's writes, against an even split:"
+		lyTop := plotBottom + 26
+		lx := left + textWidth(what, small) + 12
+		if lx+sw+12+levels*sw > right {
+			n := 0
+			for i, l := range wrap(what, right-8, small) {
+				text(&b, 8, lyTop+9+lineH*float64(i), "m s", "", l, right-8)
+				n++
+			}
+			lyTop += lineH*float64(n) + 4
+			lx = 8
+		} else {
+			text(&b, left, lyTop+9, "m s", "", what, 0)
+		}
+		b.WriteString(`<rect class="cold g" x="` + num(lx) + `" y="` + num(lyTop) + `" width="` + num(sw) + `" height="10"/>`)
+		text(&b, lx+sw/2, lyTop+22, "m s", "middle", "none", 0)
+		lx += sw + 12
+		for l := 1; l <= levels; l++ {
+			sx := lx + float64(l-1)*sw
+			b.WriteString(`<rect class="l` + strconv.Itoa(l) + `" x="` + num(sx) + `" y="` + num(lyTop) + `" width="` + num(sw) + `" height="10"/>`)
+			mark := map[int]string{2: "1/8", even: "even", levels: "8×"}[l]
+			if mark != "" {
+				text(&b, sx+sw/2, lyTop+22, "m s", "middle", mark, 0)
+			}
+		}
+		b.WriteString("\n")
+		return svg(width, lyTop+30, title, label, b.String())
+	})
 }
 
 func lastLabel(columns []string, n int) string {
@@ -270,10 +285,15 @@ func tickColumns(nc int, cellW, widest float64) []int {
 	for c := step; c < nc-1; c += step {
 		cols = append(cols, c)
 	}
+	// The first and the last stand at either end: alone, they need room
+	// for two labels.
+	room := float64(nc)*cellW >= 2*widest+16
 	switch last := nc - 1; {
 	case last == 0:
-	case last-cols[len(cols)-1] >= step, len(cols) == 1 && float64(nc)*cellW >= 2*widest+16:
-		cols = append(cols, last) // (the first and the last stand at either end)
+	case len(cols) == 1 && room, len(cols) > 1 && last-cols[len(cols)-1] >= step:
+		cols = append(cols, last)
+	case len(cols) == 2 && !room:
+		cols = cols[:1]
 	case len(cols) > 1:
 		cols[len(cols)-1] = last // too near the last: the last is written instead
 	}

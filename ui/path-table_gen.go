@@ -77,7 +77,7 @@ func (c *PathTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(p.Path)
+							vgn.SetInnerHTML(Breakable(p.Path))
 							if p.System != "" {
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge"}}}
 								vgparent.AppendChild(vgn)
@@ -91,22 +91,22 @@ func (c *PathTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "Types"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.Types(p))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "In documents"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.Presence(p))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Distinct values"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.Distinct(p))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "values"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "values"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Most common values"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -138,7 +138,7 @@ func (c *PathTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "As partition key"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.Verdict(p))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}

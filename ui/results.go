@@ -24,6 +24,21 @@ var Columns = []struct {
 	{"largest", "Largest logical"}, {"hottest", "Busiest physical"}, {"fanout", "Fan-out"}, {"findings", "Findings"},
 }
 
+// ColumnLabel labels a cell of the candidate table where the table is
+// laid out as cards (on a phone): its column's heading and what the
+// figure is of.
+func (c *Root) ColumnLabel(id string) string {
+	for _, col := range Columns {
+		if col.ID == id {
+			if scope := c.ColumnScope(id); scope != "" {
+				return col.Title + " (" + scope + ")"
+			}
+			return col.Title
+		}
+	}
+	return ""
+}
+
 // Sort orders the table by a column; a second click reverses it.
 func (c *Root) Sort(col string) {
 	if c.SortBy == col {

@@ -46,7 +46,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Root.Report.Recommended)
+					vgn.SetInnerHTML(Breakable(c.Root.Report.Recommended))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
@@ -507,7 +507,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgparent
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(x.Key.Spec)
+										vgn.SetInnerHTML(Breakable(x.Key.Spec))
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                            "}
 									vgparent.AppendChild(vgn)
@@ -537,26 +537,31 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-label", c.Root.ColumnLabel("logical"))
 								vgn.SetInnerHTML(LogicalText(x))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-label", c.Root.ColumnLabel("largest"))
 								vgn.SetInnerHTML(c.Root.LargestCell(x))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-label", c.Root.ColumnLabel("hottest"))
 								vgn.SetInnerHTML(HottestText(x))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-label", c.Root.ColumnLabel("fanout"))
 								vgn.SetInnerHTML(FanOutText(x))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-label", c.Root.ColumnLabel("findings"))
 								vgn.SetInnerHTML(FindingsText(x))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                    "}
 								vgparent.AppendChild(vgn)
@@ -649,7 +654,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgparent
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(x.Key.Spec)
+										vgn.SetInnerHTML(Breakable(x.Key.Spec))
 									}
 								}
 							}
@@ -725,7 +730,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Shown().Key.Spec)
+					vgn.SetInnerHTML(Breakable(c.Shown().Key.Spec))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
@@ -810,12 +815,12 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                    "}
 									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num weight"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Weight"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(c.WeightText(b))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                    "}
 									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "why"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(b.Note)
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
@@ -1058,7 +1063,7 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgparent
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "op"}}}
 											vgparent.AppendChild(vgn)
 											{
 												vgparent := vgn
@@ -1069,22 +1074,22 @@ func (c *Results) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											}
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Rate / s"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(RateText(v))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "Goes to"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(RoutingText(v))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "Each costs"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(ChargeText(v))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "why"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(v.Reason)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                    "}

@@ -92,7 +92,7 @@ func TestSampleFlow(t *testing.T) {
 		`<code>/tenantId</code>`, `logical partition limit`, // a finding of /tenantId at 500 GB
 		`<svg`, `Storage per physical partition at the target size`,
 		`id="snippet"`, `az cosmosdb sql container create`,
-		`<code>/items/[]/sku</code>`, `No: inside an array`,
+		`<code>/items<wbr/>/[]<wbr/>/sku</code>`, `No: inside an array`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
@@ -287,7 +287,7 @@ func TestPathTableScope(t *testing.T) {
 		// The sample's orders come in the order of their ids and dates.
 		`<h3>The documents the candidates come from</h3>`,
 		template.HTMLEscapeString(rep.Warnings[0].Message),
-		`<td class="num">100 (100%)</td>`, // /id, present in every document described
+		`<td class="num" data-label="In documents">100 (100%)</td>`, // /id, present in every document described
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
@@ -312,7 +312,7 @@ func TestPathTableScope(t *testing.T) {
 	c.Finished(c.job, b.String(), "")
 	html = render(t, c)
 	for _, want := range []string{
-		`<td class="num">90 (90%)</td>`,
+		`<td class="num" data-label="In documents">90 (90%)</td>`,
 		`>Possible; missing in 10 documents, which would share one partition<`,
 	} {
 		if !strings.Contains(html, want) {
@@ -537,7 +537,7 @@ func TestRatesFormatted(t *testing.T) {
 	c.Analyse()
 	finish(t, c, f)
 	html := render(t, c)
-	for _, want := range []string{`<td class="num">50</td>`, `<td class="num">1,500</td>`, `<td class="num">0.5</td>`} {
+	for _, want := range []string{`data-label="Rate / s">50</td>`, `data-label="Rate / s">1,500</td>`, `data-label="Rate / s">0.5</td>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}

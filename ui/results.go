@@ -421,6 +421,28 @@ func yesNo(b bool) string {
 // details.
 type Results struct {
 	Root *Root
+
+	charts     Charts // of chartsFor, drawn once
+	chartsFor  *report.Report
+	chartsSpec string
+}
+
+// Charts are a candidate's charts as markup.
+type Charts struct {
+	Data, Load, Largest, Skew, Heatmap vugu.HTML
+}
+
+// Charts draws the shown candidate's charts once for each report and key,
+// not on every render: each is drawn at three widths (package chart), and
+// the page renders again for every progress report of a later analysis
+// while these results stay on it.
+func (c *Results) Charts() Charts {
+	x := c.Shown()
+	if c.chartsFor != c.Root.Report || c.chartsSpec != x.Key.Spec {
+		c.charts = Charts{DataChart(x), LoadChart(x), LargestChart(x), SkewChart(x), HeatmapChart(x)}
+		c.chartsFor, c.chartsSpec = c.Root.Report, x.Key.Spec
+	}
+	return c.charts
 }
 
 // Best is the recommended candidate.

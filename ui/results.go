@@ -134,6 +134,8 @@ func (c *Root) Rows() []report.Candidate {
 		rows = slices.DeleteFunc(rows, c.folds)
 	}
 	if c.SortBy == "" {
+		// The report lists named keys first; a table reads in rank order.
+		slices.SortStableFunc(rows, func(a, b report.Candidate) int { return a.Rank - b.Rank })
 		return rows
 	}
 	projected := HasTarget(c.Report)

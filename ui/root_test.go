@@ -1043,3 +1043,23 @@ func TestOperationsTable(t *testing.T) {
 		t.Errorf("table of operations:\n%.1500s", table)
 	}
 }
+
+// TestRowsInRankOrder: the report lists the keys the user named first;
+// the table reads in rank order, with the named ones marked.
+func TestRowsInRankOrder(t *testing.T) {
+	c := &Root{Report: &report.Report{Candidates: []report.Candidate{
+		{Key: report.Key{Spec: "/b", Kind: "hash"}, Named: true, Rank: 3, Grade: "C"},
+		{Key: report.Key{Spec: "/a", Kind: "hash"}, Rank: 1, Grade: "A"},
+		{Key: report.Key{Spec: "/c", Kind: "hash"}, Rank: 2, Grade: "A"},
+	}}}
+	var ranks []int
+	for _, x := range c.Rows() {
+		ranks = append(ranks, x.Rank)
+	}
+	if fmt.Sprint(ranks) != "[1 2 3]" {
+		t.Errorf("ranks read %v", ranks)
+	}
+	if k := (&Results{Root: c}).KindText(c.Report.Candidates[0]); k != "hash, yours" {
+		t.Errorf("a named key reads %q", k)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/aggregate"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
+	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/report"
@@ -761,7 +762,7 @@ func TestHottestOfManyPartitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, md, _ := renderAll(t, r)
-	want := fmt.Sprintf("<0.1%% of %d", options.MaxPartitions)
+	want := fmt.Sprintf("<0.1%% on 1 of %s (even: <0.1%%)", human.Count(options.MaxPartitions))
 	if !strings.Contains(text, want) || !strings.Contains(md, want) {
 		t.Errorf("want %q in the text and the Markdown:\n%s", want, text[:min(len(text), 600)])
 	}

@@ -237,7 +237,7 @@ func TestCloudflare(t *testing.T) {
 }
 
 // TestOpenAPI checks that docs/openapi.yaml describes every query parameter
-// POST /v1/analyze takes, and no other.
+// POST /v1/analyze and POST /v1/diagnose take, and no other.
 func TestOpenAPI(t *testing.T) {
 	b, err := os.ReadFile("../docs/openapi.yaml")
 	if err != nil {
@@ -249,23 +249,39 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("docs/openapi.yaml does not contain %q", s)
 		}
 	}
-	want := options.Names(options.API)
-	var got []string
-	for _, m := range regexp.MustCompile(`(?m)^ *- name: (\S+)\n *in: query$`).FindAllStringSubmatch(text, -1) {
-		got = append(got, m[1])
+	analyze, diagnose, ok := strings.Cut(text, "  /v1/diagnose:\n    post:")
+	if !ok {
+		t.Fatal("docs/openapi.yaml does not describe POST /v1/diagnose")
 	}
-	for _, name := range want {
-		if !regexp.MustCompile(`(?m)^ *- name: ` + regexp.QuoteMeta(name) + `$`).MatchString(text) {
-			t.Errorf("docs/openapi.yaml has no parameter `name: %s`", name)
+	diagnose, _, _ = strings.Cut(diagnose, "\ncomponents:")
+	// The exports of a diagnosis are the parts of its body, not parameters.
+	var diagnoseParams []string
+	for _, name := range options.Names(options.DiagnoseAPI) {
+		if o, _ := options.Lookup(name); !o.File {
+			diagnoseParams = append(diagnoseParams, name)
 		}
 	}
-	for _, name := range got {
-		if !slices.Contains(want, name) {
-			t.Errorf("docs/openapi.yaml describes a query parameter %q that the API does not take", name)
+	for _, e := range []struct {
+		path, text string
+		want       []string
+	}{{"/v1/analyze", analyze, options.Names(options.API)}, {"/v1/diagnose", diagnose, diagnoseParams}} {
+		var got []string
+		for _, m := range regexp.MustCompile(`(?m)^ *- name: (\S+)\n *in: query$`).FindAllStringSubmatch(e.text, -1) {
+			got = append(got, m[1])
 		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("docs/openapi.yaml has %d query parameters %v; the API takes %d: %v", len(got), got, len(want), want)
+		for _, name := range e.want {
+			if !slices.Contains(got, name) {
+				t.Errorf("docs/openapi.yaml's %s has no parameter `name: %s`", e.path, name)
+			}
+		}
+		for _, name := range got {
+			if !slices.Contains(e.want, name) {
+				t.Errorf("docs/openapi.yaml's %s describes a query parameter %q that it does not take", e.path, name)
+			}
+		}
+		if len(got) != len(e.want) {
+			t.Errorf("docs/openapi.yaml's %s has %d query parameters %v; it takes %d: %v", e.path, len(got), got, len(e.want), e.want)
+		}
 	}
 }
 

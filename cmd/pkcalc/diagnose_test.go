@@ -291,3 +291,15 @@ func TestDiagnoseUsage(t *testing.T) {
 		t.Errorf("--help: exit %d\n%s", code, stdout.String())
 	}
 }
+
+// TestDiagnoseBadDocument: a document that cannot be read is listed with
+// its line, the others replayed, and the run exits 1.
+func TestDiagnoseBadDocument(t *testing.T) {
+	docs := writeFile(t, "items.jsonl", `{"id": "c1", "tenantId": "contoso", "userId": "u1"}`+"\n{\"id\": oops}\n"+`{"id": "c2", "tenantId": "contoso", "userId": "u2"}`+"\n")
+	d, _, code := diagnoseJSON(t, "--ranges", rangesFeed(t, false), "--ru-log", ruForms["plain keys csv"](t, hotTenantRows()), "--current-key", "/tenantId",
+		"--ru", "18000", "--key", "/tenantId,/userId", docs)
+	e := d.Inputs[len(d.Inputs)-1]
+	if code != 1 || e.Kind != report.ExportDocuments || e.Records != 2 || e.ErrorCount != 1 || e.Errors[0].Line != 2 {
+		t.Errorf("exit %d, documents %+v; want 1, two read and line 2's problem", code, e)
+	}
+}

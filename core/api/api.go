@@ -1,7 +1,9 @@
 // Package api is pkcalc's analysis as an HTTP API: POST /v1/analyze with the
 // documents as the body and the settings as query parameters, answered with
-// the report. The same http.Handler serves in a browser Web Worker, on
-// Cloudflare Workers and natively (pkcalc serve).
+// the report; and POST /v1/diagnose with a live container's exports as the
+// parts of a multipart body, answered with the diagnosis. The same
+// http.Handler serves in a browser Web Worker, on Cloudflare Workers and
+// natively (pkcalc serve).
 //
 // It is stateless and never logs or keeps a request body. docs/openapi.yaml
 // describes it.
@@ -40,9 +42,11 @@ type Config struct {
 // Handler returns the API.
 func Handler(c Config) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/v1/analyze", limitAnalyses(c.MaxAnalyses, http.HandlerFunc(c.analyze)))
+	limit := limitAnalyses(c.MaxAnalyses)
+	mux.Handle("/v1/analyze", limit(http.HandlerFunc(c.analyze)))
+	mux.Handle("/v1/diagnose", limit(http.HandlerFunc(c.diagnose)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "no such endpoint: %s; the API is POST /v1/analyze", r.URL.Path)
+		fail(w, http.StatusNotFound, "no such endpoint: %s; the API is POST /v1/analyze and POST /v1/diagnose", r.URL.Path)
 	})
 	return mux
 }

@@ -10,15 +10,21 @@ import (
 // so in 5 s most of those under way have ended.
 const RetryAfterSeconds = 5
 
-// limitAnalyses lets at most n analyses (POST requests) into h at once,
+// limitAnalyses lets at most n analyses (POST requests) into the handlers it wraps at once,
 // and answers the rest 503 at once, before reading their bodies, with
 // Retry-After. n of 0 or less is no bound. Other methods pass, as h
 // answers them without reading a body.
-func limitAnalyses(n int, h http.Handler) http.Handler {
+func limitAnalyses(n int) func(h http.Handler) http.Handler {
 	if n <= 0 {
-		return h
+		return func(h http.Handler) http.Handler { return h }
 	}
 	slots := make(chan struct{}, n)
+	return func(h http.Handler) http.Handler { return limited(slots, n, h) }
+}
+
+// limited lets h take a slot of slots, shared by every endpoint limited
+// by them: a diagnosis counts as an analysis.
+func limited(slots chan struct{}, n int, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			h.ServeHTTP(w, r)

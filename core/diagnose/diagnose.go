@@ -100,7 +100,6 @@ func Diagnose(in Input) *report.Diagnosis {
 		Settings: report.DiagnosisSettings{
 			HashVersion: int(in.Version), RU: in.Throughput.RU, Autoscale: in.Throughput.Autoscale, Keys: []string{},
 		},
-		Inputs:     append([]report.ExportRead{}, in.Exports...),
 		Warnings:   []report.Notice{},
 		Partitions: []report.PartitionLoad{},
 		Keys:       []report.KeyStore{},
@@ -122,6 +121,7 @@ func Diagnose(in Input) *report.Diagnosis {
 	s.whatIf()
 	s.actions()
 	s.warnings()
+	d.Inputs = s.inputs()
 	return d
 }
 
@@ -153,7 +153,8 @@ type state struct {
 	cause   string
 	hotKey  int // the hot spot's leading key; -1 none
 
-	limitKey int // the logged key nearest 20 GB; -1 none
+	limitKey int    // the logged key nearest 20 GB; -1 none
+	docs     *joint // the documents read; nil none
 }
 
 // logged is a logical partition key the logs name.

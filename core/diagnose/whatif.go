@@ -299,7 +299,7 @@ func (s *state) whatIf() {
 	}
 	j := s.readDocuments(cands)
 	if j != nil {
-		s.d.Inputs = s.documentsRead(j)
+		s.docs = j
 		if j.capped > 0 {
 			s.warn(PairsCapped, fmt.Sprintf("the documents held more than %s pairs of current and candidate values: %s documents past them counted only for pairs already kept", human.Count(MaxPairs), human.Count(j.capped)))
 		}
@@ -525,15 +525,19 @@ func (s *state) suggestions() []key.Spec {
 	return out
 }
 
-// documentsRead sets the documents' record count in the inputs, as the
-// diagnosis read them.
-func (s *state) documentsRead(j *joint) []report.ExportRead {
-	out := s.d.Inputs
+// inputs are the exports as read: the caller's, taken once the
+// documents are read (their problems are counted as they are), with the
+// documents' count.
+func (s *state) inputs() []report.ExportRead {
+	out := append([]report.ExportRead{}, s.in.Exports...)
+	if s.docs == nil {
+		return out
+	}
 	for i := range out {
 		if out[i].Kind == report.ExportDocuments {
-			out[i].Records = int(j.docs)
+			out[i].Records = int(s.docs.docs)
 			return out
 		}
 	}
-	return append(out, report.ExportRead{Kind: report.ExportDocuments, Name: "documents", Records: int(j.docs), Errors: []report.Problem{}})
+	return append(out, report.ExportRead{Kind: report.ExportDocuments, Name: "documents", Records: int(s.docs.docs), Errors: []report.Problem{}})
 }

@@ -1121,6 +1121,50 @@ func TestUserDataStaysText(t *testing.T) {
 
 // TestJavaScriptAPI: window.pkcalc.analyze gives, byte for byte, what the
 // native command prints for the same input and options.
+// TestJavaScriptDiagnose: window.pkcalc.diagnose gives, byte for byte,
+// what pkcalc diagnose --format json prints for files of the same names:
+// DIAGNOSE.md's worked example, with its documents.
+func TestJavaScriptDiagnose(t *testing.T) {
+	ctx := page(t)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, name := range []string{"pkranges.json", "ru.csv", "storage.csv", "metrics.json"} {
+		b, err := os.ReadFile("../cmd/pkcalc/testdata/diagnose/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+		os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	docs, _ := os.ReadFile(dataset(t, "dp420-tenant-products.json"))
+	files["dp420-tenant-products.json"] = string(docs)
+	os.WriteFile(filepath.Join(dir, "dp420-tenant-products.json"), docs, 0o644)
+	cmd := exec.Command(pkcalcBin, "diagnose", "--format", "json", "--ranges", "pkranges.json", "--ru-log", "ru.csv", "--storage-log", "storage.csv",
+		"--metrics", "metrics.json", "--current-key", "/tenantId", "--ru", "18000", "--key", "/tenantId,/categoryId", "dp420-tenant-products.json")
+	cmd.Dir = dir
+	native, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(name string) string {
+		lit, _ := json.Marshal(files[name])
+		return `new File([` + string(lit) + `], "` + name + `")`
+	}
+	got := eval[string](t, ctx, `pkcalc.diagnose({ranges: `+file("pkranges.json")+`, ruLog: `+file("ru.csv")+`, storageLog: `+file("storage.csv")+
+		`, metrics: `+file("metrics.json")+`, documents: `+file("dp420-tenant-products.json")+`}, {currentKey: "/tenantId", ru: 18000, keys: ["/tenantId,/categoryId"], as: "text"})`)
+	if got != string(native) {
+		t.Fatalf("window.pkcalc.diagnose differs from pkcalc diagnose (%d and %d bytes)", len(got), len(native))
+	}
+	msg := eval[string](t, ctx, `pkcalc.diagnose({ruLog: "x"}, {}).catch(e => e.status + " " + e.message)`)
+	if !strings.HasPrefix(msg, "400 ruLog needs currentKey") {
+		t.Errorf("no current key: %q", msg)
+	}
+	msg = eval[string](t, ctx, `pkcalc.diagnose({logs: "x"}).catch(e => e.status + " " + e.message)`)
+	if !strings.HasPrefix(msg, "400 unknown export logs") {
+		t.Errorf("unknown export: %q", msg)
+	}
+}
+
 func TestJavaScriptAPI(t *testing.T) {
 	ctx := page(t)
 	file := dataset(t, "dp420-tenant-products.json")

@@ -4,8 +4,10 @@
 // browser: the "request" never touches the network.
 //
 // Messages in:  {id, input: Blob|File|string, type, params: {name: value|[values]}}
+//               {id, path: "diagnose", parts: [[name, Blob|File|string, fileName]], params} (POST /v1/diagnose)
 // Messages out: {id, type: "progress", bytes, documents, elapsedSeconds}
-//               {id, type: "report", json} (the report's JSON text) | {id, type: "error", error: {status, message}}
+//               {id, type: "report", json} (the report's JSON text) | {id, type: "diagnosis", json}
+//               | {id, type: "error", error: {status, message}}
 import "./engine/wasm_exec.js";
 const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));
 
@@ -59,19 +61,29 @@ function serve(request) {
 }
 
 self.onmessage = async (event) => {
-  const { id, input, type, params } = event.data;
+  const { id, input, type, params, path, parts } = event.data;
   try {
-    const blob = typeof input === "string" ? new Blob([input]) : input;
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(params || {})) {
       for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
     }
-    const request = new Request("http://engine/v1/analyze?" + query, {
-      method: "POST",
-      body: blob.stream(),
-      duplex: "half",
-      headers: { "Content-Type": type || "application/json", "Accept": "application/x-ndjson" },
-    });
+    let request;
+    if (path === "diagnose") {
+      // The exports as the parts of a multipart body, the documents last.
+      const form = new FormData();
+      for (const [name, value, fileName] of parts) {
+        form.append(name, typeof value === "string" ? new Blob([value]) : value, fileName || name);
+      }
+      request = new Request("http://engine/v1/diagnose?" + query, { method: "POST", body: form, headers: { "Accept": "application/x-ndjson" } });
+    } else {
+      const blob = typeof input === "string" ? new Blob([input]) : input;
+      request = new Request("http://engine/v1/analyze?" + query, {
+        method: "POST",
+        body: blob.stream(),
+        duplex: "half",
+        headers: { "Content-Type": type || "application/json", "Accept": "application/x-ndjson" },
+      });
+    }
     const response = await serve(request);
     if (!response.body) throw new Error("the engine gave no answer");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -24,6 +24,16 @@
 // Resolves with the JSON report (docs/REPORT.md); rejects with an Error
 // whose status and message say what was wrong, or, when signal aborts,
 // with a DOMException named "AbortError" (status 0), as fetch does.
+//
+//   const diagnosis = await pkcalc.diagnose(exports, options)
+//
+// exports: a live container's exports, each a string, a File or a Blob:
+//          {ranges, ruLog, storageLog, metrics, documents} (docs/DIAGNOSE.md;
+//          at least one of the first four; documents for the what-if)
+// options: currentKey, keys, hashVersion, ru, autoscale, as pkcalc
+//          diagnose's flags; signal and as: "text", as for analyze.
+// Resolves with the diagnosis (docs/DIAGNOSE.md, The JSON), byte for byte
+// what pkcalc diagnose --format json prints for files of the same names.
 (function () {
   "use strict";
   var base = new URL(".", (document.currentScript && document.currentScript.src) || location.href);
@@ -43,7 +53,7 @@
         return;
       }
       pending.delete(m.id);
-      if (m.type === "report") job.resolve(job.asText ? m.json : JSON.parse(m.json));
+      if (m.type === "report" || m.type === "diagnosis") job.resolve(job.asText ? m.json : JSON.parse(m.json));
       else job.reject(failure(m.error));
     };
     worker.onerror = function (e) {
@@ -84,6 +94,70 @@
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
     "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "inputFormat"];
 
+  var diagnoseNames = ["keys", "currentKey", "hashVersion", "ru", "autoscale"];
+  var exportNames = ["ranges", "ruLog", "storageLog", "metrics", "documents"];
+
+  function diagnose(exports, options) {
+    if (options === undefined || options === null) options = {};
+    return new Promise(function (resolve, reject) {
+      if (typeof exports !== "object" || exports === null || Array.isArray(exports) || typeof options !== "object" || Array.isArray(options)) {
+        reject(failure({ status: 400, message: "diagnose takes the exports as an object, like {ranges: file, ruLog: file}, and options as an object" }));
+        return;
+      }
+      var parts = [];
+      for (var e in exports) {
+        if (exports[e] === undefined || exports[e] === null) continue;
+        if (exportNames.indexOf(e) < 0) { reject(failure({ status: 400, message: "unknown export " + e + "; the exports are " + exportNames.join(", ") })); return; }
+        if (typeof exports[e] !== "string" && !(exports[e] instanceof Blob)) { reject(failure({ status: 400, message: e + " must be a string, a File or a Blob" })); return; }
+      }
+      // The documents go last: the engine reads the exports first.
+      exportNames.forEach(function (e) {
+        var v = exports[e];
+        if (v !== undefined && v !== null) parts.push([e, v, (v && v.name) || e]);
+      });
+      var params = {};
+      for (var k in options) {
+        if (k === "signal" || k === "as" || options[k] === undefined || options[k] === null) continue;
+        if (diagnoseNames.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + diagnoseNames.join(", ") })); return; }
+        params[k] = options[k];
+      }
+      run({ path: "diagnose", parts: parts, params: params }, options, resolve, reject);
+    });
+  }
+
+  // run hands a job to the engine, with its cancelling.
+  function run(message, options, resolve, reject) {
+    var id = next++;
+    var job = { resolve: resolve, reject: reject, onProgress: options.onProgress, asText: options.as === "text" };
+    pending.set(id, job);
+    if (options.signal) {
+      if (options.signal.aborted) { pending.delete(id); reject(aborted()); return; }
+      options.signal.addEventListener("abort", function () {
+        if (!pending.has(id)) return;
+        // The engine cannot be interrupted mid-analysis: stop its worker; the
+        // next analysis starts a fresh one.
+        var others = Array.from(pending.entries()).filter(function (p) { return p[0] !== id; });
+        pending.clear();
+        stop();
+        reject(aborted());
+        others.forEach(function (p) { p[1].reject(failure({ status: 0, message: "cancelled with another analysis" })); });
+      });
+    }
+    var engine;
+    try {
+      engine = start();
+    } catch (e) {
+      // A Web Worker must come from the page's own origin: a page that
+      // includes pkcalc.js from elsewhere gets a SecurityError here.
+      pending.delete(id);
+      reject(failure({ status: 0, message: "the engine could not start: " + (e && e.message || e) +
+        " (pkcalc.js and its engine.js must be served from this page's own origin)" }));
+      return;
+    }
+    message.id = id;
+    engine.postMessage(message);
+  }
+
   function analyze(input, options) {
     if (options === undefined || options === null) options = {};
     return new Promise(function (resolve, reject) {
@@ -113,36 +187,9 @@
         reject(failure({ status: 400, message: "keys must be an array of key specs, like [\"/tenantId\", \"/tenantId,/id\"], or one key spec as a string" }));
         return;
       }
-      var id = next++;
-      var job = { resolve: resolve, reject: reject, onProgress: options.onProgress, asText: options.as === "text" };
-      pending.set(id, job);
-      if (options.signal) {
-        if (options.signal.aborted) { pending.delete(id); reject(aborted()); return; }
-        options.signal.addEventListener("abort", function () {
-          if (!pending.has(id)) return;
-          // The engine cannot be interrupted mid-analysis: stop its worker; the
-          // next analysis starts a fresh one.
-          var others = Array.from(pending.entries()).filter(function (p) { return p[0] !== id; });
-          pending.clear();
-          stop();
-          reject(aborted());
-          others.forEach(function (p) { p[1].reject(failure({ status: 0, message: "cancelled with another analysis" })); });
-        });
-      }
-      var engine;
-      try {
-        engine = start();
-      } catch (e) {
-        // A Web Worker must come from the page's own origin: a page that
-        // includes pkcalc.js from elsewhere gets a SecurityError here.
-        pending.delete(id);
-        reject(failure({ status: 0, message: "the engine could not start: " + (e && e.message || e) +
-          " (pkcalc.js and its engine.js must be served from this page's own origin)" }));
-        return;
-      }
-      engine.postMessage({ id: id, input: input, type: contentType(input, format), params: params });
+      run({ input: input, type: contentType(input, format), params: params }, options, resolve, reject);
     });
   }
 
-  window.pkcalc = Object.freeze({ analyze: analyze, options: names.slice() });
+  window.pkcalc = Object.freeze({ analyze: analyze, diagnose: diagnose, options: names.slice(), diagnoseOptions: diagnoseNames.slice() });
 })();

@@ -101,6 +101,7 @@ func (c Config) diagnose(w http.ResponseWriter, r *http.Request) {
 		default:
 			q.Set(name, "true")
 			e, err := readExport(&in, name, kind, part)
+			e.Name = cmp.Or(part.FileName(), name)
 			if err != nil {
 				failBody(w, err)
 				return

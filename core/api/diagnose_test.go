@@ -70,6 +70,7 @@ func TestDiagnose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.Name = p.file // as pkcalc diagnose names a file
 		in.Exports = append(in.Exports, e)
 	}
 	var want bytes.Buffer

@@ -302,3 +302,29 @@ func TestDiagnose(t *testing.T) {
 		t.Error("pkcalc analyze takes --current-key")
 	}
 }
+
+// TestJavaScriptDiagnoseNames: pkcalc.js's diagnose takes the diagnosis's
+// options but the exports, which are its first argument, and the format,
+// which is always JSON there.
+func TestJavaScriptDiagnoseNames(t *testing.T) {
+	b, err := os.ReadFile("../../public/pkcalc.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`var diagnoseNames = \[(.*?)\];`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("pkcalc.js: no list of diagnose's option names (var diagnoseNames = [...];)")
+	}
+	var got, want []string
+	for _, q := range regexp.MustCompile(`"(\w+)"`).FindAllSubmatch(m[1], -1) {
+		got = append(got, string(q[1]))
+	}
+	for _, n := range Names(DiagnoseAPI) {
+		if o, _ := Lookup(n); !o.File && n != "format" {
+			want = append(want, n)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pkcalc.js's diagnose takes %q;\nthe table gives it %q", got, want)
+	}
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pkcalc's one build script.
 #
-#   ./build.sh serve [--port N]   build the site and serve it on http://127.0.0.1:8080
+#   ./build.sh serve [--port N]   build what changed in the site and serve it on http://127.0.0.1:8080
 #   ./build.sh test               every test: vet, native, WebAssembly (Node), browser (Chromium)
 #   ./build.sh dist               the static site in dist/, relative URLs only
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
@@ -47,7 +47,8 @@ apt_install() {
 need_go() {
   command -v go >/dev/null 2>&1 || die "Go 1.26 or newer is needed: install it from the Go website, then run this again"
   local v
-  v=$(go env GOVERSION | sed 's/^go//')
+  goversion=$(go env GOVERSION)
+  v=${goversion#go}
   case "$v" in
     1.2[6-9]*|1.[3-9]*|[2-9].*) ;;
     *) die "Go $v is too old: pkcalc needs Go 1.26 or newer" ;;
@@ -115,58 +116,228 @@ need_chromium() {
   export PKCALC_CHROMIUM=$CHROMIUM
 }
 
-# generate writes ui/*_gen.go from the .vugu files again (the
-# //go:generate line in ui/root.go), so that a site built from an edited
-# .vugu file shows the edit. They are committed: ui's TestGenerated fails
-# when they are stale, so the tests run on them as committed.
-generate() {
-  log "generating Vugu components"
-  go generate ./ui
+# What build_site keeps between runs, so that a run redoes only what its
+# inputs changed and never leaves an output older than its inputs:
+# - the Go builds' targets in $cache, which go build relinks only when the
+#   hash of their inputs, kept in the target as its build ID, changed (Go's
+#   build cache holds the compiled packages);
+# - for every other output made in a step of its own, a stamp in $stamps:
+#   the hash of the inputs it was made from and of the output as made; the
+#   step runs again when either differs.
+# A file is copied into the site only when its bytes changed, so what did
+# not change keeps its time, and files the build no longer makes go.
+cache=build/cache
+stamps=build/stamps
+
+# sha256 prints sha256sum's lines for the files, or for standard input
+# (macOS has shasum in its place).
+sha256() {
+  if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi
 }
 
+# digest prints one hash of the files' names and contents.
+digest() { sha256 "$@" | sha256 | cut -c1-64; }
+
+# up_to_date NAME INPUTS OUTPUT...: whether the stamp NAME says that the
+# outputs were made from inputs of the hash INPUTS and are still as made.
+up_to_date() {
+  local stamp=$stamps/$1 inputs=$2 f
+  shift 2
+  [ -f "$stamp" ] || return 1
+  for f in "$@"; do [ -f "$f" ] || return 1; done
+  [ "$(cat "$stamp")" = "$inputs $(digest "$@")" ]
+}
+
+# stamp NAME INPUTS OUTPUT...: records that the outputs were made from
+# inputs of the hash INPUTS.
+stamp() {
+  local stamp=$stamps/$1 inputs=$2
+  shift 2
+  mkdir -p "$(dirname "$stamp")"
+  printf '%s %s\n' "$inputs" "$(digest "$@")" > "$stamp"
+}
+
+# generate writes ui/*_gen.go from the .vugu files again (the
+# //go:generate lines in ui/root.go), so that a site built from an edited
+# .vugu file shows the edit, unless nothing vugugen reads (ui's .vugu and
+# Go files, the module's versions, Go's) nor what it wrote changed since it
+# last ran. They are committed: ui's TestGenerated fails when they are
+# stale, so the tests run on them as committed.
+generate() {
+  if up_to_date ui "$(generate_inputs)" ui/*_gen.go; then
+    log "Vugu components are up to date"
+    return 0
+  fi
+  log "generating Vugu components"
+  go generate ./ui
+  # After it, as gofmt -w may have rewritten a Go file.
+  stamp ui "$(generate_inputs)" ui/*_gen.go
+}
+
+generate_inputs() {
+  printf '%s %s' "$goversion" "$(digest go.mod go.sum ui/*.vugu $(ls ui/*.go | grep -v '_gen\.go$'))"
+}
+
+# build_site builds the site in $1 (default dist). With $2 = serve it
+# writes no compressed copies (pkcalc serve sends the files as they are,
+# and brotli's 11th level takes a minute) and removes those that are no
+# longer the file's; otherwise it writes them (precompress).
 build_site() {
-  local out=${1:-dist}
+  local out=${1:-dist} mode=${2:-dist} key work inputs made= changed=
+  # Every Go build here without the checkout's path in it, so that another
+  # checkout (a fresh clone, a copy) finds every package in Go's build
+  # cache, and the native ones (vugugen, vuguscript, the command) share
+  # their standard library.
+  local GOFLAGS="-trimpath${GOFLAGS:+ $GOFLAGS}"
+  export GOFLAGS
+  key=$(printf '%s' "$out" | tr / _)
+  work=$cache/$key
   generate
   log "building the site in $out/"
-  rm -rf "$out"
-  mkdir -p "$out"
+  mkdir -p "$out" "$work"
+  go_builds "$mode"
+
   # The Go runtime glue of github.com/syumai/workers (its wasm_exec.js hands
   # the program a context object); public/engine.js runs the one instance,
   # so the rest of syumai's browser glue (an instance per request) is not used.
-  go tool workers-assets-gen -mode=go -runtime=browser -o "$out/engine" >/dev/null
-  rm "$out/engine/worker.mjs" "$out/engine/runtime.mjs"
-  cp index.html "$out/"
-  cp -R public/. "$out/"
-  cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
-  vugu_script "$out/vugu-render.js"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/main.wasm" ./wasm/page
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -pgo="$pgo" -o "$out/engine/engine.wasm" ./wasm/engine
-  sed 's/<html lang="en">/<html lang="en" class="embed">/' index.html > "$out/embed.html"
-  service_worker "$out"
-  precompress "$out"
-  go run ./cmd/pkcalc bundle --dir "$out" >/dev/null
-}
+  inputs="$goversion $(digest go.mod go.sum)"
+  if ! up_to_date glue "$inputs" "$cache/glue/wasm_exec.js"; then
+    rm -rf "$cache/glue"
+    go tool workers-assets-gen -mode=go -runtime=browser -o "$cache/glue" >/dev/null
+    stamp glue "$inputs" "$cache/glue/wasm_exec.js"
+  fi
+  # Vugu's DOM renderer script, in a file so the page can load it as a
+  # script of its own instead of letting Vugu eval() it: the
+  # Content-Security-Policy then needs no 'unsafe-eval'.
+  inputs="$goversion $(digest go.mod go.sum internal/cmd/vuguscript/*.go)"
+  if ! up_to_date vugu-render "$inputs" "$cache/vugu-render.js"; then
+    go run ./internal/cmd/vuguscript -o "$cache/vugu-render.js"
+    stamp vugu-render "$inputs" "$cache/vugu-render.js"
+  fi
 
-# precompress writes .gz and .br beside the large files, for static hosts
-# that serve precompressed files. brotli comes from Debian's packages when
-# it can be installed; without it there are only .gz files.
-precompress() {
-  local f
-  command -v brotli >/dev/null 2>&1 || apt_install brotli || log "brotli is not installed: writing .gz files only"
-  for f in "$1"/*.wasm "$1"/engine/*.wasm "$1"/*.js; do
-    gzip -9 -k -n -f "$f"
-    if command -v brotli >/dev/null 2>&1; then brotli -f -q 11 -o "$f.br" "$f"; fi
+  put index.html index.html
+  for f in $(cd public && find . -type f ! -name sw.js | LC_ALL=C sort); do
+    put "public/${f#./}" "${f#./}"
   done
+  put "$(go env GOROOT)/lib/wasm/wasm_exec.js" wasm_exec.js
+  put "$cache/glue/wasm_exec.js" engine/wasm_exec.js
+  put "$cache/vugu-render.js" vugu-render.js
+  put "$cache/wasm-$mode/page" main.wasm
+  put "$cache/wasm-$mode/engine" engine/engine.wasm
+  sed 's/<html lang="en">/<html lang="en" class="embed">/' index.html > "$work/embed.html"
+  put "$work/embed.html" embed.html
+  service_worker > "$work/sw.js"
+  put "$work/sw.js" sw.js
+
+  # What an earlier build made and this one does not.
+  (cd "$out" && find . -type f ! -name '*.gz' ! -name '*.br' ! -name pkcalc.html) | sed 's|^\./||' | LC_ALL=C sort > "$work/found"
+  printf '%s' "$made" | LC_ALL=C sort > "$work/made"
+  for f in $(LC_ALL=C comm -23 "$work/found" "$work/made"); do
+    rm -f "$out/$f"
+    changed="$changed $f (removed)"
+  done
+  find "$out" -mindepth 1 -type d -empty -delete
+
+  # The single-file build, from the site and the command that writes it.
+  inputs="$(cd "$out" && digest $made) $(digest "$cache/pkcalc")"
+  if ! up_to_date "$key/pkcalc.html" "$inputs" "$out/pkcalc.html"; then
+    "$cache/pkcalc" bundle --dir "$out" >/dev/null
+    stamp "$key/pkcalc.html" "$inputs" "$out/pkcalc.html"
+    changed="$changed pkcalc.html"
+  fi
+  precompress "$out" "$mode"
+  if [ -z "$changed" ]; then
+    log "$out/ is up to date: nothing changed since it was built"
+  else
+    log "$out/: wrote$changed"
+  fi
 }
 
-# service_worker fills in sw.js: the list of the site's files, and a version
-# that changes whenever one of them, or sw.js itself, does, so a new build
-# replaces the cache.
+# go_builds builds the page's and the engine's WebAssembly into
+# $cache/wasm-$1 (page, engine) and the command, which writes the
+# single-file build and serves the site, into $cache/pkcalc: the engine
+# with the profile (PGO), unless $1 is serve. Without it the engine runs
+# some 5 % slower (docs/PERFORMANCE.md), but a first build compiles the
+# standard library once for WebAssembly, not twice, and both modules build
+# in one go build, at once. The command is built without the profile: it
+# only bundles here, and serves on the loopback; so it shares its compiled
+# packages with vugugen and vuguscript. It builds beside the WebAssembly,
+# which shares nothing with it.
+go_builds() {
+  local dir=$cache/wasm-$1 wasm=(go build -ldflags='-s -w') native
+  mkdir -p "$dir"
+  go build -pgo=off -o "$cache/pkcalc" ./cmd/pkcalc > "$cache/pkcalc.log" 2>&1 &
+  native=$!
+  if [ "$1" = serve ]; then
+    GOOS=js GOARCH=wasm "${wasm[@]}" -o "$dir/" ./wasm/page ./wasm/engine || { wait "$native" || true; return 1; }
+  else
+    GOOS=js GOARCH=wasm "${wasm[@]}" -o "$dir/page" ./wasm/page &&
+      GOOS=js GOARCH=wasm "${wasm[@]}" -pgo="$pgo" -o "$dir/engine" ./wasm/engine || { wait "$native" || true; return 1; }
+  fi
+  wait "$native" || { cat "$cache/pkcalc.log" >&2; die "go build ./cmd/pkcalc failed"; }
+}
+
+# put copies the file $1 to $2 in the site, unless it holds the same bytes
+# already, and counts $2 among the files the build makes.
+put() {
+  made="$made$2
+"
+  cmp -s "$1" "$out/$2" && return 0
+  mkdir -p "$(dirname "$out/$2")"
+  cp "$1" "$out/$2.new"
+  mv -f "$out/$2.new" "$out/$2"
+  changed="$changed $2"
+}
+
+# service_worker prints sw.js filled in: the list of the site's files
+# ($made, so far), and a version that changes whenever one of them, or
+# sw.js itself, does, so a new build replaces the cache.
 service_worker() {
-  local out=$1 files version
-  files=$(cd "$out" && find . -type f ! -name sw.js ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | sed 's|^\./||; s|^index.html$|./|' | sed 's/.*/"&"/' | paste -sd, -)
-  version=$(cd "$out" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
-  sed -i "s|@VERSION@|$version|; s|@FILES@|$files|" "$out/sw.js"
+  local names files version
+  names=$(printf '%s' "$made" | LC_ALL=C sort)
+  files=$(printf '%s\n' "$names" | sed 's|^index.html$|./|; s/.*/"&"/' | paste -sd, -)
+  version=$({ (cd "$out" && sha256 $names) | sed 's|  |  ./|'; sha256 < public/sw.js | sed 's|  -$|  ./sw.js|'; } |
+    LC_ALL=C sort -k2 | sha256 | cut -c1-16)
+  sed "s|@VERSION@|$version|; s|@FILES@|$files|" public/sw.js
+}
+
+# precompress writes .gz and .br beside the large files of the site $1, for
+# static hosts that serve precompressed files, unless they are there as
+# made from the file as it is; with $2 = serve it only removes those that
+# are not. brotli comes from Debian's packages when it can be installed;
+# without it there are only .gz files.
+precompress() {
+  local out=$1 mode=$2 f h ext kept=
+  if [ "$mode" != serve ]; then
+    command -v brotli >/dev/null 2>&1 || apt_install brotli || log "brotli is not installed: writing .gz files only"
+  fi
+  for f in "$out"/*.wasm "$out"/engine/*.wasm "$out"/*.js; do
+    h=$(digest "$f")
+    for ext in gz br; do
+      kept="$kept$f.$ext
+"
+      up_to_date "$key/${f#"$out"/}.$ext" "$h" "$f.$ext" && continue
+      if [ -f "$f.$ext" ]; then
+        rm -f "$f.$ext"
+        changed="$changed ${f#"$out"/}.$ext (removed)"
+      fi
+      [ "$mode" != serve ] || continue
+      case $ext in
+        gz) gzip -9 -k -n -f "$f" ;;
+        br) command -v brotli >/dev/null 2>&1 || continue
+            brotli -f -q 11 -o "$f.br" "$f" ;;
+      esac
+      stamp "$key/${f#"$out"/}.$ext" "$h" "$f.$ext"
+      changed="$changed ${f#"$out"/}.$ext"
+    done
+  done
+  # Those of files that are gone or no longer compressed.
+  for f in $(find "$out" -type f \( -name '*.gz' -o -name '*.br' \)); do
+    if ! printf '%s' "$kept" | grep -qxF "$f"; then
+      rm -f "$f"
+      changed="$changed ${f#"$out"/} (removed)"
+    fi
+  done
 }
 
 build_cloudflare() {
@@ -227,13 +398,6 @@ cloudflare_headers() {
 # tag (in its head, at the top), or nothing.
 csp_of() {
   head -c 16384 "$1" | sed -n 's/.*<meta http-equiv="Content-Security-Policy" content="\([^"]*\)">.*/\1/p' | head -n 1
-}
-
-# vugu_script writes Vugu's DOM renderer script to a file, so the page can
-# load it as a script of its own instead of letting Vugu eval() it: the
-# Content-Security-Policy then needs no 'unsafe-eval'.
-vugu_script() {
-  go run ./internal/cmd/vuguscript -o "$1"
 }
 
 # need_shared finds the real datasets and expert verdicts the tests read in
@@ -299,8 +463,8 @@ case "$cmd" in
       ''|*[!0-9]*|??????*) die "serve: --port needs a number, as in ./build.sh serve --port 9000; got '$port'" ;;
     esac
     [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "serve: --port $port is not a port number (1 to 65535)"
-    build_site dist
-    exec go run ./cmd/pkcalc serve --dir dist --addr "127.0.0.1:$port"
+    build_site dist serve
+    exec "$cache/pkcalc" serve --dir dist --addr "127.0.0.1:$port"
     ;;
   test)
     run_tests

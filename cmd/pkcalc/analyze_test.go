@@ -80,7 +80,7 @@ func TestAnalyzeTable(t *testing.T) {
 func TestAnalyzeFilesWithMarks(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"a.json": "\ufeff[{\"id\":\"1\",\"t\":\"a\"},{\"id\":\"2\",\"t\":\"b\"}]",
+		"a.json":  "\ufeff[{\"id\":\"1\",\"t\":\"a\"},{\"id\":\"2\",\"t\":\"b\"}]",
 		"b.jsonl": "\ufeff{\"id\":\"3\",\"t\":\"a\"}\r\n{\"id\":\"4\",\"t\":\"c\"}\r\n",
 		"c.csv":   "\ufeffid,t\r\n5,a\r\n6,d\r\n",
 		"d.csv":   "\ufeffid,t\n7,a\n",

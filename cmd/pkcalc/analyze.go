@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/analysis"
@@ -34,12 +33,9 @@ func (k *keyFlags) Set(s string) error {
 }
 
 // analyzeFlags are pkcalc analyze's flags: the options of package options
-// that the command line takes, each under its flag and parsed by
-// options.Parse as the browser's and the HTTP API's settings are.
-type analyzeFlags struct {
-	*command
-	keys keyFlags
-}
+// that the command line takes, parsed by options.Parse as the browser's and
+// the HTTP API's settings are.
+type analyzeFlags struct{ *optionFlags }
 
 const analyzeUsage = `Usage: pkcalc analyze [flags] FILE...
 
@@ -58,33 +54,7 @@ Example: pkcalc analyze --key /tenantId --target-gb 500 orders.json
          pkcalc analyze --ru 4000 --emit azure-cli orders.json > create-container.sh`
 
 func newAnalyzeFlags(stdout, stderr io.Writer) *analyzeFlags {
-	f := &analyzeFlags{command: newCommand("analyze", analyzeUsage, stdout, stderr)}
-	for _, o := range options.All {
-		if o.In&options.CLI != 0 {
-			f.define(o)
-		}
-	}
-	return f
-}
-
-// define adds the flag of o, typed by its kind so that the usage names
-// the value (int, float) and the flag package checks it first.
-func (f *analyzeFlags) define(o options.Option) {
-	switch {
-	case o.Kind == options.Keys:
-		f.fs.Var(&f.keys, o.Flag, o.Help)
-	case o.File:
-		f.fs.String(o.Flag, "", o.Help)
-	case o.Kind == options.Bool:
-		f.fs.Bool(o.Flag, false, o.Help)
-	case o.Kind == options.Count:
-		n, _ := strconv.Atoi(o.Default)
-		f.fs.Int(o.Flag, n, o.Help)
-	case o.Kind == options.Number:
-		f.fs.Float64(o.Flag, 0, o.Help)
-	default:
-		f.fs.String(o.Flag, o.Default, o.Help)
-	}
+	return &analyzeFlags{newOptionFlags("analyze", analyzeUsage, options.CLI, stdout, stderr)}
 }
 
 // analyzeRun is what the flags set: the settings, and the file of

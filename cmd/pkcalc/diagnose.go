@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/diagnose"
@@ -39,32 +38,10 @@ Example: pkcalc diagnose --ranges pkranges.json --ru-log ru.csv --storage-log st
 
 // diagnoseFlags are pkcalc diagnose's flags: the options of package
 // options that it takes, parsed by options.Parse.
-type diagnoseFlags struct {
-	*command
-	keys keyFlags
-}
+type diagnoseFlags struct{ *optionFlags }
 
 func newDiagnoseFlags(stdout, stderr io.Writer) *diagnoseFlags {
-	f := &diagnoseFlags{command: newCommand("diagnose", diagnoseUsage, stdout, stderr)}
-	for _, o := range options.All {
-		if o.In&options.Diagnose == 0 {
-			continue
-		}
-		switch {
-		case o.Kind == options.Keys:
-			f.fs.Var(&f.keys, o.Flag, o.Help)
-		case o.File || o.Kind == options.Key:
-			f.fs.String(o.Flag, "", o.Help)
-		case o.Kind == options.Bool:
-			f.fs.Bool(o.Flag, false, o.Help)
-		case o.Kind == options.Count:
-			n, _ := strconv.Atoi(o.Default)
-			f.fs.Int(o.Flag, n, o.Help)
-		default:
-			f.fs.String(o.Flag, o.Default, o.Help)
-		}
-	}
-	return f
+	return &diagnoseFlags{newOptionFlags("diagnose", diagnoseUsage, options.Diagnose, stdout, stderr)}
 }
 
 // diagnoseRun is what the flags set: the settings and the exports' files.

@@ -221,32 +221,44 @@ func reportEvent(rep *report.Report) Event {
 	return Event{Type: "report", JSON: b.String()}
 }
 
-// write writes the report in format. Should writing fail before anything
-// is sent, the answer is a 500 with the error, not a 200 with no body; once
-// part of the report is sent, its status is too, and only the client's
-// going away stops it.
+// write writes the report in format.
 func write(w http.ResponseWriter, format string, rep *report.Report) {
+	send(w, format, "the report", func(out io.Writer) error {
+		switch format {
+		case "markdown":
+			return report.WriteMarkdown(out, rep)
+		case "csv":
+			return report.WriteCSV(out, rep)
+		case "text":
+			return report.WriteText(out, rep)
+		}
+		return writeJSON(out, rep)
+	})
+}
+
+// contentTypes holds the Content-Type of each format but JSON, the default.
+var contentTypes = map[string]string{
+	"markdown": "text/markdown; charset=utf-8",
+	"csv":      "text/csv; charset=utf-8",
+	"text":     "text/plain; charset=utf-8",
+}
+
+// send answers with what writeTo writes in format. Should writing fail
+// before anything is sent, the answer is a 500 naming what could not be
+// written, not a 200 with no body; once part of it is sent, its status is
+// too, and only the client's going away stops it.
+func send(w http.ResponseWriter, format, what string, writeTo func(io.Writer) error) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
-	sent := &sentWriter{w: w}
-	var err error
-	switch format {
-	case "markdown":
-		h.Set("Content-Type", "text/markdown; charset=utf-8")
-		err = report.WriteMarkdown(sent, rep)
-	case "csv":
-		h.Set("Content-Type", "text/csv; charset=utf-8")
-		err = report.WriteCSV(sent, rep)
-	case "text":
-		h.Set("Content-Type", "text/plain; charset=utf-8")
-		err = report.WriteText(sent, rep)
-	default:
-		h.Set("Content-Type", "application/json")
-		err = writeJSON(sent, rep)
+	ct, ok := contentTypes[format]
+	if !ok {
+		ct = "application/json"
 	}
-	if err != nil && !sent.any {
-		fail(w, http.StatusInternalServerError, "the report could not be written: %v", err)
+	h.Set("Content-Type", ct)
+	sent := &sentWriter{w: w}
+	if err := writeTo(sent); err != nil && !sent.any {
+		fail(w, http.StatusInternalServerError, "%s could not be written: %v", what, err)
 	}
 }
 

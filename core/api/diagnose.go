@@ -243,26 +243,15 @@ func failBody(w http.ResponseWriter, err error) {
 	fail(w, http.StatusBadRequest, "reading the body: %v", err)
 }
 
-// writeDiagnosis writes the diagnosis in format, a 500 when it cannot be
-// written before anything is sent.
+// writeDiagnosis writes the diagnosis in format.
 func writeDiagnosis(w http.ResponseWriter, format string, d *report.Diagnosis) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-store")
-	sent := &sentWriter{w: w}
-	var err error
-	switch format {
-	case "markdown":
-		h.Set("Content-Type", "text/markdown; charset=utf-8")
-		err = report.WriteDiagnosisMarkdown(sent, d)
-	case "text":
-		h.Set("Content-Type", "text/plain; charset=utf-8")
-		err = report.WriteDiagnosisText(sent, d)
-	default:
-		h.Set("Content-Type", "application/json")
-		err = report.WriteDiagnosisJSON(sent, d)
-	}
-	if err != nil && !sent.any {
-		fail(w, http.StatusInternalServerError, "the diagnosis could not be written: %v", err)
-	}
+	send(w, format, "the diagnosis", func(out io.Writer) error {
+		switch format {
+		case "markdown":
+			return report.WriteDiagnosisMarkdown(out, d)
+		case "text":
+			return report.WriteDiagnosisText(out, d)
+		}
+		return report.WriteDiagnosisJSON(out, d)
+	})
 }

@@ -48,40 +48,11 @@ func Unseen(r rune) bool {
 // UnseenName names r, which Unseen reports, for a message: "a byte order
 // mark (U+FEFF)".
 func UnseenName(r rune) string {
-	name := ""
+	name, ok := unseenNames[r]
 	switch {
-	case r == 0xfeff:
-		name = "a byte order mark"
-	case r == 0x200b:
-		name = "a zero-width space"
-	case r == 0x200c:
-		name = "a zero-width non-joiner"
-	case r == 0x200d:
-		name = "a zero-width joiner"
-	case r == 0x2060:
-		name = "a word joiner"
-	case r == 0x00ad:
-		name = "a soft hyphen"
-	case r == 0x00a0:
-		name = "a no-break space"
-	case r == 0x202f:
-		name = "a narrow no-break space"
-	case r == 0x200e:
-		name = "a left-to-right mark"
-	case r == 0x200f, r == 0x061c:
-		name = "a right-to-left mark"
+	case ok:
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		name = "a bidirectional control"
-	case r == 0x2028:
-		name = "a line separator"
-	case r == 0x2029:
-		name = "a paragraph separator"
-	case r == '\t':
-		name = "a tab"
-	case r == '\n':
-		name = "a line feed"
-	case r == '\r':
-		name = "a carriage return"
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		name = "a control character"
 	case r >= 0xe0000 && r <= 0xe007f:
@@ -92,6 +63,27 @@ func UnseenName(r rune) string {
 		name = "an invisible character"
 	}
 	return fmt.Sprintf("%s (%U)", name, r)
+}
+
+// unseenNames names the characters Unseen reports that have a name of
+// their own; UnseenName names the rest by their kind.
+var unseenNames = map[rune]string{
+	0xfeff: "a byte order mark",
+	0x200b: "a zero-width space",
+	0x200c: "a zero-width non-joiner",
+	0x200d: "a zero-width joiner",
+	0x2060: "a word joiner",
+	0x00ad: "a soft hyphen",
+	0x00a0: "a no-break space",
+	0x202f: "a narrow no-break space",
+	0x200e: "a left-to-right mark",
+	0x200f: "a right-to-left mark",
+	0x061c: "a right-to-left mark",
+	0x2028: "a line separator",
+	0x2029: "a paragraph separator",
+	'\t':   "a tab",
+	'\n':   "a line feed",
+	'\r':   "a carriage return",
 }
 
 func seen(r rune) bool { return !Unseen(r) }

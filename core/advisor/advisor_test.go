@@ -480,7 +480,7 @@ func TestMessageWording(t *testing.T) {
 		{"large factor", "/tenant", small(), partition.Options{}, Settings{TargetBytes: 1 << 40}, "",
 			"of the 20 GB limit at 886,702,926× the sample", "886702926"},
 		{"throttled", "/id", small(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Workload: Workload{Writes: 4000}}, "",
-			"no partition throttles from 27,300 RU/s: create the container with 24,000 RU/s or less, then raise its RU/s, as created with more it would start with more partitions; the workload needs 20,000 RU/s served from one partition each time; at 400 RU/s, 98% of requests would be throttled", "grow 0."},
+			"no partition throttles from 27,300 RU/s: create the container with 24,000 RU/s or less, then raise its RU/s, as created with more it would start with more partitions; if every request read one partition, the workload would need 20,000 RU/s; at 400 RU/s, 98% of requests would be throttled", "grow 0."},
 		{"read without key", "/tenant", small(), partition.Options{}, Settings{Operations: asOperations(read)}, ReadWithoutKey,
 			"The point read of /id (line 2) does not know /tenant, so it cannot be a point read: it must first query every partition to find the item (500 per second). Give it the key.", "a read without"},
 		{"read by prefix", "/tenant,/sub", small(), partition.Options{}, Settings{Operations: asOperations([]query.Op{{Kind: query.ReadOp, Weight: 5, Paths: []string{"/id", "/tenant"}, Line: 3}})}, ReadWithoutKey,

@@ -131,7 +131,7 @@ func throughputScore(e *Evaluation) (int, string) {
 	}
 	base := max(l.BaseRU, 1)
 	r := math.Min(1, base/float64(p.LeastRU))
-	note := fmt.Sprintf("no partition throttles from %s%s; the workload needs %s served from one partition each time", ru(float64(p.LeastRU)), byDataText(p), ru(base))
+	note := fmt.Sprintf("no partition throttles from %s%s; if every request read one partition, the workload would need %s", ru(float64(p.LeastRU)), byDataText(p), ru(base))
 	switch t := l.Throttle; {
 	case e.settings.Throughput.RU == 0:
 		// No throughput given: nothing to be throttled at.

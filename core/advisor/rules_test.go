@@ -135,7 +135,7 @@ func TestRequestSpreadRule(t *testing.T) {
 			code: Throttled, sev: Critical, text: "more throughput cannot fix that", cap: 60},
 		// 2,000 writes of 5 RU: one partition serves them.
 		{name: "ids, enough throughput", spec: "/id", src: tenants(2000, 0.5, 20), s: Settings{Throughput: capacity.Throughput{RU: 20000}, Workload: Workload{Writes: 2000}}, score: 100, measure: true,
-			text: "no partition throttles from 10,000 RU/s: create the container with 6,000 RU/s or less, then raise its RU/s, as created with more it would start with more partitions; the workload needs 10,000 RU/s"},
+			text: "no partition throttles from 10,000 RU/s: create the container with 6,000 RU/s or less, then raise its RU/s, as created with more it would start with more partitions; if every request read one partition, the workload would need 10,000 RU/s"},
 		// With no throughput given, the least allowed is not held against
 		// the key: only a value past 10,000 RU/s is a finding.
 		{name: "ids, no throughput given", spec: "/id", src: tenants(2000, 0.5, 20), s: Settings{Workload: Workload{Writes: 2000}}, score: -2, measure: true,

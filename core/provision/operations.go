@@ -58,6 +58,16 @@ func UpdateThroughput(c Container) string {
 	})
 }
 
+// Merge is the command that merges a container's physical partitions:
+// az cosmosdb sql container merge (cosmosdb-preview extension, on an
+// account with partition merge enabled; merge.md).
+func Merge(c Container) string {
+	c = defaults(c)
+	return cliCommand("az cosmosdb sql container merge", [][2]string{
+		{"--resource-group", c.ResourceGroup}, {"--account-name", c.Account}, {"--database-name", c.Database}, {"--name", c.Name},
+	})
+}
+
 // CopyJob is the command that starts a container copy job from c to the
 // container dest in the same database and account: az cosmosdb copy
 // create (cosmosdb-preview extension; nosql/how-to-container-copy.md). An

@@ -65,3 +65,13 @@ func TestOperationsQuoting(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge writes merge.md's command: az cosmosdb sql container merge
+// with the container's names.
+func TestMerge(t *testing.T) {
+	got := Merge(Container{Account: "acct", ResourceGroup: "rg", Database: "shop", Name: "orders"})
+	want := "az cosmosdb sql container merge \\\n  --resource-group rg \\\n  --account-name acct \\\n  --database-name shop \\\n  --name orders\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

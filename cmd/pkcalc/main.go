@@ -8,6 +8,7 @@
 //	pkcalc aggregate-query --key SPEC --engine E     print the query that aggregates per key
 //	pkcalc diagnose [flags] [DOCUMENTS...]            diagnose a live container from its exports
 //	pkcalc diagnose-query ru-log|storage-log|metrics|ranges  print what exports a live container's telemetry
+//	pkcalc plan scale|merge|redistribute|burst|ingest|migrate  plan an operation on a container
 //	pkcalc serve [--dir DIR] [--addr HOST:PORT]     serve the built site on loopback
 //	pkcalc bundle [--dir DIR] [--out FILE]          write the single-file build
 //	pkcalc sample orders|telemetry                  write a built-in sample
@@ -40,6 +41,9 @@ Usage:
   pkcalc diagnose-query ru-log|storage-log|metrics|ranges
                                                       print the query or command that exports a live container's
                                                       logs, metric or partition key ranges
+  pkcalc plan scale|merge|redistribute|burst|ingest|migrate [flags]
+                                                      plan an operation on a container as steps: the rule,
+                                                      the command and the partitions after each
   pkcalc serve [--dir DIR] [--addr HOST:PORT]         serve the web app (built by ./build.sh dist)
   pkcalc bundle [--dir DIR] [--out FILE]              write the single-file build of the web app
 
@@ -85,6 +89,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDiagnose(args[1:], stdin, stdout, stderr)
 	case "diagnose-query":
 		return runDiagnoseQuery(args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(args[1:], stdin, stdout, stderr)
 	case "paths":
 		return runPaths(args[1:], stdin, stdout, stderr)
 	case "serve":

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pkcalc/pkcalc/core/human"
 )
 
 // WriteJSON writes p as indented JSON (docs/plan.schema.json).
@@ -101,7 +103,7 @@ func layoutText(b *strings.Builder, l Layout) {
 	if l.Autoscale {
 		mode = "autoscale maximum"
 	}
-	fmt.Fprintf(b, "  %s RU/s (%s), %d partitions, %s\n", count(l.RU), mode, len(l.Partitions), gbText(l.StorageGB))
+	fmt.Fprintf(b, "  %s RU/s (%s), %s, %s\n", count(l.RU), mode, partitions(len(l.Partitions)), gbText(l.StorageGB))
 	fmt.Fprintf(b, "    %-10s %10s %12s %12s\n", "partition", "key space", "RU/s", "storage")
 	rows(l, func(id string, ks, ru, gb float64) {
 		fmt.Fprintf(b, "    %-10s %10s %12s %12s\n", id, pct(ks), countf(ru), gbText(gb))
@@ -113,7 +115,7 @@ func layoutMarkdown(b *strings.Builder, l Layout) {
 	if l.Autoscale {
 		mode = "autoscale maximum"
 	}
-	fmt.Fprintf(b, "%s RU/s (%s), %d partitions, %s.\n\n| Partition | Key space | RU/s | Storage |\n| --- | ---: | ---: | ---: |\n", count(l.RU), mode, len(l.Partitions), gbText(l.StorageGB))
+	fmt.Fprintf(b, "%s RU/s (%s), %s, %s.\n\n| Partition | Key space | RU/s | Storage |\n| --- | ---: | ---: | ---: |\n", count(l.RU), mode, partitions(len(l.Partitions)), gbText(l.StorageGB))
 	rows(l, func(id string, ks, ru, gb float64) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", strings.ReplaceAll(id, "|", "\\|"), pct(ks), countf(ru), gbText(gb))
 	})
@@ -132,6 +134,10 @@ func rows(l Layout, row func(id string, ks, ru, gb float64)) {
 	if n := len(l.Partitions) - maxRows; n > 0 {
 		row(fmt.Sprintf("%d more", n), ks, ru, gb)
 	}
+}
+
+func partitions(n int) string {
+	return count(n) + " " + human.Plural(int64(n), "partition", "partitions")
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }

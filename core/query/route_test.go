@@ -193,7 +193,8 @@ func TestRouteEdges(t *testing.T) {
 	if r := Route(q, h2); r.Kind != Targeted || r.Values != 0 {
 		t.Errorf("repeated combinations: %+v", r)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// A bound for a blow-up of the combinations (minutes), not for speed.
+	if d := time.Since(start); d > 2*time.Minute {
 		t.Errorf("Route took %v", d)
 	}
 }

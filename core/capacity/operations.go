@@ -97,6 +97,13 @@ func RedistributionTarget(consumedRU, throttledPerSecond, avgCharge float64) int
 	return int(min(max(t, RedistributeStep), RedistributeMaxTargetRU))
 }
 
+// RedistributeHotRU is the first target of a hot partition whose 429s
+// are not known: twice its RU/s or PartitionMaxRU, whichever is lower
+// (how-to-redistribute-throughput-across-partitions.md).
+func RedistributeHotRU(partitionRU float64) float64 {
+	return min(2*nonNeg(partitionRU), PartitionMaxRU)
+}
+
 // Redistributed is the layout per-partition targets leave: a target over
 // 10,000 RU/s splits its partition in two, each with half, a target is at
 // most RedistributeMaxTargetRU, and the container's throughput becomes

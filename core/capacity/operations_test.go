@@ -55,6 +55,14 @@ func TestOperationsDocsExamples(t *testing.T) {
 	if total, parts := Redistributed([]int{15000}); total != 15000 || !slices.Equal(parts, []int{7500, 7500}) {
 		t.Errorf("a 15,000 target: %d over %v, want 2 partitions of 7,500", total, parts)
 	}
+	if total, parts := Redistributed([]int{5000, 20000}); total != 25000 || !slices.Equal(parts, []int{5000, 10000, 10000}) {
+		t.Errorf("a 20,000 target: %d over %v, want 25,000 over [5000 10000 10000]", total, parts)
+	}
+	// A hot partition whose 429s are not known: twice its RU/s, at most
+	// 10,000.
+	if a, b := RedistributeHotRU(2000), RedistributeHotRU(6000); a != 4000 || b != 10000 {
+		t.Errorf("first targets of hot partitions at 2,000 and 6,000: %v and %v, want 4,000 and 10,000", a, b)
+	}
 	// burst-capacity.md: 100 RU/s idle for 5 minutes banks 30,000 RU,
 	// spent at 3,000 RU/s for 10 seconds.
 	if bank := BurstBank(100, 0); bank != 30000 || BurstSeconds(bank) != 10 {

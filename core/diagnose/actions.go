@@ -99,9 +99,9 @@ func (s *state) listedParts() []int {
 func (s *state) need(i int) float64 {
 	p := s.parts[i].load
 	if p.ThrottledSeconds != nil && *p.ThrottledSeconds > 0 {
-		return max(math.Min(2*s.shareOf(i), capacity.PartitionMaxRU), roundUp(p.PeakRuPerSecond, 100))
+		return max(capacity.RedistributeHotRU(s.shareOf(i)), roundUp(p.PeakRuPerSecond, capacity.RedistributeStep))
 	}
-	return max(roundUp(p.PeakRuPerSecond, 100), 100)
+	return max(roundUp(p.PeakRuPerSecond, capacity.RedistributeStep), capacity.RedistributeStep)
 }
 
 func roundUp(f float64, step float64) float64 { return math.Ceil(f/step) * step }
@@ -152,12 +152,12 @@ func (s *state) redistribute() report.Action {
 	oneKey := s.cause == report.CauseOneKey
 	switch {
 	case share >= capacity.PartitionMaxRU && !oneKey:
-		hotNeed = MaxTargetRU // 10,000 is not enough: split it, up to 20,000
+		hotNeed = capacity.RedistributeMaxTargetRU // 10,000 is not enough: split it, up to 20,000
 	case s.cause == report.CauseCrowded && 2*share > capacity.PartitionMaxRU:
 		// Twice its share splits a crowded range into two of its share,
 		// each as wide as the others: the layout the split left uneven
 		// evens out.
-		hotNeed = min(2*share, MaxTargetRU)
+		hotNeed = min(2*share, capacity.RedistributeMaxTargetRU)
 	}
 	extra := hotNeed - share
 	slack := 0.0
@@ -186,7 +186,7 @@ func (s *state) redistribute() report.Action {
 		pr = append(pr, provision.PartitionRU{ID: s.parts[i].id, RU: ru})
 		a.Targets = append(a.Targets, report.Target{Partition: s.parts[i].id, RU: ru})
 	}
-	total, _ := redistributed(ts)
+	total, _ := capacity.Redistributed(ts)
 	a.RU = total
 	after := s.throttledAt(min(hotNeed, capacity.PartitionMaxRU), -1)
 	a.ThrottledSeconds = ptr(after)
@@ -232,29 +232,6 @@ func (s *state) redistribute() report.Action {
 		s.warn(ManyPartitions, fmt.Sprintf("the container has %d partitions: users report redistribute-partition-throughput failing past 50 (Azure/azure-cli issue 29341)", len(parts)))
 	}
 	return a
-}
-
-// MaxTargetRU is the most RU/s a redistribution may give one partition;
-// past PartitionMaxRU the partition splits in two
-// (how-to-redistribute-throughput-across-partitions.md).
-const MaxTargetRU = 2 * capacity.PartitionMaxRU
-
-// redistributed is the layout per-partition targets leave: a target over
-// 10,000 RU/s splits its partition in two, each with half (the docs: a
-// partition at 5,000 set to 15,000 ends as two of 7,500), a target is at
-// most 20,000, and the container's throughput becomes their sum (6,000 RU/s
-// over three partitions set to 2,000, 4,000 and 1,000: 7,000).
-func redistributed(targets []int) (total int, partitions []int) {
-	for _, t := range targets {
-		t = min(max(t, 0), MaxTargetRU)
-		total += t
-		if t > capacity.PartitionMaxRU {
-			partitions = append(partitions, t/2, t-t/2)
-			continue
-		}
-		partitions = append(partitions, t)
-	}
-	return total, partitions
 }
 
 // raise is the least RU/s, in the service's steps, at which every

@@ -202,28 +202,6 @@ func TestCalibrationBeforeSplit(t *testing.T) {
 	}
 }
 
-// TestRedistributed reproduces the documented redistributions
-// (how-to-redistribute-throughput-across-partitions.md): 6,000 RU/s over
-// three partitions set to 2,000, 4,000 and 1,000 make 7,000; a partition
-// set from 5,000 to 15,000 splits into two of 7,500; two of 3,000 set to
-// 5,000 and 20,000 make 25,000 over three, 5,000, 10,000 and 10,000.
-func TestRedistributed(t *testing.T) {
-	for _, tt := range []struct {
-		targets []int
-		total   int
-		parts   []int
-	}{
-		{[]int{2000, 4000, 1000}, 7000, []int{2000, 4000, 1000}},
-		{[]int{15000}, 15000, []int{7500, 7500}},
-		{[]int{5000, 20000}, 25000, []int{5000, 10000, 10000}},
-	} {
-		total, parts := redistributed(tt.targets)
-		if total != tt.total || !slices.Equal(parts, tt.parts) {
-			t.Errorf("redistributed(%v) = %d, %v; want %d, %v", tt.targets, total, parts, tt.total, tt.parts)
-		}
-	}
-}
-
 // TestThroughputFraction: a ranges feed that gives each range its share
 // of the throughput (as a redistribution leaves them) sets each
 // partition's RU/s: contoso's range, given half of 18,000, no longer

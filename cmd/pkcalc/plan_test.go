@@ -103,6 +103,7 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"plan", "scale", "--ru", "x", "--to", "2"}, "invalid value \"x\" for flag -ru"},
 		{[]string{"plan", "scale", "--ru", "1000", "--to", "1050"}, "steps of 100"},
 		{[]string{"plan", "scale", "--ru", "-5", "--to", "1000"}, "--ru is -5"},
+		{[]string{"plan", "burst", "--ru", "400", "--spike-ru", "5000"}, "--spike-ru needs --seconds"},
 		{[]string{"plan", "scale", "--ru", "1000", "--to", "2000", "--format", "csv"}, `--format is "csv"`},
 		{[]string{"plan", "scale", "--ranges", "testdata/plan/none.json", "--ru", "1000", "--to", "2000"}, "--ranges"},
 		{[]string{"plan", "scale", "--partitions", "2", "--ranges", "testdata/plan/ranges.json", "--ru", "1000", "--to", "2000"}, "give one"},

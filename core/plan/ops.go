@@ -61,8 +61,12 @@ func Scale(c Container, to int) (Plan, error) {
 		}
 		up := setRU(l, even)
 		down := setRU(up, to)
-		p.Summary = fmt.Sprintf("raise the RU/s from %s to %s in two steps: set %s so that all %d partitions split to %d even ones, then lower to %s (%s RU/s each)",
-			count(c.RU), count(to), count(even), n, len(up.Partitions), count(to), countf(down.Partitions[0].RU))
+		which := fmt.Sprintf("all %d partitions split", n)
+		if n == 1 {
+			which = "the partition splits"
+		}
+		p.Summary = fmt.Sprintf("raise the RU/s from %s to %s in two steps: set %s so that %s to %d even ones, then lower to %s (%s RU/s each)",
+			count(c.RU), count(to), count(even), which, len(up.Partitions), count(to), countf(down.Partitions[0].RU))
 		p.Steps = append(p.Steps,
 			Step{Action: fmt.Sprintf("set %s RU/s", count(even)), Rule: ruleEvenSplit, Duration: async,
 				Commands: []string{provision.UpdateThroughput(c.names(even))}, After: ptr(up)},
@@ -261,6 +265,9 @@ func Burst(c Container, s Spike) (Plan, error) {
 	}
 	if !(s.RU >= 0) || !(s.Seconds >= 0) || !(s.UsedRU >= 0) || math.IsInf(s.RU+s.Seconds+s.UsedRU, 0) {
 		return Plan{}, errors.New("--spike-ru, --seconds and --used-ru are numbers of 0 or more")
+	}
+	if s.RU > 0 && s.Seconds == 0 {
+		return Plan{}, errors.New("--spike-ru needs --seconds, how long the spike lasts")
 	}
 	share := l.Partitions[0].RU
 	for _, pt := range l.Partitions {

@@ -239,3 +239,15 @@ func TestBadContainer(t *testing.T) {
 		t.Errorf("450: %v", err)
 	}
 }
+
+// TestScaleOnePartition: a container of one partition is not "all 1
+// partitions".
+func TestScaleOnePartition(t *testing.T) {
+	p, err := Scale(Container{Partitions: 1, RU: 400}, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "set 160,000 so that the partition splits to 16 even ones"; !strings.Contains(p.Summary, want) {
+		t.Errorf("summary %q lacks %q", p.Summary, want)
+	}
+}

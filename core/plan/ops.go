@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
@@ -416,10 +417,12 @@ func Migrate(c Container, ld Load) (Plan, error) {
 	}
 	dest := c.names(c.RU)
 	dest.Name = orName(c.Name) + "-new"
-	n := capacity.IngestPartitions(int64(c.StorageGB * (1 << 30)))
-	if create := capacity.CreateRU(n, c.Autoscale); create < c.RU {
-		dest.RU = create
-	}
+	// The copy is a bulk load: the new container starts with the
+	// partitions its data needs, and with RU/s enough to take the copy's
+	// writes.
+	storage := int64(c.StorageGB * (1 << 30))
+	n := capacity.IngestPartitions(storage)
+	dest.RU = max(c.RU, capacity.CreateRU(n, c.Autoscale))
 	cmds := []string{}
 	if s := provision.Snippets(ld.Key, 2, dest); len(s) > 0 {
 		cmds = append(cmds, s[0].Code)
@@ -431,10 +434,15 @@ func Migrate(c Container, ld Load) (Plan, error) {
 	p.Figures = []Figure{{"documents", ld.Documents, ""}, {"RU per write", ld.WriteRU, "RU"}, {"hours to copy", secs / 3600, "h"}}
 	src := c.names(0)
 	p.Steps = []Step{
-		{Action: fmt.Sprintf("create %s keyed %s", dest.Name, ld.Key), Rule: ruleIngest, Duration: instant, Commands: cmds},
+		{Action: fmt.Sprintf("create %s keyed %s with %s RU/s: it starts with %d partitions (the data needs %d, one per 40 GB)", dest.Name, ld.Key, count(dest.RU), capacity.InitialPartitions(capacity.Throughput{RU: dest.RU, Autoscale: c.Autoscale}), n), Rule: ruleIngest, Duration: instant, Commands: cmds},
 		{Action: "copy the items with a container copy job: offline (stop writes to the source), or --mode Online and az cosmosdb copy complete at the end", Rule: ruleCopyJob, Duration: fmt.Sprintf("about %.1f hours at %s RU/s", secs/3600, count(c.RU)),
 			Commands: []string{provision.PreviewExtension + "\n", provision.CopyJob(src, dest.Name, "change-key", false), provision.CopyJob(src, dest.Name, "change-key-online", true)}},
 		{Action: "point the application at the new container, then delete the old one", Rule: ruleChangeKey, Commands: []string{}},
+	}
+	if least := capacity.MinRU(c.Autoscale, storage, dest.RU); dest.RU > c.RU {
+		lower := Step{Action: fmt.Sprintf("once the copy finishes, lower %s's RU/s to what the application needs, %s at the least (its partitions stay)", dest.Name, count(least)),
+			Rule: ruleMinRU, Duration: instant, Commands: []string{}}
+		p.Steps = slices.Insert(p.Steps, len(p.Steps)-1, lower)
 	}
 	p.Notes = append(p.Notes,
 		"the other ways: the portal's Data Explorer (the container's Settings, Partition keys, Change), which runs a container copy job for you; the change feed (the Azure-Samples live data migrator) to copy while the application writes; Azure Data Factory's Cosmos DB source and sink ("+pageChange+" lists each one's limits)",

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -249,5 +250,31 @@ func TestScaleOnePartition(t *testing.T) {
 	}
 	if want := "set 160,000 so that the partition splits to 16 even ones"; !strings.Contains(p.Summary, want) {
 		t.Errorf("summary %q lacks %q", p.Summary, want)
+	}
+}
+
+// TestMigrateDestination: the new container is a bulk load's, created
+// with the partitions its data needs (one per 40 GB) and RU/s enough to
+// take the copy's writes, and lowered once the copy ends.
+func TestMigrateDestination(t *testing.T) {
+	spec, _ := key.Parse("/customerId")
+	for _, tt := range []struct {
+		ru         int
+		partitions string // in the first step's action
+	}{
+		{20000, "with 78,000 RU/s: it starts with 13 partitions"}, // 500 GB: 13 partitions x 6,000
+		{100000, "with 100,000 RU/s: it starts with 17 partitions"},
+	} {
+		p, err := Migrate(Container{RU: tt.ru, StorageGB: 500}, Load{Key: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.Steps[0].Action, tt.partitions) {
+			t.Errorf("--ru %d: first step %q lacks %q", tt.ru, p.Steps[0].Action, tt.partitions)
+		}
+		lowered := slices.ContainsFunc(p.Steps, func(s Step) bool { return strings.HasPrefix(s.Action, "once the copy finishes, lower") })
+		if lowered != (tt.ru == 20000) {
+			t.Errorf("--ru %d: a step lowers the RU/s: %v", tt.ru, lowered)
+		}
 	}
 }

@@ -214,7 +214,7 @@ func Redistribute(c Container, demands []Demand) (Plan, error) {
 	if total != c.RU {
 		word = fmt.Sprintf("becomes %s (from %s)", count(total), count(c.RU))
 	}
-	p.Summary = fmt.Sprintf("give %s their targets; the container's RU/s %s", join(namedList(demands)), word)
+	p.Summary = fmt.Sprintf("set %s; the container's RU/s %s", join(namedList(demands)), word)
 	step := Step{Action: "set each partition's RU/s", Rule: ruleRedist, Duration: instant,
 		Commands: []string{provision.PreviewExtension + "\n", provision.Redistribute(c.names(0), pr)}, After: &after}
 	if splits > 0 {
@@ -233,7 +233,7 @@ func Redistribute(c Container, demands []Demand) (Plan, error) {
 func namedList(ds []Demand) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, fmt.Sprintf("partition %s %s RU/s", d.ID, count(capacity.RedistributionTarget(d.ConsumedRU, d.Throttled, d.AvgCharge))))
+		out = append(out, fmt.Sprintf("partition %s to %s RU/s", d.ID, count(capacity.RedistributionTarget(d.ConsumedRU, d.Throttled, d.AvgCharge))))
 	}
 	return out
 }

@@ -2,7 +2,9 @@
 // multi-tenant shop, with the skew real tenants have (one tenant places
 // almost half the orders), a low-cardinality status, a monotonic order
 // date and nested line items, so that a first look at it already shows what
-// makes a partition key good or bad.
+// makes a partition key good or bad; readings of a fleet of sensors; and
+// the exports of a live container that docs/DIAGNOSE.md's worked example
+// diagnoses (diagnose.go).
 //
 // The output depends only on the document count: the same n gives the same
 // bytes on every platform.

@@ -39,12 +39,13 @@ const (
 type FrontEnd uint8
 
 const (
-	CLI         FrontEnd = 1 << iota // pkcalc analyze's flags
-	API                              // the HTTP API's query parameters
-	JS                               // the options of pkcalc.js's analyze
-	Page                             // the page's form and its address
-	Diagnose                         // pkcalc diagnose's flags (docs/DIAGNOSE.md)
-	DiagnoseAPI                      // the query parameters of the HTTP API's POST /v1/diagnose
+	CLI          FrontEnd = 1 << iota // pkcalc analyze's flags
+	API                               // the HTTP API's query parameters
+	JS                                // the options of pkcalc.js's analyze
+	Page                              // the page's form and its address
+	Diagnose                          // pkcalc diagnose's flags (docs/DIAGNOSE.md)
+	DiagnoseAPI                       // the query parameters of the HTTP API's POST /v1/diagnose
+	DiagnosePage                      // the page's "Diagnose a container" form and its address
 )
 
 // Everywhere is every front end of the analysis.
@@ -151,28 +152,28 @@ var (
 
 // All are the options, in the order the front ends list them.
 var All = []Option{
-	{Name: "keys", Flag: "key", Kind: Keys, Label: "Keys to measure", In: Everywhere | Diagnose | DiagnoseAPI, Max: MaxKeys,
+	{Name: "keys", Flag: "key", Kind: Keys, Label: "Keys to measure", In: Everywhere | Diagnose | DiagnoseAPI | DiagnosePage, Max: MaxKeys,
 		Help: "a key to measure (repeatable): /a/b for a hash key, /a,/b,/c for a hierarchical key, /a+/ts:day or /a+hash(/id)%8 for a synthetic key; with diagnose, a key to replay the logged traffic onto"},
-	{Name: "currentKey", Flag: "current-key", Kind: Key, Label: "The container's key", In: Diagnose | DiagnoseAPI,
+	{Name: "currentKey", Flag: "current-key", Kind: Key, Label: "The container's key", In: Diagnose | DiagnoseAPI | DiagnosePage,
 		Help: "the container's partition key, as --key writes keys: the logged keys are its values (required with --ru-log or --storage-log)"},
-	{Name: "ranges", Flag: "ranges", Kind: Bool, Label: "Partition key ranges", In: Diagnose | DiagnoseAPI, File: true,
+	{Name: "ranges", Flag: "ranges", Kind: Bool, Label: "Partition key ranges", In: Diagnose | DiagnoseAPI | DiagnosePage, File: true,
 		Help: "the container's partition key ranges from `FILE`: the pkranges feed's JSON, or its array"},
-	{Name: "ruLog", Flag: "ru-log", Kind: Bool, Label: "RU per logical key (log)", In: Diagnose | DiagnoseAPI, File: true,
+	{Name: "ruLog", Flag: "ru-log", Kind: Bool, Label: "RU per logical key (log)", In: Diagnose | DiagnoseAPI | DiagnosePage, File: true,
 		Help: "request units per logical partition key from `FILE`: CDBPartitionKeyRUConsumption (or AzureDiagnostics' PartitionKeyRUConsumption) exported from Log Analytics as CSV or JSON"},
-	{Name: "storageLog", Flag: "storage-log", Kind: Bool, Label: "Storage per logical key (log)", In: Diagnose | DiagnoseAPI, File: true,
+	{Name: "storageLog", Flag: "storage-log", Kind: Bool, Label: "Storage per logical key (log)", In: Diagnose | DiagnoseAPI | DiagnosePage, File: true,
 		Help: "storage per logical partition key from `FILE`: CDBPartitionKeyStatistics (or AzureDiagnostics' PartitionKeyStatistics) exported as CSV or JSON"},
-	{Name: "metrics", Flag: "metrics", Kind: Bool, Label: "Normalized RU consumption", In: Diagnose | DiagnoseAPI, File: true,
+	{Name: "metrics", Flag: "metrics", Kind: Bool, Label: "Normalized RU consumption", In: Diagnose | DiagnoseAPI | DiagnosePage, File: true,
 		Help: "NormalizedRUConsumption per partition key range from `FILE`: the JSON of az monitor metrics list split by PartitionKeyRangeId"},
 	{Name: "noSuggest", Flag: "no-suggest", Kind: Bool, Label: "Only my keys", In: Everywhere,
 		Help: "measure only the keys named with --key"},
-	{Name: "hashVersion", Flag: "hash-version", Kind: Choice, Label: "Hash version", In: Everywhere | Diagnose | DiagnoseAPI, Default: "2", Choices: []string{"1", "2"},
+	{Name: "hashVersion", Flag: "hash-version", Kind: Choice, Label: "Hash version", In: Everywhere | Diagnose | DiagnoseAPI | DiagnosePage, Default: "2", Choices: []string{"1", "2"},
 		Help: "hash `version` of the container: 1 or 2"},
 	{Name: "partitions", Flag: "partitions", Kind: Count, Label: "Physical partitions", In: Everywhere, Max: MaxPartitions, Over: "pkcalc models (%s)",
 		Help: "physical partitions to start from (default: from the throughput)"},
-	{Name: "ru", Flag: "ru", Kind: Count, Label: "Throughput (RU/s)", In: Everywhere | Diagnose | DiagnoseAPI, Max: MaxPartitions * capacity.PartitionMaxRU,
+	{Name: "ru", Flag: "ru", Kind: Count, Label: "Throughput (RU/s)", In: Everywhere | Diagnose | DiagnoseAPI | DiagnosePage, Max: MaxPartitions * capacity.PartitionMaxRU,
 		Over: "pkcalc models (%s RU/s: " + human.Count(MaxPartitions) + " physical partitions of " + human.Count(capacity.PartitionMaxRU) + " RU/s)",
 		Help: "provisioned throughput in `RU/s` (the autoscale maximum with --autoscale; default: the least the service allows)"},
-	{Name: "autoscale", Flag: "autoscale", Kind: Bool, Label: "Autoscale", In: Everywhere | Diagnose | DiagnoseAPI,
+	{Name: "autoscale", Flag: "autoscale", Kind: Bool, Label: "Autoscale", In: Everywhere | Diagnose | DiagnoseAPI | DiagnosePage,
 		Help: "the throughput is autoscale"},
 	{Name: "targetGb", Flag: "target-gb", Kind: Number, Label: "Expected size (GB)", In: Everywhere, Max: MaxTargetGB, Over: "pkcalc models (%s GB)",
 		Help: "expected total size in `GB`, to project the key to"},
@@ -249,7 +250,7 @@ func (fe FrontEnd) Name(name string) string {
 		return name
 	case fe == CLI || fe == Diagnose:
 		return "--" + o.Flag
-	case fe == Page:
+	case fe == Page || fe == DiagnosePage:
 		return strconv.Quote(o.Label)
 	}
 	return o.Name

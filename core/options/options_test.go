@@ -301,6 +301,20 @@ func TestDiagnose(t *testing.T) {
 	if _, err := Parse(url.Values{"currentKey": {"/a"}}, CLI); err == nil {
 		t.Error("pkcalc analyze takes --current-key")
 	}
+	// The page's diagnose form names its fields by their labels, and has
+	// no output format: its downloads choose that.
+	for _, tt := range []struct {
+		v   url.Values
+		msg string
+	}{
+		{url.Values{"ruLog": {"true"}}, `"RU per logical key (log)" needs "The container's key"`},
+		{url.Values{"ranges": {"true"}, "ru": {"350"}}, `"Throughput (RU/s)" 350 is below the least the service allows`},
+		{url.Values{"ranges": {"true"}, "format": {"json"}}, `unknown option "format"`},
+	} {
+		if _, err := Parse(tt.v, DiagnosePage); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("page: %v: %v, want %q", tt.v, err, tt.msg)
+		}
+	}
 }
 
 // TestJavaScriptDiagnoseNames: pkcalc.js's diagnose takes the diagnosis's

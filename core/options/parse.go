@@ -133,7 +133,7 @@ func (p *reader) rules(s *Settings) error {
 			return fmt.Errorf("key %s is hierarchical, which needs hash version 2", k)
 		}
 	}
-	if p.fe == Diagnose || p.fe == DiagnoseAPI {
+	if p.fe == Diagnose || p.fe == DiagnoseAPI || p.fe == DiagnosePage {
 		return p.diagnoseRules(s)
 	}
 	return ExactValues(*s, p.fe, MaxExactValues)

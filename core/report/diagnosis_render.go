@@ -21,7 +21,7 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 	finite(reflect.ValueOf(d))
 	bw := &errWriter{w: w}
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("%s\n", clean(diagnosisHeading(d)))
+	p("%s\n", clean(DiagnosisHeading(d)))
 	for _, line := range exportLines(d) {
 		p("  %s\n", clean(line))
 	}
@@ -29,7 +29,7 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 		p("  warning %s: %s\n", n.Code, clean(n.Message))
 	}
 	if d.Window != nil {
-		p("\n%s\n", clean(windowText(d.Window)))
+		p("\n%s\n", clean(WindowText(d.Window)))
 	}
 	if d.HotSpot != nil {
 		p("\nHot partition %s (%s): %s\n", clean(d.HotSpot.Partition), d.HotSpot.Cause, clean(d.HotSpot.Message))
@@ -39,9 +39,9 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PARTITION\tRANGE\tKEY SPACE\tPEAK RU/S\tP99 RU/S\tPEAK/SHARE\tTHROTTLED\tNORMALIZED\tSTORAGE\tKEYS\tTOP KEY")
 		for _, pl := range d.Partitions {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", clean(pl.ID)+hotMark(d, pl.ID), clean(rangeText(pl)), spaceText(pl),
-				human.Count(human.Int(pl.PeakRuPerSecond)), human.Count(human.Int(pl.P99RuPerSecond)), utilText(pl.PeakUtilisation),
-				secondsText(pl.ThrottledSeconds), fractionText(pl.NormalizedPeak), kbText(pl.StorageKb), pl.Keys, clean(topKeyText(pl)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", clean(pl.ID)+hotMark(d, pl.ID), clean(RangeText(pl)), KeySpaceText(pl),
+				human.Count(human.Int(pl.PeakRuPerSecond)), human.Count(human.Int(pl.P99RuPerSecond)), PercentText(pl.PeakUtilisation),
+				SecondsText(pl.ThrottledSeconds), PercentText(pl.NormalizedPeak), KBText(pl.StorageKb), pl.Keys, clean(topKeyText(pl)))
 		}
 		tw.Flush()
 		if d.HottestPartition != "" {
@@ -50,12 +50,12 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 		if hot := d.partition(d.HottestPartition); hot != nil && len(hot.TopKeys) > 0 {
 			p("\nKeys on partition %s by RU:\n", clean(hot.ID))
 			for _, k := range hot.TopKeys {
-				p("  %-24s %s RU (%s), busiest second %s RU/s\n", clean(valueJSON(k.Value)), human.Count(human.Int(k.RU)), human.Percent(k.Share), human.Count(human.Int(k.PeakRuPerSecond)))
+				p("  %-24s %s RU (%s), busiest second %s RU/s\n", clean(ValueJSON(k.Value)), human.Count(human.Int(k.RU)), human.Percent(k.Share), human.Count(human.Int(k.PeakRuPerSecond)))
 			}
 			if len(hot.LargestKeys) > 0 {
 				p("Largest logged keys on it:\n")
 				for _, k := range hot.LargestKeys {
-					p("  %-24s %s\n", clean(valueJSON(k.Value)), kbText(k.SizeKb))
+					p("  %-24s %s\n", clean(ValueJSON(k.Value)), KBText(k.SizeKb))
 				}
 			}
 		}
@@ -66,7 +66,7 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 		p("  %s: %s\n", pl.Suggestion.Code, clean(pl.Suggestion.Message))
 	}
 	for _, m := range pl.Mismatches[:min(len(pl.Mismatches), 10)] {
-		p("  %s: %s (%d %s, %s RU)\n", clean(valueJSON(m.Value)), clean(m.Reason), m.Rows, human.Plural(int64(m.Rows), "row", "rows"), human.Count(human.Int(m.RU)))
+		p("  %s: %s (%d %s, %s RU)\n", clean(ValueJSON(m.Value)), clean(m.Reason), m.Rows, human.Plural(int64(m.Rows), "row", "rows"), human.Count(human.Int(m.RU)))
 	}
 	if n := pl.MismatchCount - min(len(pl.Mismatches), 10); n > 0 {
 		p("  and %s more\n", human.Count(int64(n)))
@@ -76,8 +76,8 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tSIZE\tOF 20 GB\tGROWTH/DAY\tDAYS TO 14 GB\tDAYS TO 20 GB\tPARTITION\tLOGGED")
 		for _, k := range d.Keys {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clean(valueJSON(k.Value)), kbText(k.SizeKb), human.Percent(k.Share), growthText(k.GrowthKbPerDay),
-				daysText(k.DaysTo14Gb), daysText(k.DaysTo20Gb), orDash(clean(k.Partition)), shortTime(k.At))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clean(ValueJSON(k.Value)), KBText(k.SizeKb), human.Percent(k.Share), GrowthText(k.GrowthKbPerDay),
+				DaysText(k.DaysTo14Gb), DaysText(k.DaysTo20Gb), orDash(clean(k.Partition)), ShortTime(k.At))
 		}
 		tw.Flush()
 	}
@@ -90,8 +90,8 @@ func WriteDiagnosisText(w io.Writer, d *Diagnosis) error {
 			if wi.Current {
 				name += " (current)"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", clean(name), wi.Partitions, human.Percent(wi.HottestPartitionShare), shareText(wi.ThrottledShare),
-				requiredText(wi), clean(valueJSON(wi.BusiestValue))+" "+human.Count(human.Int(wi.BusiestValueRuPerSecond))+" RU/s", kbText(wi.LargestValueKb), human.Percent(wi.Coverage))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", clean(name), wi.Partitions, human.Percent(wi.HottestPartitionShare), ShareText(wi.ThrottledShare),
+				RequiredText(wi), clean(ValueJSON(wi.BusiestValue))+" "+human.Count(human.Int(wi.BusiestValueRuPerSecond))+" RU/s", KBText(wi.LargestValueKb), human.Percent(wi.Coverage))
 		}
 		tw.Flush()
 		for _, wi := range d.WhatIf {
@@ -128,7 +128,7 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 	ew := &escaper{w: w}
 	bw := &errWriter{w: ew}
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("# Partition diagnosis\n\n%s\n", mdText(diagnosisHeading(d)))
+	p("# Partition diagnosis\n\n%s\n", mdText(DiagnosisHeading(d)))
 	if lines := exportLines(d); len(lines)+len(d.Warnings) > 0 {
 		p("\n")
 		for _, line := range lines {
@@ -139,14 +139,14 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 		}
 	}
 	if d.Window != nil {
-		p("\n%s\n", mdText(windowText(d.Window)))
+		p("\n%s\n", mdText(WindowText(d.Window)))
 	}
 	if d.HotSpot != nil {
 		p("\n## Hot partition %s: %s\n\n%s\n", mdText(d.HotSpot.Partition), d.HotSpot.Cause, mdText(d.HotSpot.Message))
 		if len(d.HotSpot.Leaders) > 0 {
 			p("\n| Key | From | To | Minutes | Share |\n|---|---|---|---:|---:|\n")
 			for _, l := range d.HotSpot.Leaders {
-				p("| %s | %s | %s | %d | %s |\n", mdCodeCell(valueJSON(l.Value)), shortTime(l.From), shortTime(l.To), l.Minutes, human.Percent(l.Share))
+				p("| %s | %s | %s | %d | %s |\n", mdCodeCell(ValueJSON(l.Value)), ShortTime(l.From), ShortTime(l.To), l.Minutes, human.Percent(l.Share))
 			}
 		}
 	}
@@ -157,14 +157,14 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 			if pl.ID == d.HottestPartition {
 				id = "**" + id + "**"
 			}
-			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", id, mdCodeCell(rangeText(pl)), spaceText(pl),
-				human.Count(human.Int(pl.PeakRuPerSecond)), human.Count(human.Int(pl.P99RuPerSecond)), utilText(pl.PeakUtilisation),
-				secondsText(pl.ThrottledSeconds), fractionText(pl.NormalizedPeak), kbText(pl.StorageKb), pl.Keys, mdTopKey(pl))
+			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", id, mdCodeCell(RangeText(pl)), KeySpaceText(pl),
+				human.Count(human.Int(pl.PeakRuPerSecond)), human.Count(human.Int(pl.P99RuPerSecond)), PercentText(pl.PeakUtilisation),
+				SecondsText(pl.ThrottledSeconds), PercentText(pl.NormalizedPeak), KBText(pl.StorageKb), pl.Keys, mdTopKey(pl))
 		}
 		if hot := d.partition(d.HottestPartition); hot != nil && len(hot.TopKeys) > 0 {
 			p("\nKeys on partition %s by RU:\n\n| Key | RU | Share | Busiest second (RU/s) |\n|---|---:|---:|---:|\n", mdCode(hot.ID))
 			for _, k := range hot.TopKeys {
-				p("| %s | %s | %s | %s |\n", mdCodeCell(valueJSON(k.Value)), human.Count(human.Int(k.RU)), human.Percent(k.Share), human.Count(human.Int(k.PeakRuPerSecond)))
+				p("| %s | %s | %s | %s |\n", mdCodeCell(ValueJSON(k.Value)), human.Count(human.Int(k.RU)), human.Percent(k.Share), human.Count(human.Int(k.PeakRuPerSecond)))
 			}
 		}
 	}
@@ -176,7 +176,7 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 	if len(pl.Mismatches) > 0 {
 		p("\n| Key | Logged range | pkcalc's range | Rows | RU | Why |\n|---|---|---|---:|---:|---|\n")
 		for _, m := range pl.Mismatches {
-			p("| %s | %s | %s | %d | %s | %s |\n", mdCodeCell(valueJSON(m.Value)), mdCodeCell(m.LoggedRange), mdCodeCell(orDash(m.PlacedRange)), m.Rows,
+			p("| %s | %s | %s | %d | %s | %s |\n", mdCodeCell(ValueJSON(m.Value)), mdCodeCell(m.LoggedRange), mdCodeCell(orDash(m.PlacedRange)), m.Rows,
 				human.Count(human.Int(m.RU)), mdCell(mdText(m.Reason)))
 		}
 	}
@@ -184,8 +184,8 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 		p("\n## Storage\n\nEach logged key against the 20 GB a logical partition holds and the 70 %% alert line (14 GB), at its logged growth.\n\n")
 		p("| Key | Size | Of 20 GB | Growth a day | Days to 14 GB | Days to 20 GB | Partition | Logged |\n|---|---:|---:|---:|---:|---:|---|---|\n")
 		for _, k := range d.Keys {
-			p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCodeCell(valueJSON(k.Value)), kbText(k.SizeKb), human.Percent(k.Share), growthText(k.GrowthKbPerDay),
-				daysText(k.DaysTo14Gb), daysText(k.DaysTo20Gb), mdCodeCell(orDash(k.Partition)), shortTime(k.At))
+			p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCodeCell(ValueJSON(k.Value)), KBText(k.SizeKb), human.Percent(k.Share), GrowthText(k.GrowthKbPerDay),
+				DaysText(k.DaysTo14Gb), DaysText(k.DaysTo20Gb), mdCodeCell(orDash(k.Partition)), ShortTime(k.At))
 		}
 	}
 	if len(d.WhatIf) > 0 {
@@ -196,8 +196,8 @@ func WriteDiagnosisMarkdown(w io.Writer, d *Diagnosis) error {
 			if wi.Current {
 				name += " (current)"
 			}
-			p("| %s | %d | %s | %s | %s | %s %s RU/s | %s | %s |\n", name, wi.Partitions, human.Percent(wi.HottestPartitionShare), shareText(wi.ThrottledShare),
-				requiredText(wi), mdCodeCell(valueJSON(wi.BusiestValue)), human.Count(human.Int(wi.BusiestValueRuPerSecond)), kbText(wi.LargestValueKb), human.Percent(wi.Coverage))
+			p("| %s | %d | %s | %s | %s | %s %s RU/s | %s | %s |\n", name, wi.Partitions, human.Percent(wi.HottestPartitionShare), ShareText(wi.ThrottledShare),
+				RequiredText(wi), mdCodeCell(ValueJSON(wi.BusiestValue)), human.Count(human.Int(wi.BusiestValueRuPerSecond)), KBText(wi.LargestValueKb), human.Percent(wi.Coverage))
 		}
 		for _, wi := range d.WhatIf {
 			for _, n := range wi.Notes {
@@ -246,8 +246,8 @@ func (d *Diagnosis) partition(id string) *PartitionLoad {
 	return nil
 }
 
-// diagnosisHeading says what was diagnosed, in one line.
-func diagnosisHeading(d *Diagnosis) string {
+// DiagnosisHeading says what was diagnosed, in one line.
+func DiagnosisHeading(d *Diagnosis) string {
 	s := d.Settings
 	key := "no current key"
 	if s.CurrentKey != "" {
@@ -281,7 +281,7 @@ func diagnosisHeading(d *Diagnosis) string {
 func exportLines(d *Diagnosis) []string {
 	var out []string
 	for _, e := range d.Inputs {
-		line := fmt.Sprintf("%s %s: %s %s", exportName(e.Kind), e.Name, human.Count(int64(e.Records)), recordWord(e.Kind, e.Records))
+		line := fmt.Sprintf("%s %s: %s %s", ExportTitle(e.Kind), e.Name, human.Count(int64(e.Records)), recordWord(e.Kind, e.Records))
 		if e.ErrorCount > 0 {
 			line += fmt.Sprintf(", %s %s not used", human.Count(int64(e.ErrorCount)), human.Plural(int64(e.ErrorCount), "problem", "problems"))
 		}
@@ -296,7 +296,8 @@ func exportLines(d *Diagnosis) []string {
 	return out
 }
 
-func exportName(kind string) string {
+// ExportTitle names an export's kind for people: "RU log".
+func ExportTitle(kind string) string {
 	switch kind {
 	case ExportRanges:
 		return "ranges"
@@ -322,7 +323,8 @@ func recordWord(kind string, n int) string {
 	return human.Plural(int64(n), "row", "rows")
 }
 
-func windowText(w *Window) string {
+// WindowText says what the request-unit log covers, in one line.
+func WindowText(w *Window) string {
 	grain := "per second"
 	switch w.GrainSeconds {
 	case 1:
@@ -337,7 +339,7 @@ func windowText(w *Window) string {
 	if len(w.Regions) > 0 && !(len(w.Regions) == 1 && w.Regions[0] == "") {
 		regions = ", " + strings.Join(w.Regions, ", ")
 	}
-	return fmt.Sprintf("RU log from %s to %s UTC (%s, %s)%s", shortTime(w.From), shortTime(w.To), spanText(w.Seconds), grain, regions)
+	return fmt.Sprintf("RU log from %s to %s UTC (%s, %s)%s", ShortTime(w.From), ShortTime(w.To), spanText(w.Seconds), grain, regions)
 }
 
 // spanText writes a span of seconds as people read it: 600 s, 4.0 hours,
@@ -359,8 +361,8 @@ func hotMark(d *Diagnosis, id string) string {
 	return ""
 }
 
-// rangeText shortens a range's bounds to their first 8 digits.
-func rangeText(p PartitionLoad) string {
+// RangeText shortens a range's bounds to their first 8 digits.
+func RangeText(p PartitionLoad) string {
 	if !p.Listed {
 		return "not listed"
 	}
@@ -376,61 +378,63 @@ func rangeText(p PartitionLoad) string {
 	return short(p.MinInclusive) + "–" + short(p.MaxExclusive)
 }
 
-func spaceText(p PartitionLoad) string {
+// KeySpaceText is a partition's share of the key space, "–" when not listed.
+func KeySpaceText(p PartitionLoad) string {
 	if p.KeySpaceShare == 0 {
 		return "–"
 	}
 	return human.Percent(p.KeySpaceShare)
 }
 
-func utilText(f *float64) string {
+// PercentText writes a fraction that may be absent as whole percent
+// (143%, a peak over its share), "–" when absent.
+func PercentText(f *float64) string {
 	if f == nil {
 		return "–"
 	}
 	return strconv.FormatFloat(100**f, 'f', 0, 64) + "%"
 }
 
-func fractionText(f *float64) string {
-	if f == nil {
-		return "–"
-	}
-	return strconv.FormatFloat(100**f, 'f', 0, 64) + "%"
-}
-
-func shareText(f *float64) string {
+// ShareText writes a share that may be absent, "–" when it is.
+func ShareText(f *float64) string {
 	if f == nil {
 		return "–"
 	}
 	return human.Percent(*f)
 }
 
-func secondsText(n *int64) string {
+// SecondsText writes seconds that may be absent: 60 s, or "–".
+func SecondsText(n *int64) string {
 	if n == nil {
 		return "–"
 	}
 	return human.Count(*n) + " s"
 }
 
-func kbText(kb float64) string { return human.Bytes(human.Int(kb * 1024)) }
+// KBText writes a size in KB as bytes for people: 14.9 GB.
+func KBText(kb float64) string { return human.Bytes(human.Int(kb * 1024)) }
 
-func growthText(f *float64) string {
+// GrowthText writes a growth per day that may be absent.
+func GrowthText(f *float64) string {
 	if f == nil {
 		return "–"
 	}
 	if *f < 0 {
-		return "-" + kbText(-*f)
+		return "-" + KBText(-*f)
 	}
-	return kbText(*f)
+	return KBText(*f)
 }
 
-func daysText(f *float64) string {
+// DaysText writes days that may be absent: 33.7, or "–".
+func DaysText(f *float64) string {
 	if f == nil {
 		return "–"
 	}
 	return strconv.FormatFloat(*f, 'f', -1, 64)
 }
 
-func requiredText(w WhatIf) string {
+// RequiredText is the RU/s a what-if needs, with its partitions.
+func RequiredText(w WhatIf) string {
 	if w.RequiredRu == nil {
 		return "none serves"
 	}
@@ -441,18 +445,18 @@ func topKeyText(p PartitionLoad) string {
 	if len(p.TopKeys) == 0 {
 		return "–"
 	}
-	return valueJSON(p.TopKeys[0].Value) + " " + human.Percent(p.TopKeys[0].Share)
+	return ValueJSON(p.TopKeys[0].Value) + " " + human.Percent(p.TopKeys[0].Share)
 }
 
 func mdTopKey(p PartitionLoad) string {
 	if len(p.TopKeys) == 0 {
 		return "–"
 	}
-	return mdCodeCell(valueJSON(p.TopKeys[0].Value)) + " " + human.Percent(p.TopKeys[0].Share)
+	return mdCodeCell(ValueJSON(p.TopKeys[0].Value)) + " " + human.Percent(p.TopKeys[0].Share)
 }
 
-// valueJSON is a key value as JSON text: ["contoso"].
-func valueJSON(v []any) string {
+// ValueJSON is a key value as JSON text: ["contoso"].
+func ValueJSON(v []any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
@@ -465,7 +469,8 @@ func valueJSON(v []any) string {
 // reorder the line it shows in.
 func clean(s string) string { return paths.EscapeJSON(s) }
 
-func shortTime(t string) string {
+// ShortTime writes an RFC 3339 time to the minute, in UTC.
+func ShortTime(t string) string {
 	if at, err := time.Parse(time.RFC3339, t); err == nil {
 		return at.UTC().Format("2006-01-02 15:04")
 	}

@@ -37,6 +37,13 @@ type Page interface {
 	Download(name, mimeType, content string)
 	Copy(text string)         // on failure, the page calls Root.CopyFailed
 	SetSettings(query string) // keep the settings (never the documents; a built-in sample by name) in the address, as Address says
+
+	// The diagnose mode: SetExport fills a slot's paste area (Slots), and
+	// Diagnose hands the slots named, each its paste area's text or the
+	// file last picked or dropped on it, to the engine; the answer comes
+	// back through Root.Diagnosed.
+	SetExport(slot, text string)
+	Diagnose(job int, slots []string, params url.Values)
 }
 
 // Source says what will be analysed.
@@ -58,6 +65,14 @@ type Progress struct {
 type Root struct {
 	Page   Page // nil when rendered statically
 	Loaded bool // the engine is running (false in a static render)
+
+	// Mode is the way in: documents for a new container's key
+	// (ModeDocuments), or a live container's exports (ModeDiagnose), with
+	// its form and the diagnosis shown.
+	Mode            string
+	Diagnose        DiagnoseForm
+	Diagnosis       *report.Diagnosis
+	DiagnosisSource Source // what the diagnosis shown was made from
 
 	Settings Settings
 	KeyBox   string // the key being typed
@@ -114,6 +129,15 @@ const (
 func (c *Root) TakeReveal() (scroll, focus string) {
 	r := c.revealed
 	c.revealed = revealNone
+	if c.Mode == ModeDiagnose {
+		if r == revealNone || c.Diagnosis == nil {
+			return "", ""
+		}
+		if r == revealFocus {
+			focus = "diagnosis-title"
+		}
+		return "diagnosis", focus
+	}
 	if r == revealNone || c.Report == nil {
 		return "", ""
 	}
@@ -150,8 +174,9 @@ func AddressSettings(query, hash string) string {
 
 // addressNames are the names of the address that AddressSettings and
 // SettingsFrom read: the engine's options, the page's own settings, and
-// the built-in sample.
-var addressNames = append(options.Names(options.Page), "sample")
+// the built-in sample; in the diagnose mode, the mode, its options and
+// the worked example.
+var addressNames = slices.Concat(options.Names(options.Page), options.Names(options.DiagnosePage), []string{"sample", "mode", "example"})
 
 // Address is the page's address (from its path on) after an analysis with
 // settings, a query as SetSettings gets it: the settings go after the '#',
@@ -325,6 +350,9 @@ func (c *Root) Cancel() {
 	c.Running, c.cancelled = false, true
 	c.job++             // whatever comes back now is stale
 	c.focus = "analyse" // the Cancel button goes with the running analysis
+	if c.Mode == ModeDiagnose {
+		c.focus = "diagnose"
+	}
 }
 
 // Progressed records the engine's progress on a job.
@@ -402,6 +430,9 @@ func (c *Root) Current() bool {
 
 // Status is the line under the input.
 func (c *Root) Status() string {
+	if c.Mode == ModeDiagnose {
+		return c.diagnoseStatus()
+	}
 	switch {
 	case !c.Loaded:
 		return "Loading the engine…"

@@ -44,6 +44,9 @@ type fakePage struct {
 	download []string
 	job      int
 	cancels  int
+	exports  map[string]string // the slots' paste areas
+	diagnose [][]string        // the slots of each diagnosis asked for
+	dparams  []url.Values
 }
 
 func (f *fakePage) SetText(s string) { f.text = s }
@@ -58,6 +61,17 @@ func (f *fakePage) Download(name, mime, content string) {
 }
 func (f *fakePage) Copy(text string)     { f.copied = text }
 func (f *fakePage) SetSettings(q string) { f.settings = q }
+func (f *fakePage) SetExport(slot, text string) {
+	if f.exports == nil {
+		f.exports = map[string]string{}
+	}
+	f.exports[slot] = text
+}
+func (f *fakePage) Diagnose(job int, slots []string, p url.Values) {
+	f.job = job
+	f.diagnose = append(f.diagnose, slots)
+	f.dparams = append(f.dparams, p)
+}
 
 // finish runs the engine natively on the page's text, as the worker would.
 func finish(t *testing.T, c *Root, f *fakePage) {

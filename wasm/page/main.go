@@ -39,10 +39,18 @@ func main() {
 	// Settings come from the address: the hash (the link of an earlier
 	// analysis) wins over the query (an embedding page's presets).
 	query := ui.AddressSettings(win.Location().Search(), win.Location().Hash())
-	root := &ui.Root{Page: p, Loaded: true, Settings: ui.SettingsFrom(query)}
+	root := &ui.Root{Page: p, Loaded: true}
+	if ui.ModeFrom(query) == ui.ModeDiagnose {
+		root.Mode, root.Diagnose = ui.ModeDiagnose, ui.DiagnoseFormFrom(query)
+	} else {
+		root.Settings = ui.SettingsFrom(query)
+	}
 	p.root = root
 	p.watch()
-	if v, _ := url.ParseQuery(query); v.Get("sample") != "" {
+	switch v, _ := url.ParseQuery(query); {
+	case root.Mode == ui.ModeDiagnose && v.Get("example") != "":
+		root.LoadExample()
+	case root.Mode != ui.ModeDiagnose && v.Get("sample") != "":
 		root.LoadSample(v.Get("sample"))
 	}
 
@@ -70,6 +78,12 @@ type page struct {
 	picks int      // files picked or dropped so far: a later pick wins over an earlier one still being joined
 	abort js.Value // the AbortController of the running analysis
 	timer *time.Timer
+
+	// The diagnose mode's slots (ui.Slots): each one's paste area's text
+	// and the file last picked or dropped on it, by slot.
+	slotText  map[string]string
+	slotFiles map[string]js.Value
+	slotTimer map[string]*time.Timer
 }
 
 func (p *page) textarea() *dom.HTMLTextAreaElement {
@@ -82,11 +96,104 @@ func (p *page) SetText(s string) {
 	p.restoreText()
 }
 
-// restoreText puts the text back into the paste area if rendering replaced it.
+// restoreText puts the text back into the paste areas if rendering
+// replaced them.
 func (p *page) restoreText() {
 	if t := p.textarea(); t != nil && t.Value() != p.text {
 		t.SetValue(p.text)
 	}
+	for _, s := range ui.Slots {
+		if t, ok := p.doc.GetElementByID(s.PasteID()).(*dom.HTMLTextAreaElement); ok && t.Value() != p.slotText[s.Name] {
+			t.SetValue(p.slotText[s.Name])
+		}
+	}
+}
+
+// SetExport fills a slot's paste area; the file picked on it, if any, is
+// no longer what it holds.
+func (p *page) SetExport(slot, text string) {
+	if p.slotText == nil {
+		p.slotText, p.slotFiles = map[string]string{}, map[string]js.Value{}
+	}
+	p.slotText[slot] = text
+	delete(p.slotFiles, slot)
+	p.restoreText()
+}
+
+// Diagnose hands the slots to window.pkcalc.diagnose, which runs the
+// engine in its Web Worker: each slot's file, or its paste area's text
+// (the worked example's under its file name, as the command line names
+// the files), and brings the answer back under the render lock. It is
+// called under that lock.
+func (p *page) Diagnose(job int, slots []string, params url.Values) {
+	exports := js.Global().Get("Object").New()
+	for _, s := range slots {
+		switch e := p.root.Diagnose.Exports[s]; {
+		case e.Kind == "file" && p.slotFiles[s].Truthy():
+			exports.Set(s, p.slotFiles[s])
+		case e.Name != "":
+			exports.Set(s, js.Global().Get("File").New([]any{p.slotText[s]}, e.Name))
+		default:
+			exports.Set(s, p.slotText[s])
+		}
+	}
+	opts := js.Global().Get("Object").New()
+	for name, vals := range params {
+		opts.Set(name, vals[0])
+	}
+	opts.Set("as", "text")
+	p.abort = js.Global().Get("AbortController").New()
+	opts.Set("signal", p.abort.Get("signal"))
+	var done, failed js.Func
+	release := func() { done.Release(); failed.Release() }
+	done = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		text := args[0].String()
+		go func() {
+			p.env.Lock()
+			p.root.Diagnosed(job, text, "")
+			p.env.UnlockRender()
+			release()
+		}()
+		return nil
+	})
+	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := args[0].Get("message").String()
+		aborted := args[0].Get("name").String() == "AbortError"
+		go func() {
+			p.env.Lock()
+			if !aborted {
+				p.root.Diagnosed(job, "", "The diagnosis failed: "+msg)
+			}
+			p.env.UnlockRender()
+			release()
+		}()
+		return nil
+	})
+	js.Global().Get("pkcalc").Call("diagnose", exports, opts).Call("then", done, failed)
+}
+
+// takeExport makes a file picked or dropped on a slot what it holds.
+func (p *page) takeExport(slot string, list js.Value) {
+	if list.Length() == 0 || !ui.IsSlot(slot) {
+		return
+	}
+	f := list.Index(0)
+	p.env.Lock()
+	p.SetExport(slot, "")
+	p.slotFiles[slot] = f
+	p.root.ExportChosen(slot, f.Get("name").String(), int64(f.Get("size").Float()))
+	p.env.UnlockRender()
+}
+
+// slotOf is the slot an element is in, "" for none.
+func slotOf(target js.Value) string {
+	if !target.Truthy() || target.Get("closest").Type() != js.TypeFunction {
+		return ""
+	}
+	if el := target.Call("closest", "[data-slot]"); el.Truthy() {
+		return el.Call("getAttribute", "data-slot").String()
+	}
+	return ""
 }
 
 // focus moves the keyboard focus where the last action asked, when it
@@ -283,6 +390,10 @@ func (p *page) SetSettings(query string) {
 // files are analysed at once.
 func (p *page) watch() {
 	p.doc.AddEventListener("input", false, func(e dom.Event) {
+		if slot := slotOf(e.Target().Underlying()); slot != "" && strings.HasPrefix(e.Target().ID(), "paste-") {
+			p.pastedExport(slot, e.Target().Underlying().Get("value").String())
+			return
+		}
 		if e.Target().ID() != "docs" {
 			return
 		}
@@ -307,6 +418,12 @@ func (p *page) watch() {
 		})
 	})
 	p.doc.AddEventListener("change", false, func(e dom.Event) {
+		if slot := slotOf(e.Target().Underlying()); slot != "" && strings.HasPrefix(e.Target().ID(), "file-") {
+			input := e.Target().Underlying()
+			p.takeExport(slot, input.Get("files"))
+			input.Set("value", "")
+			return
+		}
 		if e.Target().ID() != "files" {
 			return
 		}
@@ -328,7 +445,38 @@ func (p *page) watch() {
 	p.doc.AddEventListener("drop", false, func(e dom.Event) {
 		e.PreventDefault()
 		p.doc.DocumentElement().Class().Remove("dragging")
-		p.take(e.Underlying().Get("dataTransfer").Get("files"))
+		files := e.Underlying().Get("dataTransfer").Get("files")
+		// In the diagnose mode a file goes to the slot it is dropped on,
+		// and nowhere else: which export it is cannot be guessed.
+		p.env.Lock()
+		diagnose := p.root.Mode == ui.ModeDiagnose
+		p.env.UnlockOnly()
+		if diagnose {
+			p.takeExport(slotOf(e.Target().Underlying()), files)
+			return
+		}
+		p.take(files)
+	})
+}
+
+// pastedExport keeps a slot's text as it is typed or pasted, and tells
+// the page a moment after it stops: a render per key would slow typing.
+func (p *page) pastedExport(slot, text string) {
+	if p.slotText == nil {
+		p.slotText, p.slotFiles = map[string]string{}, map[string]js.Value{}
+	}
+	p.slotText[slot] = text
+	delete(p.slotFiles, slot)
+	if p.slotTimer == nil {
+		p.slotTimer = map[string]*time.Timer{}
+	}
+	if t := p.slotTimer[slot]; t != nil {
+		t.Stop()
+	}
+	p.slotTimer[slot] = time.AfterFunc(300*time.Millisecond, func() {
+		p.env.Lock()
+		p.root.ExportPasted(slot, int64(len(p.slotText[slot])))
+		p.env.UnlockRender()
 	})
 }
 

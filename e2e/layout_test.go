@@ -276,6 +276,18 @@ func TestLayoutReadable(t *testing.T) {
 		checkLayout(t, ctx, "after the telemetry sample")
 	})
 
+	// The diagnose mode: its form of exports, and the worked example's
+	// diagnosis with its tables and commands.
+	t.Run("diagnose", func(t *testing.T) {
+		ctx := page(t)
+		do(t, ctx, chromedp.Click(chromedp.ID("mode-diagnose")))
+		do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("diagnose-example") !== null`))
+		checkLayout(t, ctx, "with the diagnose form")
+		do(t, ctx, chromedp.Click(chromedp.ID("diagnose-example")))
+		waitStatus(t, ctx, "Diagnosed the worked example")
+		checkLayout(t, ctx, "with the worked example's diagnosis")
+	})
+
 	// A workload: the request units per partition against their limit,
 	// and the table of where each operation goes.
 	t.Run("workload", func(t *testing.T) {

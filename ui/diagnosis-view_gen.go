@@ -276,7 +276,7 @@ func (c *DiagnosisView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn.SetInnerHTML(r.IDText())
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                        "}
 									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "Range"}}}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Range"}}}
 									vgparent.AppendChild(vgn)
 									{
 										vgparent := vgn

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -835,16 +836,46 @@ func TestOffline(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
 	// The service worker has installed the site and controls the page.
 	do(t, ctx, chromedp.Poll[chromedp.Void](`navigator.serviceWorker.controller !== null`))
-	srv.CloseClientConnections()
-	srv.Close()
 	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}})
+		_, err := chromedp.Call(ctx, emulateOffline, offlineParams{Offline: true, EmulateOfflineServiceWorker: true,
+			MatchedNetworkConditions: []offlineConditions{{DownloadThroughput: -1, UploadThroughput: -1, Offline: true}}})
+		if err == nil {
+			_, err = chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+		}
 		return err
 	}))
+	if eval[bool](t, ctx, `navigator.onLine`) {
+		t.Fatal("with the network emulated offline, navigator.onLine is true")
+	}
+	// The service worker fetches on a target of its own, which the page's
+	// emulation does not reach: stopping the server cuts it.
+	srv.CloseClientConnections()
+	srv.Close()
 	do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
+}
+
+// emulateOffline cuts the page's network with
+// Network.emulateNetworkConditionsByRule in both of the shapes Chromium
+// has taken: offline as the command's own parameter (Chromium 148 refuses
+// the command without it, as invalid parameters) and in each rule (the
+// protocol package's shape); a rule with no urlPattern matches every
+// request.
+var emulateOffline = cdp.Command[offlineParams, network.EmulateNetworkConditionsByRuleResult]{Method: network.CommandEmulateNetworkConditionsByRule}
+
+type offlineParams struct {
+	Offline                     bool                `json:"offline"`
+	EmulateOfflineServiceWorker bool                `json:"emulateOfflineServiceWorker"`
+	MatchedNetworkConditions    []offlineConditions `json:"matchedNetworkConditions"`
+}
+
+type offlineConditions struct {
+	URLPattern         string  `json:"urlPattern"`
+	Latency            float64 `json:"latency"`
+	DownloadThroughput float64 `json:"downloadThroughput"`
+	UploadThroughput   float64 `json:"uploadThroughput"`
+	Offline            bool    `json:"offline"`
 }
 
 // TestEmbed: pkcalc in an iframe of another page sizes itself through

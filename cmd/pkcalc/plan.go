@@ -7,13 +7,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/options"
+	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/plan"
 	"github.com/pkcalc/pkcalc/core/telemetry"
 )
 
-const planUsage = `Usage: pkcalc plan scale|merge|redistribute|burst|ingest|migrate [flags]
+const planUsage = `Usage: pkcalc plan scale|merge|redistribute|burst|ingest|migrate|hierarchy [flags]
 
 Plans an operation on a container as steps, each with the documented rule
 it follows, the az command that carries it out and the layout it leaves
@@ -25,6 +28,7 @@ every rule and an example of each.
   burst         what burst capacity absorbs of a spike; per-partition autoscale's bill
   ingest        a bulk load: the partitions to create, the RU/s, the hours
   migrate       copy the items to a container with a new partition key
+  hierarchy     load a hierarchical key of few first-level values: the FAQ's two ways, on your documents
 Start from a planned container (--partitions, --ru, --storage-gb) or from a
 real one's partition key ranges (--ranges FILE). Run 'pkcalc plan
 SUBCOMMAND --help' for its flags.`
@@ -57,6 +61,15 @@ Plans a bulk load into a new container; --ru is the RU/s to lower to after. Exam
 
 Plans copying the container to one keyed --key, at --ru RU/s. Example:
   pkcalc plan migrate --key /tenantId,/userId,/id --ru 50000 --storage-gb 200 --doc-kb 2`,
+	"hierarchy": `Usage: pkcalc plan hierarchy --key SPEC --ru N [--target-gb G] [--autoscale] [--approach 1|2] FILE...
+
+Simulates, on the documents in FILE grown to --target-gb, the hierarchical
+partition keys FAQ's two ways to load a container whose key's first level
+has few values, each step with its layout: 1, create it with one partition,
+ingest 5 GB and scale up to --ru, so that the partitions split where the
+data is; 2, create it at --ru, ingest everything and merge. Says which
+leaves the data more evenly. FILE is read as pkcalc analyze reads it. Example:
+  pkcalc plan hierarchy --key /tenantId,/userId --ru 50000 --target-gb 200 orders.jsonl`,
 }
 
 func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -72,7 +85,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	usage, ok := planUsages[sub]
 	if !ok {
-		fmt.Fprintf(stderr, "pkcalc plan: unknown subcommand %q: give scale, merge, redistribute, burst, ingest or migrate\n", sub)
+		fmt.Fprintf(stderr, "pkcalc plan: unknown subcommand %q: give scale, merge, redistribute, burst, ingest, migrate or hierarchy\n", sub)
 		return 2
 	}
 	c := newCommand("plan "+sub, usage, stdout, stderr)
@@ -90,6 +103,10 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		spike   plan.Spike
 		usage_  string
 		load    plan.Load
+		// hierarchy's
+		targetGB    float64
+		approach    int
+		inputFormat string
 	)
 	fs := c.fs
 	fs.IntVar(&ct.RU, "ru", 0, help("ru"))
@@ -99,8 +116,10 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ct.ResourceGroup, "resource-group", "", "the account's resource group, for the commands")
 	fs.StringVar(&ct.Database, "database", "", "the database, for the commands (default: appdb)")
 	fs.StringVar(&ct.Name, "container", "", "the container, for the commands (default: items)")
-	fs.Float64Var(&ct.StorageGB, "storage-gb", 0, "the data the container holds, in `GB`")
-	if sub != "ingest" {
+	if sub != "hierarchy" {
+		fs.Float64Var(&ct.StorageGB, "storage-gb", 0, "the data the container holds, in `GB`")
+	}
+	if sub != "ingest" && sub != "hierarchy" {
 		fs.IntVar(&ct.Partitions, "partitions", 0, "the container's physical partitions (default: as the service creates it for --ru and --storage-gb)")
 		fs.StringVar(&ranges, "ranges", "", help("ranges"))
 	}
@@ -123,16 +142,21 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			def = "/id"
 		}
 		fs.StringVar(&keyText, "key", def, "the new container's partition key, as pkcalc analyze --key writes keys")
+	case "hierarchy":
+		fs.StringVar(&keyText, "key", "", "the hierarchical partition key, as pkcalc analyze --key writes keys (/tenantId,/userId)")
+		fs.Float64Var(&targetGB, "target-gb", 0, "the data the container is to hold, in `GB` (default: the documents' own size)")
+		fs.IntVar(&approach, "approach", 0, "show the steps of approach 1 or 2 only (default: both)")
+		fs.StringVar(&inputFormat, "input-format", "", inputFormatUsage)
 	}
 	if len(args) == 1 {
 		c.help(stderr)
 		return 2
 	}
-	rest, code, ok := c.parse(args[1:], false)
+	rest, code, ok := c.parse(args[1:], sub == "hierarchy")
 	if !ok {
 		return code
 	}
-	if len(rest) > 0 {
+	if len(rest) > 0 && sub != "hierarchy" {
 		return c.fail("unexpected argument %q", rest[0])
 	}
 	if format != "text" && format != "json" && format != "markdown" {
@@ -187,6 +211,25 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.fail("give the new partition key with --key")
 		}
 		p, err = plan.Migrate(ct, load)
+	case "hierarchy":
+		if keyText == "" {
+			return c.fail("give the hierarchical partition key with --key, such as /tenantId,/userId")
+		}
+		if !(targetGB >= 0) || targetGB > float64(options.MaxTargetGB) {
+			return c.fail("--target-gb is %v: give 0 to %s GB", targetGB, human.Count(options.MaxTargetGB))
+		}
+		if err := checkInputFormat(inputFormat); err != nil {
+			return c.fail("%v", err)
+		}
+		if len(rest) == 0 {
+			return c.fail("no documents: name a FILE of documents, or - for standard input")
+		}
+		d, derr := distribution(rest, inputFormat, stdin, load.Key)
+		if derr != nil {
+			return c.fail("%v", derr)
+		}
+		ct.StorageGB = targetGB
+		p, err = plan.Hierarchy(ct, d, approach)
 	}
 	if err != nil {
 		return c.fail("%v", err)
@@ -260,4 +303,30 @@ func parseUsage(s string) ([][]float64, error) {
 		return nil, errors.New("more than 100 regions")
 	}
 	return out, nil
+}
+
+// distribution reads the documents of files, as pkcalc analyze reads them,
+// into spec's distribution; the first problem in them is the error.
+func distribution(files []string, format string, stdin io.Reader, spec key.Spec) (*partition.Distribution, error) {
+	in, done, err := openInputs(files, format, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	acc := partition.New(spec, partition.Options{})
+	for {
+		doc, err := in.Next()
+		if err == io.EOF {
+			break
+		}
+		var ie *ingest.Error
+		if errors.As(err, &ie) && len(files) == 1 {
+			return nil, fmt.Errorf("%s: %v", in.name(), err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		acc.Add(doc)
+	}
+	return acc.Finish(), nil
 }

@@ -163,6 +163,14 @@ func IngestPartitions(storageBytes int64) int {
 	return int((storageBytes-1)/IngestPartitionBytes) + 1
 }
 
+// SeedBytes is the data the hierarchical partition keys FAQ has a
+// container of one physical partition take before its RU/s are raised,
+// for a key whose first level has few values: "ingest around 5 GB of data
+// to ensure there are no partition splits", after which the raise splits
+// the partition where its data is ("your physical partitions are split
+// uniformly", hierarchical-partition-keys-faq).
+const SeedBytes int64 = 5 * gb
+
 // IngestSeconds is how long writing documents of writeRU RU each takes at
 // ru RU/s, when every partition is kept busy: documents x writeRU / ru
 // (the docs: 1 billion documents at 10 RU each take about 11.1 hours at

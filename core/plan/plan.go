@@ -1,17 +1,20 @@
 // Package plan lays out the operations people run on an Azure Cosmos DB
 // container as steps: a change of throughput (and the splits it makes), a
 // merge, a redistribution of throughput to a hot partition, what burst
-// capacity absorbs, a bulk load, and a copy to a new partition key. Each
-// step names the documented rule it follows (package capacity holds the
-// rules and their numbers), the command that carries it out (package
-// provision writes them), and the layout it leaves: each physical
-// partition's share of the key space, RU/s and storage.
+// capacity absorbs, a bulk load, a copy to a new partition key, and the
+// hierarchical partition keys FAQ's two ways to load a key whose first
+// level has few values. Each step names the documented rule it follows
+// (package capacity holds the rules and their numbers), the command that
+// carries it out (package provision writes them), and the layout it
+// leaves: each physical partition's share of the key space, RU/s and
+// storage.
 //
 // A plan starts from a planned container (partitions, RU/s, storage) or
 // from a real one's partition key ranges (package telemetry reads them).
-// It does not talk to Azure, read documents or place key values: storage
-// is taken as spread over the key space as the ranges share it, which a
-// skewed key does not do (package partition simulates that).
+// It does not talk to Azure or read documents. Storage is taken as spread
+// over the key space as the ranges share it, which a skewed key does not
+// do, except in Hierarchy, whose layouts are package partition's
+// projection of the documents it is given.
 package plan
 
 import (
@@ -30,7 +33,7 @@ const Version = 1
 // Plan is an operation as steps.
 type Plan struct {
 	Version   int    `json:"version"`
-	Operation string `json:"operation"` // scale, merge, redistribute, burst, ingest, migrate
+	Operation string `json:"operation"` // scale, merge, redistribute, burst, ingest, migrate, hierarchy
 	Summary   string `json:"summary"`
 	Start     Layout `json:"start"`
 	Steps     []Step `json:"steps"`
@@ -80,6 +83,11 @@ type Partition struct {
 	KeySpace  float64 `json:"keySpace"` // its share of the key space, 0 to 1
 	RU        float64 `json:"ru"`
 	StorageGB float64 `json:"storageGb"`
+	// For a plan on documents (Hierarchy): its EPK range, and its share of
+	// the writes, 0 to 1.
+	MinInclusive string   `json:"minInclusive,omitempty"`
+	MaxExclusive string   `json:"maxExclusive,omitempty"`
+	Writes       *float64 `json:"writes,omitempty"`
 }
 
 // Container is what a plan starts from: a planned container, or a real

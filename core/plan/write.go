@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
 )
 
@@ -104,6 +105,14 @@ func layoutText(b *strings.Builder, l Layout) {
 		mode = "autoscale maximum"
 	}
 	fmt.Fprintf(b, "  %s RU/s (%s), %s, %s\n", count(l.RU), mode, partitions(len(l.Partitions)), gbText(l.StorageGB))
+	if ranged(l) {
+		fmt.Fprintf(b, "  %s\n", fullness(l))
+		fmt.Fprintf(b, "    %-10s %10s %12s %12s %8s  %s\n", "partition", "key space", "RU/s", "storage", "writes", "range")
+		for _, p := range l.Partitions {
+			fmt.Fprintf(b, "    %-10s %10s %12s %12s %8s  %s\n", p.ID, pct(p.KeySpace), countf(p.RU), gbText(p.StorageGB), pct(*p.Writes), rangeText(p))
+		}
+		return
+	}
 	fmt.Fprintf(b, "    %-10s %10s %12s %12s\n", "partition", "key space", "RU/s", "storage")
 	rows(l, func(id string, ks, ru, gb float64) {
 		fmt.Fprintf(b, "    %-10s %10s %12s %12s\n", id, pct(ks), countf(ru), gbText(gb))
@@ -114,6 +123,13 @@ func layoutMarkdown(b *strings.Builder, l Layout) {
 	mode := "manual"
 	if l.Autoscale {
 		mode = "autoscale maximum"
+	}
+	if ranged(l) {
+		fmt.Fprintf(b, "%s RU/s (%s), %s, %s; %s.\n\n| Partition | Key space | RU/s | Storage | Writes | Range |\n| --- | ---: | ---: | ---: | ---: | --- |\n", count(l.RU), mode, partitions(len(l.Partitions)), gbText(l.StorageGB), fullness(l))
+		for _, p := range l.Partitions {
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | `%s` |\n", p.ID, pct(p.KeySpace), countf(p.RU), gbText(p.StorageGB), pct(*p.Writes), rangeText(p))
+		}
+		return
 	}
 	fmt.Fprintf(b, "%s RU/s (%s), %s, %s.\n\n| Partition | Key space | RU/s | Storage |\n| --- | ---: | ---: | ---: |\n", count(l.RU), mode, partitions(len(l.Partitions)), gbText(l.StorageGB))
 	rows(l, func(id string, ks, ru, gb float64) {
@@ -134,6 +150,64 @@ func rows(l Layout, row func(id string, ks, ru, gb float64)) {
 	if n := len(l.Partitions) - maxRows; n > 0 {
 		row(fmt.Sprintf("%d more", n), ks, ru, gb)
 	}
+}
+
+// ranged reports whether l's partitions carry their ranges and writes, as
+// a plan on documents gives them; such a layout lists every partition,
+// as there are at most MaxPartitions and each range matters.
+func ranged(l Layout) bool {
+	return len(l.Partitions) > 0 && l.Partitions[0].Writes != nil
+}
+
+// fullness is the largest partition against 50 GB and the empty ones.
+func fullness(l Layout) string {
+	largest := 0.0
+	var empty []string
+	for _, p := range l.Partitions {
+		largest = max(largest, p.StorageGB)
+		if p.StorageGB == 0 {
+			empty = append(empty, p.ID)
+		}
+	}
+	s := fmt.Sprintf("largest %s of %d GB", gbText(largest), capacity.PhysicalPartitionMaxBytes>>30)
+	switch {
+	case len(empty) == 0:
+		s += ", none empty"
+	case len(empty) == len(l.Partitions):
+		s += ", all empty"
+	default:
+		s += fmt.Sprintf(", %d empty (%s)", len(empty), strings.Join(empty, ", "))
+	}
+	return s
+}
+
+// rangeText is a partition's EPK range, each bound as its levels' first 8
+// digits apart by "/" (a range within one first-level value differs only
+// past its first 32 digits), "" the start and FF the end.
+func rangeText(p Partition) string {
+	return boundText(p.MinInclusive) + " – " + boundText(p.MaxExclusive)
+}
+
+func boundText(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if s == "FF" {
+		return s
+	}
+	var levels []string
+	for len(s) > 0 {
+		n := min(len(s), 32)
+		levels = append(levels, s[:n])
+		s = s[n:]
+	}
+	for len(levels) > 1 && strings.Trim(levels[len(levels)-1], "0") == "" {
+		levels = levels[:len(levels)-1]
+	}
+	for i, l := range levels {
+		levels[i] = l[:min(len(l), 8)]
+	}
+	return strings.Join(levels, "/")
 }
 
 func partitions(n int) string {

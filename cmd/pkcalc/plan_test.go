@@ -32,6 +32,10 @@ var planCases = []struct {
 	{"burst.txt", []string{"burst", "--partitions", "1", "--ru", "100", "--spike-ru", "3000", "--seconds", "10"}},
 	{"ingest.json", []string{"ingest", "--storage-gb", "1000", "--documents", "1e9", "--write-ru", "10", "--ru", "20000", "--format", "json"}},
 	{"migrate.txt", []string{"migrate", "--key", "/tenantId,/userId,/id", "--ru", "50000", "--storage-gb", "200", "--doc-kb", "2"}},
+	// The FAQ's approaches on 5 tenants: approach 1 where the data needs
+	// splits (200 GB), approach 2 where a merge applies (50 GB).
+	{"hierarchy-1.txt", []string{"hierarchy", "--key", "/tenantId,/userId", "--ru", "50000", "--target-gb", "200", "--approach", "1", "testdata/plan/tenants.jsonl"}},
+	{"hierarchy-2.md", []string{"hierarchy", "--key", "/tenantId,/userId", "--ru", "50000", "--target-gb", "50", "--approach", "2", "--format", "markdown", "testdata/plan/tenants.jsonl"}},
 }
 
 func TestPlanGolden(t *testing.T) {
@@ -114,6 +118,13 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"plan", "migrate", "--ru", "1000", "--storage-gb", "1"}, "--key"},
 		{[]string{"plan", "migrate", "--ru", "1000", "--storage-gb", "1", "--key", "/a/[]"}, "--key"},
 		{[]string{"plan", "merge", "--ru", "1000", "extra"}, `unexpected argument "extra"`},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId", "--ru", "50000", "testdata/plan/tenants.jsonl"}, "--key /tenantId is not hierarchical"},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId,/userId", "--ru", "50000"}, "no documents: name a FILE"},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId,/userId", "--ru", "50000", "testdata/plan/none.json"}, "none.json"},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId,/userId", "--ru", "50050", "testdata/plan/tenants.jsonl"}, "--ru is 50050: the service sets RU/s in steps of 100"},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId,/userId", "--ru", "0", "testdata/plan/tenants.jsonl"}, "give the RU/s"},
+		{[]string{"plan", "hierarchy", "--ru", "50000", "testdata/plan/tenants.jsonl"}, "give the hierarchical partition key with --key"},
+		{[]string{"plan", "hierarchy", "--key", "/tenantId,/userId", "--ru", "50000", "--approach", "3", "testdata/plan/tenants.jsonl"}, "--approach is 3"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(c.args, nil, &out, &errb)

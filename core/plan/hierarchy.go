@@ -358,9 +358,9 @@ func summary(e1, e2, e0 fill, ru int) string {
 	case math.Abs(d) < 0.05: // within a twentieth of an even share
 		b.WriteString("the two are about as even")
 	case d > 0:
-		fmt.Fprintf(&b, "approach 1 is the more even, its busiest partition %.2f times an even share fewer", d)
+		fmt.Fprintf(&b, "approach 1 is the more even: its busiest partition holds %.2f times an even share, approach 2's %.2f", e1.over(), e2.over())
 	default:
-		fmt.Fprintf(&b, "approach 2 is the more even, its busiest partition %.2f times an even share fewer", -d)
+		fmt.Fprintf(&b, "approach 2 is the more even: its busiest partition holds %.2f times an even share, approach 1's %.2f", e2.over(), e1.over())
 	}
 	fmt.Fprintf(&b, " (created at %s RU/s and loaded without either: %s)", count(ru), e0.text())
 	return b.String()

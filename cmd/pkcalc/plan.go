@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -176,7 +178,9 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return c.fail("--ranges %s: %v", ranges, err)
 		}
-		ct.Ranges = rs
+		for _, r := range rs {
+			ct.Ranges = append(ct.Ranges, plan.Range{ID: r.ID, Range: r.Range, ThroughputFraction: r.ThroughputFraction})
+		}
 	}
 	if keyText != "" {
 		spec, err := key.Parse(keyText)
@@ -229,7 +233,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.fail("%v", derr)
 		}
 		ct.StorageGB = targetGB
-		p, err = plan.Hierarchy(ct, d, approach)
+		p, err = plan.Hierarchy(ct, documentsOf(d), approach)
 	}
 	if err != nil {
 		return c.fail("%v", err)
@@ -303,6 +307,20 @@ func parseUsage(s string) ([][]float64, error) {
 		return nil, errors.New("more than 100 regions")
 	}
 	return out, nil
+}
+
+// documentsOf is d as plan.Hierarchy takes it: projected as pkcalc
+// analyze projects, against the logical partition limits.
+func documentsOf(d *partition.Distribution) *plan.Documents {
+	alert := int64(capacity.AlertFraction * float64(capacity.LogicalPartitionMaxBytes))
+	return &plan.Documents{Spec: d.Spec, Documents: d.Documents, Bytes: d.Bytes,
+		Project: func(factor float64, ranges []epk.Range, maxPhysical int64) []plan.Placed {
+			var out []plan.Placed
+			for _, ph := range d.Project(factor, ranges, capacity.LogicalPartitionMaxBytes, alert, maxPhysical).Physical {
+				out = append(out, plan.Placed{MinInclusive: ph.MinInclusive, MaxExclusive: ph.MaxExclusive, Documents: ph.Documents, Bytes: ph.Bytes, Requests: ph.Requests})
+			}
+			return out
+		}}
 }
 
 // distribution reads the documents of files, as pkcalc analyze reads them,

@@ -9,7 +9,6 @@ import (
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
-	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/provision"
 )
 
@@ -28,6 +27,38 @@ const (
 	MergeApproach  = 2 // create large, ingest, merge
 )
 
+// Documents are the documents Hierarchy plans on: cmd/pkcalc gives
+// package partition's Distribution through them, so that this package,
+// and the page that links it, do without the engine that reads documents.
+type Documents struct {
+	Spec             key.Spec
+	Documents, Bytes int64
+	// Project places the documents grown by factor on ranges, each
+	// partition split past maxPhysical bytes where its data is: package
+	// partition's Distribution.Project with the logical partition limits.
+	Project func(factor float64, ranges []epk.Range, maxPhysical int64) []Placed
+}
+
+// Placed is one physical partition of a projection: its range, its
+// documents and bytes, and the request weight placed on it.
+type Placed struct {
+	MinInclusive, MaxExclusive string
+	Documents, Bytes           int64
+	Requests                   float64
+}
+
+// projection is the partitions Project places, in key order.
+type projection struct{ Physical []Placed }
+
+// Ranges are the partitions' ranges.
+func (p projection) Ranges() []epk.Range {
+	out := make([]epk.Range, len(p.Physical))
+	for i, ph := range p.Physical {
+		out[i] = epk.Range{MinInclusive: ph.MinInclusive, MaxExclusive: ph.MaxExclusive}
+	}
+	return out
+}
+
 // Hierarchy plans the FAQ's two approaches for a hierarchical key whose
 // first level has few values, on the documents d holds grown to
 // c.StorageGB (0: as they are) at c.RU RU/s: approach 1 creates one
@@ -41,14 +72,14 @@ const (
 // Every layout is d projected as package partition projects it, on the
 // ranges the step leaves: a split by the data is the storage split
 // simulation's, at the partition size that makes the count the RU/s ask.
-func Hierarchy(c Container, d *partition.Distribution, approach int) (Plan, error) {
+func Hierarchy(c Container, d *Documents, approach int) (Plan, error) {
 	if err := check(c); err != nil {
 		return Plan{}, err
 	}
 	switch {
 	case len(c.Ranges) > 0 || c.Partitions > 0:
 		return Plan{}, errors.New("hierarchy plans a new container: it takes --ru and the documents, not --ranges or --partitions")
-	case d == nil || d.Documents == 0 || d.Bytes == 0:
+	case d == nil || d.Documents == 0 || d.Bytes == 0 || d.Project == nil:
 		return Plan{}, errors.New("no documents: give the files of documents to plan with (a sample of the container's items)")
 	case d.Spec.Kind != key.MultiHash:
 		return Plan{}, fmt.Errorf("--key %s is not hierarchical: the FAQ's two approaches are for a hierarchical key (such as /tenantId,/userId) whose first level has few values; a %s key spreads its values over the key space, so evenly split partitions serve it (pkcalc plan scale)", d.Spec, d.Spec.Kind)
@@ -85,22 +116,21 @@ func Hierarchy(c Container, d *partition.Distribution, approach int) (Plan, erro
 // hier is a Hierarchy plan being worked out.
 type hier struct {
 	c      Container
-	d      *partition.Distribution
+	d      *Documents
 	target float64 // bytes the container is to hold
 }
 
 // project is the documents grown to bytes on ranges, each partition split
 // past maxPhysical bytes where its data is.
-func (h hier) project(bytes float64, ranges []epk.Range, maxPhysical int64) partition.Projection {
-	alert := int64(capacity.AlertFraction * float64(capacity.LogicalPartitionMaxBytes))
-	return h.d.Project(bytes/float64(h.d.Bytes), ranges, capacity.LogicalPartitionMaxBytes, alert, maxPhysical)
+func (h hier) project(bytes float64, ranges []epk.Range, maxPhysical int64) projection {
+	return projection{h.d.Project(bytes/float64(h.d.Bytes), ranges, maxPhysical)}
 }
 
 // splitByData is the documents grown to bytes once ranges split, where
 // their data is, into want partitions (or as close above as equal halves
 // allow): the storage split simulation at the largest partition size that
 // makes at least want of them, found by halving the interval.
-func (h hier) splitByData(bytes float64, ranges []epk.Range, want int) partition.Projection {
+func (h hier) splitByData(bytes float64, ranges []epk.Range, want int) projection {
 	best := h.project(bytes, ranges, capacity.PhysicalPartitionMaxBytes)
 	if len(best.Physical) >= want {
 		return best
@@ -237,7 +267,7 @@ func (h hier) flood() ([]Step, Layout, Layout) {
 // holding some data and about an even share of it: a group that holds
 // data closes where the data so far comes nearest its share of the whole,
 // if data remains for the rest.
-func mergeRanges(p partition.Projection, m int) []epk.Range {
+func mergeRanges(p projection, m int) []epk.Range {
 	var total float64
 	for _, ph := range p.Physical {
 		total += float64(ph.Bytes)
@@ -260,7 +290,7 @@ func mergeRanges(p partition.Projection, m int) []epk.Range {
 }
 
 // nonEmpty counts the partitions of p that hold data.
-func nonEmpty(p partition.Projection) int {
+func nonEmpty(p projection) int {
 	n := 0
 	for _, ph := range p.Physical {
 		if ph.Bytes > 0 {
@@ -284,7 +314,7 @@ func emptyLayout(ranges []epk.Range, ru int, autoscale bool) Layout {
 // dataLayout is projection p at ru RU/s: each partition's range and share
 // of the key space, its even share of the RU/s, its data and its share of
 // the writes (the requests the key sends it).
-func dataLayout(p partition.Projection, ru int) Layout {
+func dataLayout(p projection, ru int) Layout {
 	var req, docs float64
 	for _, ph := range p.Physical {
 		req += ph.Requests

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
@@ -14,7 +16,7 @@ import (
 
 // tenants is the distribution of keyText over orders of 5 tenants of 200
 // users each, alike: the FAQ's example of a first level of 5 values.
-func tenants(t *testing.T, keyText string) *partition.Distribution {
+func tenants(t *testing.T, keyText string) *Documents {
 	t.Helper()
 	var b strings.Builder
 	for u := range 200 {
@@ -38,7 +40,20 @@ func tenants(t *testing.T, keyText string) *partition.Distribution {
 		}
 		acc.Add(d)
 	}
-	return acc.Finish()
+	return documentsOf(acc.Finish())
+}
+
+// documentsOf is d as Hierarchy takes it, as cmd/pkcalc gives it.
+func documentsOf(d *partition.Distribution) *Documents {
+	alert := int64(capacity.AlertFraction * float64(capacity.LogicalPartitionMaxBytes))
+	return &Documents{Spec: d.Spec, Documents: d.Documents, Bytes: d.Bytes,
+		Project: func(factor float64, ranges []epk.Range, maxPhysical int64) []Placed {
+			var out []Placed
+			for _, ph := range d.Project(factor, ranges, capacity.LogicalPartitionMaxBytes, alert, maxPhysical).Physical {
+				out = append(out, Placed{ph.MinInclusive, ph.MaxExclusive, ph.Documents, ph.Bytes, ph.Requests})
+			}
+			return out
+		}}
 }
 
 // busiest is the fullest partition's share of l's data times the
@@ -116,12 +131,12 @@ func TestHierarchyErrors(t *testing.T) {
 	hpk := tenants(t, "/tenantId,/userId")
 	for _, c := range []struct {
 		c    Container
-		d    *partition.Distribution
+		d    *Documents
 		want string
 	}{
 		{Container{RU: 50000}, tenants(t, "/tenantId"), "is not hierarchical"},
 		{Container{RU: 50000}, nil, "no documents"},
-		{Container{RU: 50000}, &partition.Distribution{Spec: hpk.Spec}, "no documents"},
+		{Container{RU: 50000}, &Documents{Spec: hpk.Spec}, "no documents"},
 		{Container{}, hpk, "give the RU/s"},
 		{Container{RU: -1}, hpk, "--ru is -1"},
 		{Container{RU: 1050}, hpk, "steps of 100"},

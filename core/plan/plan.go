@@ -11,7 +11,8 @@
 //
 // A plan starts from a planned container (partitions, RU/s, storage) or
 // from a real one's partition key ranges (package telemetry reads them).
-// It does not talk to Azure or read documents. Storage is taken as spread
+// It does not talk to Azure or read documents, and links neither the
+// engine that reads them nor package telemetry, so that the page links it. Storage is taken as spread
 // over the key space as the ranges share it, which a skewed key does not
 // do, except in Hierarchy, whose layouts are package partition's
 // projection of the documents it is given.
@@ -23,8 +24,8 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/provision"
-	"github.com/pkcalc/pkcalc/core/telemetry"
 )
 
 // Version is the version of the JSON form of a Plan (docs/plan.schema.json).
@@ -97,9 +98,17 @@ type Container struct {
 	RU         int
 	Autoscale  bool
 	StorageGB  float64
-	Ranges     []telemetry.Range
+	Ranges     []Range
 	// Names for the commands.
 	Account, ResourceGroup, Database, Name string
+}
+
+// Range is a real partition key range: its id, its bounds and its share
+// of the throughput (the pkranges feed's throughputFraction; 0 for none).
+type Range struct {
+	ID                 string
+	Range              epk.Range
+	ThroughputFraction float64
 }
 
 // Limits on what a plan takes, so that every layout stays small.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
-	"github.com/pkcalc/pkcalc/core/telemetry"
 )
 
 // shape is a layout as a user checks it: how many partitions, and each
@@ -217,9 +216,9 @@ func TestIngestDocsExample(t *testing.T) {
 // fraction, when the feed has one, gives each range's RU/s.
 func TestRanges(t *testing.T) {
 	rs := epk.Ranges(epk.V2, 4)
-	var ranges []telemetry.Range
+	var ranges []Range
 	for i, r := range rs {
-		ranges = append(ranges, telemetry.Range{ID: string(rune('0' + i)), Range: r})
+		ranges = append(ranges, Range{ID: string(rune('0' + i)), Range: r})
 	}
 	l, err := start(Container{RU: 40000, StorageGB: 100, Ranges: ranges})
 	if err != nil {

@@ -346,3 +346,19 @@ func longDocs() string {
 	}
 	return docs.String()
 }
+
+// TestPlanInPage: after Try a sample the shown key's details hold the
+// plan (core/plan's steps), with at least one command under a Copy
+// button; checkLayout above reads the page with it at both widths.
+func TestPlanInPage(t *testing.T) {
+	ctx := page(t)
+	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
+	waitStatus(t, ctx, "Read 2,000 documents")
+	do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("plan-title") !== null`))
+	got := eval[[]string](t, ctx, `[document.getElementById("plan-title").innerText,
+		document.querySelector("#plan button.copy")?.innerText ?? "",
+		document.querySelector("#plan .snippet code")?.innerText ?? ""]`)
+	if got[0] != "Plan: create, load and settle" || got[1] != "Copy" || !strings.Contains(got[2], "az cosmosdb sql container create") {
+		t.Errorf("the plan section: %q", got)
+	}
+}

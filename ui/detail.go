@@ -278,8 +278,13 @@ func (c *Root) Export(format string) {
 	default:
 		report.WriteJSON(&b, c.Report)
 	}
+	c.download(name, mime, b.String())
+}
+
+// download hands text to the browser as the file name and says so.
+func (c *Root) download(name, mime, text string) {
 	if c.Page != nil {
-		c.Page.Download(name, mime, b.String())
+		c.Page.Download(name, mime, text)
 	}
 	c.Notice = name + " downloaded."
 }

@@ -500,10 +500,7 @@ func (c *Root) ExportDiagnosis(format string) {
 	default:
 		report.WriteDiagnosisJSON(&b, c.Diagnosis)
 	}
-	if c.Page != nil {
-		c.Page.Download(name, mime, b.String())
-	}
-	c.Notice = name + " downloaded."
+	c.download(name, mime, b.String())
 }
 
 // CopyAction puts an action's commands on the clipboard.

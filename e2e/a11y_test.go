@@ -192,8 +192,11 @@ func TestCopyButtonClear(t *testing.T) {
 		covered := eval[[]string](t, ctx, `[...document.querySelectorAll(".snippet")].filter(s => {
 			const b = s.querySelector("button.copy").getBoundingClientRect(), c = s.querySelector("pre").getBoundingClientRect();
 			return b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom; }).map(s => s.querySelector("button.copy").id)`)
-		if n := eval[int](t, ctx, `document.querySelectorAll(".snippet").length`); n != 2 || len(covered) > 0 {
-			t.Errorf("at %d px, of %d snippets the Copy button covers the code in %q", w, n, covered)
+		// The answer's and the details' snippets, and the plan's commands.
+		n := eval[int](t, ctx, `document.querySelectorAll(".snippet").length`)
+		plan := eval[int](t, ctx, `document.querySelectorAll("#plan .snippet").length`)
+		if plan == 0 || n != 2+plan || len(covered) > 0 {
+			t.Errorf("at %d px, of %d snippets (%d of the plan) the Copy button covers the code in %q", w, n, plan, covered)
 		}
 	}
 }

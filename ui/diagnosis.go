@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pkcalc/pkcalc/core/human"
+	"github.com/pkcalc/pkcalc/core/plan"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -14,6 +15,9 @@ import (
 // texts are core/report's, the same cells the text and Markdown write.
 type DiagnosisView struct {
 	Root *Root
+
+	plans    []plan.Plan // of plansFor, made once
+	plansFor *report.Diagnosis
 }
 
 // D is the diagnosis shown.

@@ -82,9 +82,23 @@ func LayoutRows(l plan.Layout) [][4]string {
 }
 
 // Plans are the plans core/plan gives for the shown candidate, from the
-// report's figures.
-func (c *Results) Plans() []plan.Plan { return plan.ForCandidate(c.Root.Report, c.Shown()) }
+// report's figures: made once for each report and key, as Charts are
+// drawn, not on every render (the markup asks for them twice, and the
+// page renders again for every progress report of a later analysis).
+func (c *Results) Plans() []plan.Plan {
+	x := c.Shown()
+	if c.plansFor != c.Root.Report || c.plansSpec != x.Key.Spec {
+		c.plans = plan.ForCandidate(c.Root.Report, x)
+		c.plansFor, c.plansSpec = c.Root.Report, x.Key.Spec
+	}
+	return c.plans
+}
 
 // Plans are the plans core/plan gives for the container diagnosed, on
-// the ranges it was given.
-func (c *DiagnosisView) Plans() []plan.Plan { return plan.ForDiagnosis(c.D()) }
+// the ranges it was given, made once for each diagnosis.
+func (c *DiagnosisView) Plans() []plan.Plan {
+	if c.plansFor != c.D() {
+		c.plans, c.plansFor = plan.ForDiagnosis(c.D()), c.D()
+	}
+	return c.plans
+}

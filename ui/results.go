@@ -12,6 +12,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/plan"
 	"github.com/pkcalc/pkcalc/core/report"
 )
 
@@ -427,6 +428,10 @@ type Results struct {
 	charts     Charts // of chartsFor, drawn once
 	chartsFor  *report.Report
 	chartsSpec string
+
+	plans     []plan.Plan // of plansFor and plansSpec, made once
+	plansFor  *report.Report
+	plansSpec string
 }
 
 // Charts are a candidate's charts as markup.

@@ -60,6 +60,9 @@ type Options struct {
 	// MaxExactValues is the most values all keys keep exactly (shareExact);
 	// 0: options.MaxExactValues. A host of less memory gives less.
 	MaxExactValues int64
+	// Workers is how many goroutines read JSON Lines past the window
+	// (ingest.Parallel); 0: GOMAXPROCS. The report is the same for any.
+	Workers int
 }
 
 // Progress is reported while reading.
@@ -203,6 +206,7 @@ func (a *analysis) run(r Source) (*report.Report, error) {
 			if len(window) >= opts.Window || held >= windowHeap {
 				a.choose(window, true)
 				a.project(r)
+				r = a.parallel(r)
 				window = nil
 			}
 		} else {
@@ -265,6 +269,20 @@ func allocSize(n int) int {
 // the scheduler preempts, and a reader that yields to the keys' goroutines
 // waits behind every one of them.
 const yields = runtime.GOARCH == "wasm"
+
+// parallel is r read on opts.Workers goroutines, where it can be.
+func (a *analysis) parallel(r Source) Source {
+	workers := a.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if jr, ok := r.(*ingest.Reader); ok {
+		if p, ok := jr.Parallel(workers); ok {
+			return p
+		}
+	}
+	return r
+}
 
 // projector is a Source that can read only some paths of each document,
 // as ingest's Reader can.

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"sync"
 	"testing"
@@ -45,5 +46,22 @@ func BenchmarkIngest(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkAnalyzeWorkers is BenchmarkAnalyze with the input past the
+// window read on one goroutine and on two (ingest.Parallel).
+func BenchmarkAnalyzeWorkers(b *testing.B) {
+	data := bench100()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Analyze(bytes.NewReader(data), Options{Workers: workers}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

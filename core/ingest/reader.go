@@ -156,6 +156,10 @@ type Reader struct {
 	quickFrames []quickFrame
 	quickShape  []shapeName // the names of the last document read quickly
 	careful     bool
+
+	// keep is set on a chunk's Reader (parallel.go): each document gets
+	// its own Document and projected members, which outlive the next.
+	keep bool
 }
 
 type state uint8
@@ -429,8 +433,12 @@ func (r *Reader) noteSequenceFormat() {
 func (r *Reader) document() (*Document, error) {
 	r.docs++
 	r.startDoc()
-	clear(r.arena) // the previous document's projected members (Project)
-	r.arena = r.arena[:0]
+	if r.keep {
+		r.arena = keepArena(r.arena)
+	} else {
+		clear(r.arena) // the previous document's projected members (Project)
+		r.arena = r.arena[:0]
+	}
 	line := r.line
 	start := r.docStart
 	c, _ := r.peek()
@@ -954,7 +962,7 @@ func (r *Reader) finishDocument(start int64, line int, v jsontree.Value, notes [
 		r.carry = nil
 	}
 	d := &r.projected // reused under a projection: see Project
-	if r.proj == nil {
+	if r.proj == nil || r.keep {
 		d = new(Document)
 	}
 	*d = Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}

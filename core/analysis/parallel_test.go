@@ -1,0 +1,78 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/core/sample"
+	"github.com/pkcalc/pkcalc/internal/shared"
+)
+
+// TestWorkers checks that the report is byte for byte the same whether
+// JSON Lines past the window are read on 1, 2 or 8 goroutines: on the
+// sample's orders past the window, on the same with problems amid them,
+// and on a shared dataset of real readings as JSON Lines.
+func TestWorkers(t *testing.T) {
+	var orders bytes.Buffer
+	sample.Orders(&orders, 60_000)
+	lines := strings.SplitAfter(orders.String(), "\n")
+	dirty := strings.Join(lines[:45_000], "") + "{\"id\": oops}\nnot json\n" +
+		strings.Join(lines[45_000:52_000], "") + "{\"id\":\"dup\",\"id\":\"dup2\",\"tenantId\":\"t\"}\n" +
+		strings.Join(lines[52_000:], "")
+	cases := map[string][]byte{
+		"orders": orders.Bytes(),
+		"dirty":  []byte(dirty),
+		"iot":    jsonLines(t, readFile(t, shared.File(t, "datasets", "iot-env-sensor-telemetry.json"))),
+	}
+	for name, input := range cases {
+		var want []byte
+		for _, workers := range []int{1, 2, 8} {
+			// A window of 2,000 documents leaves most of each input to
+			// the workers.
+			rep, err := Analyze(bytes.NewReader(input), Options{Window: 2_000, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = got
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: the report with %d workers differs from the one with 1", name, workers)
+			}
+		}
+	}
+}
+
+// jsonLines writes a JSON array's documents one per line.
+func jsonLines(t *testing.T, data []byte) []byte {
+	var docs []json.RawMessage
+	if err := json.Unmarshal(data, &docs); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, d := range docs {
+		var c bytes.Buffer
+		if err := json.Compact(&c, d); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s\n", c.Bytes())
+	}
+	return b.Bytes()
+}
+
+func readFile(t *testing.T, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

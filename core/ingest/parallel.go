@@ -1,0 +1,318 @@
+package ingest
+
+// Reading JSON Lines on several goroutines.
+//
+// Past the first documents a Reader of JSON Lines can hand the rest of its
+// input to a Parallel, which cuts it into chunks of a megabyte at line ends
+// and reads each chunk on a goroutine of its own with a Reader of the
+// chunk, then returns the documents in the input's order, numbered as the
+// Reader would number them. A chunk read without an error, a note or a
+// change of format is what the Reader would have read, byte for byte; at
+// the first chunk that is not, the Reader itself reads on from that
+// chunk's start, as it would have read it. So the documents, errors and
+// notes are the same for any number of goroutines and any chunk size, and
+// only a clean input is read in parallel.
+//
+// The chunks in flight are at most 2 × workers + 2, and never more than
+// maxInFlight, so memory is bounded by the chunk size, not by the input or
+// the number of cores.
+
+import (
+	"bytes"
+	"io"
+	"maps"
+	"sync"
+
+	"github.com/pkcalc/pkcalc/core/jsontree"
+)
+
+// chunkBytes is the size of a chunk, before it is extended to the end of
+// its last line. It does not depend on the number of workers.
+var chunkBytes = 1 << 20 // a variable for tests only
+
+// maxInFlight is the most chunks read or waiting at once: each holds its
+// megabyte of input and its documents' projected values.
+const maxInFlight = 32
+
+// Parallel reads the rest of a Reader's input on several goroutines; see
+// the comment at the top of this file. Next, Format and Offset are the
+// Reader's.
+type Parallel struct {
+	r       *Reader
+	order   chan *chunk   // every chunk cut, in input order; closed by the splitter
+	stop    chan struct{} // closed to make the splitter give up
+	stopped bool
+	slots   chan struct{} // a token for each chunk in flight
+	rest    io.Reader     // the input the splitter has not cut, once it has ended
+	err     error         // the input's read error, once the splitter has ended
+
+	cur    *chunk
+	next   int    // cur.docs[next] is returned next
+	docs   int    // documents numbered before cur
+	at     cursor // where the chunk after cur starts
+	seq    bool   // the Reader reads on
+	offset int64
+}
+
+// chunk is a piece of the input from a line's start to just past a line
+// end (or to the end of the input).
+type chunk struct {
+	data   []byte
+	at     cursor
+	after  cursor        // where the next one starts
+	parsed chan struct{} // closed once read
+	docs   []*Document   // as its Reader numbered them, from 1
+	clean  bool          // read with no error, note or change of format
+	whole  bool          // it ends at a line end or the input's end, where a chunk may
+}
+
+// cursor is where a chunk starts: what the Reader's position is there.
+type cursor struct {
+	offset, lineStart, crEnd, bomEnd, spaceFrom int64
+	line                                        int
+}
+
+// Parallel returns a Parallel reading the rest of r's input on workers
+// goroutines, or false where that cannot be done as r would read it: an
+// input that is not JSON Lines, or a Reader within a document, an array
+// or a wrapper, or one that has met the end of its input with an error.
+// r must not be used directly afterwards.
+func (r *Reader) Parallel(workers int) (*Parallel, bool) {
+	if workers < 2 || r.format != "JSON Lines" || r.state != stTop || r.done || r.readErr != nil ||
+		len(r.pending) > 0 || r.pendingErr != nil || r.table != nil || r.cut.on || r.carry != nil || !r.read {
+		return nil, false
+	}
+	// The bytes r has buffered and not read come first.
+	rest := io.Reader(bytes.NewReader(bytes.Clone(r.buf[r.pos:r.end])))
+	if !r.eof {
+		rest = io.MultiReader(rest, r.src)
+	}
+	flight := min(2*workers+2, maxInFlight)
+	p := &Parallel{
+		r:     r,
+		order: make(chan *chunk, flight),
+		stop:  make(chan struct{}),
+		slots: make(chan struct{}, flight),
+		docs:  r.docs,
+		at:    cursor{offset: r.Offset(), lineStart: r.lineStart, crEnd: r.crEnd, bomEnd: r.bomEnd, spaceFrom: r.spaceFrom, line: r.line},
+	}
+	at := p.at
+	jobs := make(chan *chunk, flight)
+	unseen := maps.Clone(r.unseen)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				select {
+				case <-p.stop: // Next has given up the chunks
+					close(c.parsed)
+				default:
+					c.read(r, unseen)
+				}
+			}
+		}()
+	}
+	go p.split(rest, at, jobs)
+	return p, true
+}
+
+// split cuts the input into chunks and hands each to the workers and to
+// Next, in order, until the input ends or Next gives up.
+func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
+	defer close(p.order)
+	defer close(jobs)
+	var carry []byte // the start of the next chunk, read with the last
+	for {
+		select {
+		case <-p.stop:
+			p.rest = io.MultiReader(bytes.NewReader(carry), src)
+			return
+		default:
+		}
+		select {
+		case p.slots <- struct{}{}:
+		case <-p.stop:
+			p.rest = io.MultiReader(bytes.NewReader(carry), src)
+			return
+		}
+		data, err := fill(src, carry)
+		if err != nil && err != io.EOF {
+			p.err = err
+		}
+		if len(data) == 0 {
+			p.rest = bytes.NewReader(nil)
+			return
+		}
+		cut, whole := len(data), true
+		if err == nil {
+			if cut = bytes.LastIndexByte(data, '\n') + 1; cut == 0 {
+				// No line end (a line longer than a chunk, or lines that
+				// end at a lone CR): the Reader reads on from here.
+				cut, whole = len(data), false
+			}
+		}
+		c := &chunk{data: data[:cut:cut], at: at, parsed: make(chan struct{}), whole: whole}
+		carry = bytes.Clone(data[cut:])
+		at = next(at, c.data)
+		c.after = at
+		jobs <- c
+		p.order <- c
+		if err != nil {
+			p.rest = bytes.NewReader(carry)
+			return
+		}
+	}
+}
+
+// fill reads chunkBytes of src after carry, or to the end of the input.
+func fill(src io.Reader, carry []byte) ([]byte, error) {
+	data := make([]byte, len(carry), chunkBytes+len(carry))
+	copy(data, carry)
+	for len(data) < cap(data) {
+		n, err := src.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			return data, err
+		}
+	}
+	return data, nil
+}
+
+// next is the cursor just past b, which starts at at and ends at a line
+// end, as the Reader counts lines: at LF, at CRLF and at a lone CR.
+func next(at cursor, b []byte) cursor {
+	lines := bytes.Count(b, []byte{'\n'})
+	for i := bytes.IndexByte(b, '\r'); i >= 0; {
+		if i+1 < len(b) && b[i+1] != '\n' {
+			lines++
+		}
+		j := bytes.IndexByte(b[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	end := at.offset + int64(len(b))
+	// The white space before the next chunk began where b's trailing
+	// white space does (skipSpaces).
+	ws := len(b)
+	for ws > 0 && isSpace(b[ws-1]) {
+		ws--
+	}
+	space := at.offset + int64(ws)
+	if ws == 0 {
+		space = at.spaceFrom
+	}
+	return cursor{offset: end, lineStart: end, crEnd: -1, bomEnd: -1, spaceFrom: space, line: at.line + lines}
+}
+
+// read reads the chunk with a Reader set as like was where the chunk
+// starts, and says whether it read it cleanly.
+func (c *chunk) read(like *Reader, unseen map[string]struct{}) {
+	defer close(c.parsed)
+	if !c.whole {
+		return
+	}
+	r := &Reader{
+		buf: c.data, end: len(c.data), base: c.at.offset, eof: true,
+		line: c.at.line, lineStart: c.at.lineStart, crEnd: c.at.crEnd, bomEnd: c.at.bomEnd, spaceFrom: c.at.spaceFrom,
+		format: like.format, values: 2, read: true,
+		csvRemedy: like.csvRemedy, pages: like.pages, proj: like.proj, careful: like.careful,
+		keys: make(map[string]string), unseen: maps.Clone(unseen), keep: true,
+	}
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil || len(d.Notes) > 0 {
+			c.docs = nil
+			return
+		}
+		c.docs = append(c.docs, d)
+	}
+	c.clean = r.format == like.format
+}
+
+// Next returns the next document, as the Reader's Next.
+func (p *Parallel) Next() (*Document, error) {
+	for !p.seq {
+		if p.cur != nil && p.next < len(p.cur.docs) {
+			d := p.cur.docs[p.next]
+			p.cur.docs[p.next] = nil
+			p.next++
+			d.Index += p.docs
+			p.offset = d.Offset
+			return d, nil
+		}
+		if p.cur != nil {
+			p.docs += len(p.cur.docs)
+			p.at = p.cur.after
+			p.cur = nil
+			<-p.slots
+		}
+		c, ok := <-p.order
+		if !ok {
+			p.resume(nil, p.rest)
+			break
+		}
+		<-c.parsed
+		if !c.clean {
+			p.resume(c, nil)
+			break
+		}
+		p.cur, p.next = c, 0
+	}
+	return p.r.Next()
+}
+
+// resume makes the Reader read on from chunk c's start (or from the end of
+// the chunks, at rest), with the input from there on.
+func (p *Parallel) resume(c *chunk, rest io.Reader) {
+	p.seq = true
+	r, at := p.r, p.at
+	if c != nil {
+		// Give up the chunks after it; their input is read again.
+		close(p.stop)
+		parts := []io.Reader{bytes.NewReader(c.data)}
+		for d := range p.order {
+			parts = append(parts, bytes.NewReader(d.data))
+		}
+		parts = append(parts, p.rest)
+		rest, at = io.MultiReader(parts...), c.at
+	}
+	if p.err != nil {
+		rest = io.MultiReader(rest, errReader{p.err})
+	}
+	r.src, r.buf, r.pos, r.end, r.base, r.eof = rest, make([]byte, 64<<10), 0, 0, at.offset, false
+	r.line, r.lineStart, r.crEnd, r.bomEnd, r.spaceFrom = at.line, at.lineStart, at.crEnd, at.bomEnd, at.spaceFrom
+	r.docs = p.docs
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// Format is the Reader's.
+func (p *Parallel) Format() string { return p.r.Format() }
+
+// Offset is the input consumed so far, to the start of the last document
+// returned while chunks are read in parallel.
+func (p *Parallel) Offset() int64 {
+	if p.seq {
+		return p.r.Offset()
+	}
+	return p.offset
+}
+
+// keepArena is the projected members' arena for the next document of a
+// chunk's Reader: the rest of the current one, whose members the earlier
+// documents keep, or a new one when little is left.
+func keepArena(a []jsontree.Member) []jsontree.Member {
+	if cap(a)-len(a) < 64 {
+		return make([]jsontree.Member, 0, 4096)
+	}
+	return a[len(a):len(a)]
+}

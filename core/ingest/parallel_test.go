@@ -1,0 +1,185 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/pkcalc/pkcalc/internal/hostile"
+)
+
+// readParallel reads every document and error of r (after the first window
+// documents, read by the Reader itself, then by a Parallel of workers when
+// workers > 1) and writes down everything a caller can see of them.
+func readParallel(t *testing.T, input []byte, window, workers int, proj [][]string, srcErr error) string {
+	t.Helper()
+	var src io.Reader = bytes.NewReader(input)
+	if srcErr != nil {
+		src = io.MultiReader(src, errReader{srcErr})
+	}
+	r := NewReader(src)
+	var out strings.Builder
+	var next interface {
+		Next() (*Document, error)
+		Format() string
+	} = r
+	for n := 0; ; n++ {
+		if n == window {
+			if proj != nil {
+				r.Project(proj)
+			}
+			if p, ok := r.Parallel(workers); ok {
+				next = p
+				fmt.Fprintf(&out, "(parallel)\n")
+			}
+		}
+		d, err := next.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				fmt.Fprintf(&out, "error %+v\n", *e)
+				continue
+			}
+			fmt.Fprintf(&out, "read error %v\n", err)
+			break
+		}
+		fmt.Fprintf(&out, "doc %d line %d offset %d bytes %d %s\n", d.Index, d.Line, d.Offset, d.Bytes, d.Root.JSON())
+		for _, e := range d.Notes {
+			fmt.Fprintf(&out, "  note %+v\n", *e)
+		}
+	}
+	fmt.Fprintf(&out, "format %s\n", next.Format())
+	return out.String()
+}
+
+// parallelInputs are JSON Lines with each thing the Reader notes or
+// reports, at places a chunk may start or end.
+func parallelInputs() map[string][]byte {
+	var clean, crlf, cr bytes.Buffer
+	for i := range 400 {
+		line := fmt.Sprintf(`{"id":"%d","tenant":"t%d","n":%d,"tags":["a","b"],"o":{"x":%d}}`, i, i%7, i, i%3)
+		clean.WriteString(line + "\n")
+		crlf.WriteString(line + "\r\n")
+		cr.WriteString(line + "\r")
+	}
+	c := clean.String()
+	lines := strings.SplitAfter(c, "\n")
+	with := func(at int, s string) []byte {
+		return []byte(strings.Join(lines[:at], "") + s + strings.Join(lines[at:], ""))
+	}
+	return map[string][]byte{
+		"clean":        clean.Bytes(),
+		"crlf":         crlf.Bytes(),
+		"lone cr":      cr.Bytes(),
+		"bad line":     with(200, "{\"id\": oops}\n"),
+		"not json":     with(150, "hello\n"),
+		"cut line":     with(300, "{\"id\":\"cut\",\"n\":\n"),
+		"two on line":  with(250, "{\"id\":\"a\"} {\"id\":\"b\"}\n"),
+		"pretty":       with(120, "{\n  \"id\": \"p\",\n  \"n\": 1\n}\n"),
+		"duplicate":    with(220, "{\"id\":\"d\",\"id\":\"e\"}\n"),
+		"unseen name":  with(180, "{\"id\":\"u\",\"te\u200bnant\":1}\n{\"id\":\"v\",\"te\u200bnant\":2}\n"),
+		"bom":          with(210, "\ufeff{\"id\":\"bom\"}\n"),
+		"blank lines":  with(230, "\n\n   \n\t\n"),
+		"escapes":      with(260, "{\"id\":\"a\\nb\",\"tenant\":\"\\u00e9\"}\n"),
+		"array line":   with(270, "[1,2]\n"),
+		"no last lf":   []byte(strings.TrimSuffix(c, "\n")),
+		"cut at end":   []byte(c + "{\"id\":\"x\","),
+		"mongo":        with(190, "{\"_id\":{\"$oid\":\"5f0c1f\"},\"n\":{\"$numberLong\":\"3\"}}\n"),
+		"big number":   with(240, "{\"id\":\"big\",\"n\":1"+strings.Repeat("0", 400)+"}\n"),
+		"trailing ws":  []byte(c + "   \n\n"),
+		"empty after":  []byte(lines[0] + lines[1] + lines[2]),
+		"only window":  []byte(lines[0]),
+		"deep":         with(280, strings.Repeat("[", 200)+strings.Repeat("]", 200)+"\n"),
+		"bad utf8":     with(290, "{\"id\":\"\xff\xfe\"}\n"),
+		"comment":      with(160, "// a comment\n"),
+		"control char": with(170, "{\"id\":\"a\x01b\"}\n"),
+	}
+}
+
+// TestParallel checks that a Parallel returns what the Reader itself
+// reads, for any number of workers and any chunk size, on clean input and
+// on input with every kind of problem.
+func TestParallel(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	inputs := parallelInputs()
+	for _, c := range hostile.Cases(t) {
+		inputs["hostile "+c.Name] = c.Input(t)
+	}
+	proj := [][]string{{"id"}, {"tenant"}, {"o", "x"}}
+	for name, input := range inputs {
+		for _, window := range []int{1, 3} {
+			for _, p := range [][][]string{nil, proj} {
+				want := readParallel(t, input, window, 1, p, nil)
+				for _, size := range []int{1, 7, 64, 300, 4096} {
+					chunkBytes = size
+					for _, workers := range []int{2, 3, 8} {
+						got := strings.Replace(readParallel(t, input, window, workers, p, nil), "(parallel)\n", "", 1)
+						if got != want {
+							t.Fatalf("%s, window %d, projected %t, chunks of %d, %d workers:\n%s", name, window, p != nil, size, workers, firstDiff(want, got))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParallelReadError checks that an error from the input comes after
+// the documents before it, as from the Reader.
+func TestParallelReadError(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 500
+	input := parallelInputs()["clean"]
+	fail := errors.New("disk on fire")
+	want := readParallel(t, input, 2, 1, nil, fail)
+	got := readParallel(t, input, 2, 4, nil, fail)
+	if !strings.Contains(got, "(parallel)") {
+		t.Fatal("the input was not read in parallel")
+	}
+	if got = strings.Replace(got, "(parallel)\n", "", 1); got != want {
+		t.Fatal(firstDiff(want, got))
+	}
+	if !strings.Contains(got, "read error disk on fire") {
+		t.Fatalf("the read error is lost:\n%s", got[len(got)-300:])
+	}
+}
+
+// TestParallelUsed checks that clean JSON Lines are read in parallel, and
+// that what cannot be (a JSON array, concatenated documents) is not.
+func TestParallelUsed(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		input string
+		want  bool
+	}{
+		{"JSON Lines", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", true},
+		{"array", "[{\"a\":1},\n{\"a\":2},\n{\"a\":3}]", false},
+		{"concatenated", "{\"a\":1} {\"a\":2} {\"a\":3}", false},
+		{"one worker", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", false},
+	} {
+		workers := 2
+		if c.name == "one worker" {
+			workers = 1
+		}
+		got := strings.Contains(readParallel(t, []byte(c.input), 2, workers, nil, nil), "(parallel)")
+		if got != c.want {
+			t.Errorf("%s: read in parallel %t, want %t", c.name, got, c.want)
+		}
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d:\nwant %s\n got %s", i+1, w[i], g[i])
+		}
+	}
+	return fmt.Sprintf("want %d lines, got %d", len(w), len(g))
+}

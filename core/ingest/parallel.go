@@ -38,13 +38,12 @@ const maxInFlight = 32
 // the comment at the top of this file. Next, Format and Offset are the
 // Reader's.
 type Parallel struct {
-	r       *Reader
-	order   chan *chunk   // every chunk cut, in input order; closed by the splitter
-	stop    chan struct{} // closed to make the splitter give up
-	stopped bool
-	slots   chan struct{} // a token for each chunk in flight
-	rest    io.Reader     // the input the splitter has not cut, once it has ended
-	err     error         // the input's read error, once the splitter has ended
+	r     *Reader
+	order chan *chunk   // every chunk cut, in input order; closed by the splitter
+	stop  chan struct{} // closed to make the splitter give up
+	slots chan struct{} // a token for each chunk in flight
+	rest  io.Reader     // the input the splitter has not cut, once it has ended
+	err   error         // the input's read error, once the splitter has ended
 
 	cur    *chunk
 	next   int    // cur.docs[next] is returned next
@@ -98,7 +97,10 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 	}
 	at := p.at
 	jobs := make(chan *chunk, flight)
-	unseen := maps.Clone(r.unseen)
+	// The workers read r's settings from a copy: once a chunk is not
+	// clean, r reads on while workers may still be finishing theirs.
+	like := &Reader{format: r.format, csvRemedy: r.csvRemedy, pages: r.pages, proj: r.proj, careful: r.careful,
+		unseen: maps.Clone(r.unseen)}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -109,7 +111,7 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 				case <-p.stop: // Next has given up the chunks
 					close(c.parsed)
 				default:
-					c.read(r, unseen)
+					c.read(like)
 				}
 			}
 		}()
@@ -208,9 +210,9 @@ func next(at cursor, b []byte) cursor {
 	return cursor{offset: end, lineStart: end, crEnd: -1, bomEnd: -1, spaceFrom: space, line: at.line + lines}
 }
 
-// read reads the chunk with a Reader set as like was where the chunk
-// starts, and says whether it read it cleanly.
-func (c *chunk) read(like *Reader, unseen map[string]struct{}) {
+// read reads the chunk with a Reader of like's settings, set where the
+// chunk starts, and says whether it read it cleanly.
+func (c *chunk) read(like *Reader) {
 	defer close(c.parsed)
 	if !c.whole {
 		return
@@ -220,7 +222,7 @@ func (c *chunk) read(like *Reader, unseen map[string]struct{}) {
 		line: c.at.line, lineStart: c.at.lineStart, crEnd: c.at.crEnd, bomEnd: c.at.bomEnd, spaceFrom: c.at.spaceFrom,
 		format: like.format, values: 2, read: true,
 		csvRemedy: like.csvRemedy, pages: like.pages, proj: like.proj, careful: like.careful,
-		keys: make(map[string]string), unseen: maps.Clone(unseen), keep: true,
+		keys: make(map[string]string), unseen: maps.Clone(like.unseen), keep: true,
 	}
 	for {
 		d, err := r.Next()

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/analysis"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 	"github.com/pkcalc/pkcalc/internal/provisiontest"
@@ -316,6 +318,53 @@ func TestAnalyzeSeveralProjected(t *testing.T) {
 	json.Unmarshal([]byte(out), &r)
 	if r.Documents != 15000 || len(r.Candidates) != 1 || r.Candidates[0].Documents != 15000 || r.Candidates[0].Missing != 0 {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestAnalyzeSeveralParallel: each JSON Lines file is read on several
+// goroutines (inputs.ReadParallel), and the report is the same for any
+// number of them: three files of orders, a CSV file and one with problems
+// amid its lines, each more than the megabyte a goroutine reads at once.
+func TestAnalyzeSeveralParallel(t *testing.T) {
+	dir := t.TempDir()
+	lines := strings.SplitAfter(sample.OrdersText(9000), "\n")
+	files := map[string]string{
+		"a.jsonl": strings.Join(lines[:4000], ""),
+		"b.jsonl": strings.Join(lines[4000:6000], "") + "{\"id\": oops}\n" + strings.Join(lines[6000:], ""),
+		"c.csv":   "id,tenantId,total\nx1,t1,3\nx2,t2,4\n",
+		"d.jsonl": sample.OrdersText(5000),
+	}
+	var names []string
+	for _, name := range []string{"a.jsonl", "b.jsonl", "c.csv", "d.jsonl"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, path)
+	}
+	var want []byte
+	for _, workers := range []int{1, 2, 8} {
+		in, done, err := openInputs(names, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := analysis.AnalyzeSource(in, analysis.Options{Window: 1_000, Workers: workers})
+		done()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := in.sources[3].(*ingest.Parallel); !ok && workers > 1 {
+			t.Errorf("%d workers: the last file was read by %T, not in parallel", workers, in.sources[3])
+		}
+		got, err := json.Marshal(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("the report with %d workers differs from the one with 1", workers)
+		}
 	}
 }
 

@@ -86,6 +86,8 @@ type inputs struct {
 	done      int64      // bytes of the files already read
 	project   [][]string // the paths to read, once the analysis has chosen them
 	projected bool       // ... if it has
+	workers   int        // goroutines to read each JSON Lines file on (ReadParallel)
+	docs      int        // documents of the current file returned
 }
 
 // openInputs opens every file before reading any, so that a missing file
@@ -117,7 +119,7 @@ func (in *inputs) Next() (*ingest.Document, error) {
 		d, err := in.sources[in.cur].Next()
 		if err == io.EOF {
 			in.done += in.sources[in.cur].Offset()
-			in.cur++
+			in.cur, in.docs = in.cur+1, 0
 			if in.projected {
 				in.applyProjection()
 			}
@@ -131,6 +133,10 @@ func (in *inputs) Next() (*ingest.Document, error) {
 		}
 		if err != nil {
 			return nil, in.where(err)
+		}
+		if in.docs++; in.docs == 2 {
+			// By now the file's Reader knows JSON Lines.
+			in.readParallel()
 		}
 		if len(in.names) > 1 {
 			for i, n := range d.Notes {
@@ -199,6 +205,24 @@ func (in *inputs) Offset() int64 {
 		return in.done + in.sources[in.cur].Offset()
 	}
 	return in.done
+}
+
+// ReadParallel makes each file of JSON Lines be read on workers
+// goroutines (ingest.Parallel), from its third document on or from now on.
+func (in *inputs) ReadParallel(workers int) {
+	in.workers = workers
+	in.readParallel()
+}
+
+func (in *inputs) readParallel() {
+	if in.cur >= len(in.sources) {
+		return
+	}
+	if r, ok := in.sources[in.cur].(*ingest.Reader); ok {
+		if p, ok := r.Parallel(in.workers); ok {
+			in.sources[in.cur] = p
+		}
+	}
 }
 
 // projector is a Source that reads only some paths of each document, as

@@ -60,8 +60,9 @@ type Options struct {
 	// MaxExactValues is the most values all keys keep exactly (shareExact);
 	// 0: options.MaxExactValues. A host of less memory gives less.
 	MaxExactValues int64
-	// Workers is how many goroutines read JSON Lines past the window
-	// (ingest.Parallel); 0: GOMAXPROCS. The report is the same for any.
+	// Workers is how many goroutines read JSON Lines (ingest.Parallel),
+	// from the third document on; 0: GOMAXPROCS. The report is the same
+	// for any.
 	Workers int
 }
 
@@ -203,6 +204,10 @@ func (a *analysis) run(r Source) (*report.Report, error) {
 			a.collector.Add(&d.Root)
 			held += hold(d)
 			window = append(window, d)
+			if a.docs == 2 {
+				// By now the Reader knows JSON Lines.
+				r = a.parallel(r)
+			}
 			if len(window) >= opts.Window || held >= windowHeap {
 				a.choose(window, true)
 				a.project(r)
@@ -276,12 +281,21 @@ func (a *analysis) parallel(r Source) Source {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if jr, ok := r.(*ingest.Reader); ok {
-		if p, ok := jr.Parallel(workers); ok {
+	switch s := r.(type) {
+	case *ingest.Reader:
+		if p, ok := s.Parallel(workers); ok {
 			return p
 		}
+	case parallelReader:
+		s.ReadParallel(workers)
 	}
 	return r
+}
+
+// parallelReader is a Source of several inputs, such as the command line's
+// files, that reads each on workers goroutines where it can.
+type parallelReader interface {
+	ReadParallel(workers int)
 }
 
 // projector is a Source that can read only some paths of each document,

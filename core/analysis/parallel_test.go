@@ -13,7 +13,7 @@ import (
 )
 
 // TestWorkers checks that the report is byte for byte the same whether
-// JSON Lines past the window are read on 1, 2 or 8 goroutines: on the
+// JSON Lines are read on 1, 2 or 8 goroutines: on the
 // sample's orders past the window, on the same with problems amid them,
 // and on a shared dataset of real readings as JSON Lines.
 func TestWorkers(t *testing.T) {
@@ -29,25 +29,30 @@ func TestWorkers(t *testing.T) {
 		"iot":    jsonLines(t, readFile(t, shared.File(t, "datasets", "iot-env-sensor-telemetry.json"))),
 	}
 	for name, input := range cases {
-		var want []byte
-		for _, workers := range []int{1, 2, 8} {
-			// A window of 2,000 documents leaves most of each input to
-			// the workers.
-			rep, err := Analyze(bytes.NewReader(input), Options{Window: 2_000, Workers: workers})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.Marshal(rep)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want == nil {
-				want = got
-				continue
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s: the report with %d workers differs from the one with 1", name, workers)
-			}
+		// The workers read from the third document on: the window too, and
+		// past a window of 2,000 documents most of each input.
+		for _, window := range []int{2_000, 0} {
+			testWorkers(t, fmt.Sprintf("%s, window %d", name, window), input, window)
+		}
+	}
+}
+
+// testWorkers checks input's report for 1, 2 and 8 workers.
+func testWorkers(t *testing.T, name string, input []byte, window int) {
+	var want []byte
+	for _, workers := range []int{1, 2, 8} {
+		rep, err := Analyze(bytes.NewReader(input), Options{Window: window, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("%s: the report with %d workers differs from the one with 1", name, workers)
 		}
 	}
 }

@@ -15,13 +15,19 @@ package ingest
 //
 // The chunks in flight are at most 2 × workers + 2, and never more than
 // maxInFlight, so memory is bounded by the chunk size, not by the input or
-// the number of cores.
+// the number of cores. Under a projection a chunk's memory (its input, its
+// Documents and their projected members) is used again by a later chunk
+// once Next has returned all its documents, as the Reader reuses its one
+// Document: little is left for the garbage collector, which would
+// otherwise stop every goroutine to mark a chunk's worth of documents
+// each time.
 
 import (
 	"bytes"
 	"io"
 	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pkcalc/pkcalc/core/jsontree"
 )
@@ -39,11 +45,13 @@ const maxInFlight = 32
 // Reader's.
 type Parallel struct {
 	r     *Reader
-	order chan *chunk   // every chunk cut, in input order; closed by the splitter
-	stop  chan struct{} // closed to make the splitter give up
-	slots chan struct{} // a token for each chunk in flight
-	rest  io.Reader     // the input the splitter has not cut, once it has ended
-	err   error         // the input's read error, once the splitter has ended
+	order chan *chunk                // every chunk cut, in input order; closed by the splitter
+	spare chan *chunk                // chunks returned whole, whose memory the splitter takes again
+	stop  chan struct{}              // closed to make the splitter give up
+	slots chan struct{}              // a token for each chunk in flight
+	rest  io.Reader                  // the input the splitter has not cut, once it has ended
+	proj  atomic.Pointer[projection] // the Reader's, for the chunks read from now on
+	err   error                      // the input's read error, once the splitter has ended
 
 	cur    *chunk
 	next   int    // cur.docs[next] is returned next
@@ -63,7 +71,56 @@ type chunk struct {
 	docs   []*Document   // as its Reader numbered them, from 1
 	clean  bool          // read with no error, note or change of format
 	whole  bool          // it ends at a line end or the input's end, where a chunk may
+	proj   *projection   // what it was read with
+	mem    kept          // its documents' memory
 }
+
+// kept is the memory of a chunk's documents (Reader.keep): each document
+// gets a Document and projected members of its own, which outlive the
+// next document, taken in turn from blocks that a later chunk fills again.
+//
+//	0 <= docs <= keptDocs × len(blocks)
+//	0 <= arenas <= len(arenaList)
+type kept struct {
+	blocks    [][]Document        // of keptDocs each
+	docs      int                 // Documents given out
+	arenaList [][]jsontree.Member // of keptMembers capacity each
+	arenas    int                 // arenas given out
+}
+
+// keptDocs and keptMembers size kept's blocks: a megabyte of orders is
+// 3,400 documents of about 30 projected members each.
+const (
+	keptDocs    = 256
+	keptMembers = 4096
+)
+
+// doc is a Document for the next document.
+func (k *kept) doc() *Document {
+	b, i := k.docs/keptDocs, k.docs%keptDocs
+	if b == len(k.blocks) {
+		k.blocks = append(k.blocks, make([]Document, keptDocs))
+	}
+	k.docs++
+	return &k.blocks[b][i]
+}
+
+// arena is the projected members' arena for the next document after a
+// document read into a: the rest of a, whose members the earlier
+// documents keep, or the next arena when little is left.
+func (k *kept) arena(a []jsontree.Member) []jsontree.Member {
+	if cap(a)-len(a) >= 64 {
+		return a[len(a):len(a)]
+	}
+	if k.arenas == len(k.arenaList) {
+		k.arenaList = append(k.arenaList, make([]jsontree.Member, 0, keptMembers))
+	}
+	k.arenas++
+	return k.arenaList[k.arenas-1][:0]
+}
+
+// reset gives every Document and arena out again.
+func (k *kept) reset() { k.docs, k.arenas = 0, 0 }
 
 // cursor is where a chunk starts: what the Reader's position is there.
 type cursor struct {
@@ -90,6 +147,7 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 	p := &Parallel{
 		r:     r,
 		order: make(chan *chunk, flight),
+		spare: make(chan *chunk, flight),
 		stop:  make(chan struct{}),
 		slots: make(chan struct{}, flight),
 		docs:  r.docs,
@@ -98,9 +156,11 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 	at := p.at
 	jobs := make(chan *chunk, flight)
 	// The workers read r's settings from a copy: once a chunk is not
-	// clean, r reads on while workers may still be finishing theirs.
-	like := &Reader{format: r.format, csvRemedy: r.csvRemedy, pages: r.pages, proj: r.proj, careful: r.careful,
+	// clean, r reads on while workers may still be finishing theirs. The
+	// projection, which Project may change, is read chunk by chunk.
+	like := &Reader{format: r.format, csvRemedy: r.csvRemedy, pages: r.pages, careful: r.careful,
 		unseen: maps.Clone(r.unseen)}
+	p.proj.Store(r.proj)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -111,7 +171,7 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 				case <-p.stop: // Next has given up the chunks
 					close(c.parsed)
 				default:
-					c.read(like)
+					c.read(like, p.proj.Load())
 				}
 			}
 		}()
@@ -139,7 +199,8 @@ func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
 			p.rest = io.MultiReader(bytes.NewReader(carry), src)
 			return
 		}
-		data, err := fill(src, carry)
+		c := p.take()
+		data, err := fill(src, carry, c.data[:0])
 		if err != nil && err != io.EOF {
 			p.err = err
 		}
@@ -155,7 +216,7 @@ func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
 				cut, whole = len(data), false
 			}
 		}
-		c := &chunk{data: data[:cut:cut], at: at, parsed: make(chan struct{}), whole: whole}
+		c.data, c.at, c.whole = data[:cut], at, whole
 		carry = bytes.Clone(data[cut:])
 		at = next(at, c.data)
 		c.after = at
@@ -168,10 +229,26 @@ func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
 	}
 }
 
-// fill reads chunkBytes of src after carry, or to the end of the input.
-func fill(src io.Reader, carry []byte) ([]byte, error) {
-	data := make([]byte, len(carry), chunkBytes+len(carry))
-	copy(data, carry)
+// take is a chunk to fill: a spare one, or a new one.
+func (p *Parallel) take() *chunk {
+	var c *chunk
+	select {
+	case c = <-p.spare:
+		*c = chunk{data: c.data, docs: c.docs[:0], mem: c.mem}
+	default:
+		c = new(chunk)
+	}
+	c.parsed = make(chan struct{})
+	return c
+}
+
+// fill reads chunkBytes of src after carry, or to the end of the input,
+// into buf if it has the room.
+func fill(src io.Reader, carry, buf []byte) ([]byte, error) {
+	if cap(buf) < chunkBytes+len(carry) {
+		buf = make([]byte, 0, chunkBytes+len(carry))
+	}
+	data := append(buf[:0], carry...)
 	for len(data) < cap(data) {
 		n, err := src.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
@@ -210,10 +287,12 @@ func next(at cursor, b []byte) cursor {
 	return cursor{offset: end, lineStart: end, crEnd: -1, bomEnd: -1, spaceFrom: space, line: at.line + lines}
 }
 
-// read reads the chunk with a Reader of like's settings, set where the
-// chunk starts, and says whether it read it cleanly.
-func (c *chunk) read(like *Reader) {
+// read reads the chunk with a Reader of like's settings and projection
+// proj, set where the chunk starts, and says whether it read it cleanly.
+func (c *chunk) read(like *Reader, proj *projection) {
 	defer close(c.parsed)
+	c.proj = proj
+	c.mem.reset()
 	if !c.whole {
 		return
 	}
@@ -221,8 +300,8 @@ func (c *chunk) read(like *Reader) {
 		buf: c.data, end: len(c.data), base: c.at.offset, eof: true,
 		line: c.at.line, lineStart: c.at.lineStart, crEnd: c.at.crEnd, bomEnd: c.at.bomEnd, spaceFrom: c.at.spaceFrom,
 		format: like.format, values: 2, read: true,
-		csvRemedy: like.csvRemedy, pages: like.pages, proj: like.proj, careful: like.careful,
-		keys: make(map[string]string), unseen: maps.Clone(like.unseen), keep: true,
+		csvRemedy: like.csvRemedy, pages: like.pages, proj: proj, careful: like.careful,
+		keys: make(map[string]string), unseen: maps.Clone(like.unseen), keep: &c.mem,
 	}
 	for {
 		d, err := r.Next()
@@ -230,7 +309,7 @@ func (c *chunk) read(like *Reader) {
 			break
 		}
 		if err != nil || len(d.Notes) > 0 {
-			c.docs = nil
+			c.docs = c.docs[:0]
 			return
 		}
 		c.docs = append(c.docs, d)
@@ -243,7 +322,6 @@ func (p *Parallel) Next() (*Document, error) {
 	for !p.seq {
 		if p.cur != nil && p.next < len(p.cur.docs) {
 			d := p.cur.docs[p.next]
-			p.cur.docs[p.next] = nil
 			p.next++
 			d.Index += p.docs
 			p.offset = d.Offset
@@ -252,6 +330,7 @@ func (p *Parallel) Next() (*Document, error) {
 		if p.cur != nil {
 			p.docs += len(p.cur.docs)
 			p.at = p.cur.after
+			p.recycle(p.cur)
 			p.cur = nil
 			<-p.slots
 		}
@@ -268,6 +347,19 @@ func (p *Parallel) Next() (*Document, error) {
 		p.cur, p.next = c, 0
 	}
 	return p.r.Next()
+}
+
+// recycle hands a chunk whose documents have all been returned, and are
+// done with, to the splitter to fill again: under a projection, as the
+// Reader reuses its Document; otherwise its documents are the caller's.
+func (p *Parallel) recycle(c *chunk) {
+	if c.proj == nil {
+		return
+	}
+	select {
+	case p.spare <- c:
+	default:
+	}
 }
 
 // resume makes the Reader read on from chunk c's start (or from the end of
@@ -297,6 +389,15 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
+// Project makes the documents of the chunks read from now on keep only
+// paths, as the Reader's Project does. The documents of the chunks read
+// before, at most the chunks in flight, are returned as they were read:
+// whole, or under the projection before, a superset of paths.
+func (p *Parallel) Project(paths [][]string) {
+	p.r.Project(paths)
+	p.proj.Store(p.r.proj)
+}
+
 // Format is the Reader's.
 func (p *Parallel) Format() string { return p.r.Format() }
 
@@ -307,14 +408,4 @@ func (p *Parallel) Offset() int64 {
 		return p.r.Offset()
 	}
 	return p.offset
-}
-
-// keepArena is the projected members' arena for the next document of a
-// chunk's Reader: the rest of the current one, whose members the earlier
-// documents keep, or a new one when little is left.
-func keepArena(a []jsontree.Member) []jsontree.Member {
-	if cap(a)-len(a) < 64 {
-		return make([]jsontree.Member, 0, 4096)
-	}
-	return a[len(a):len(a)]
 }

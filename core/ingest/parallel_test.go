@@ -8,13 +8,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/internal/hostile"
 )
 
-// readParallel reads every document and error of r (after the first window
-// documents, read by the Reader itself, then by a Parallel of workers when
-// workers > 1) and writes down everything a caller can see of them.
+// readParallel reads every document and error of r (the first window
+// documents by the Reader itself, then by a Parallel of workers when
+// workers > 1; with proj, projected from document window on) and writes
+// down everything a caller can see of them.
 func readParallel(t *testing.T, input []byte, window, workers int, proj [][]string, srcErr error) string {
+	return readParallelAt(t, input, window, window, workers, proj, srcErr)
+}
+
+// readParallelAt is readParallel with the Parallel made after at documents
+// and the projection set after window, before or after it.
+func readParallelAt(t *testing.T, input []byte, at, window, workers int, proj [][]string, srcErr error) string {
 	t.Helper()
 	var src io.Reader = bytes.NewReader(input)
 	if srcErr != nil {
@@ -27,10 +35,10 @@ func readParallel(t *testing.T, input []byte, window, workers int, proj [][]stri
 		Format() string
 	} = r
 	for n := 0; ; n++ {
-		if n == window {
-			if proj != nil {
-				r.Project(proj)
-			}
+		if n == window && proj != nil {
+			next.(interface{ Project([][]string) }).Project(proj)
+		}
+		if n == at {
 			if p, ok := r.Parallel(workers); ok {
 				next = p
 				fmt.Fprintf(&out, "(parallel)\n")
@@ -49,13 +57,37 @@ func readParallel(t *testing.T, input []byte, window, workers int, proj [][]stri
 			fmt.Fprintf(&out, "read error %v\n", err)
 			break
 		}
-		fmt.Fprintf(&out, "doc %d line %d offset %d bytes %d %s\n", d.Index, d.Line, d.Offset, d.Bytes, d.Root.JSON())
+		root := d.Root.JSON()
+		if proj != nil && at < window && n >= window {
+			// Documents read before Project may keep more than proj.
+			root = projectedJSON(&d.Root, proj)
+		}
+		fmt.Fprintf(&out, "doc %d line %d offset %d bytes %d %s\n", d.Index, d.Line, d.Offset, d.Bytes, root)
 		for _, e := range d.Notes {
 			fmt.Fprintf(&out, "  note %+v\n", *e)
 		}
 	}
 	fmt.Fprintf(&out, "format %s\n", next.Format())
 	return out.String()
+}
+
+// projectedJSON is v's values at paths, as JSON, "-" for none.
+func projectedJSON(v *jsontree.Value, paths [][]string) string {
+	var b strings.Builder
+	for _, p := range paths {
+		at := v
+		for _, name := range p {
+			if at, _ = at.Get(name); at == nil {
+				break
+			}
+		}
+		if at == nil {
+			b.WriteString(" -")
+		} else {
+			b.WriteString(" " + at.JSON())
+		}
+	}
+	return b.String()
 }
 
 // parallelInputs are JSON Lines with each thing the Reader notes or
@@ -127,6 +159,61 @@ func TestParallel(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestParallelProject checks that a Parallel made before the projection
+// is set returns what the Reader reads, the chunks read whole before it
+// read again.
+func TestParallelProject(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	proj := [][]string{{"id"}, {"tenant"}, {"o", "x"}}
+	for name, input := range parallelInputs() {
+		for _, window := range []int{2, 40, 390} {
+			want := readParallelAt(t, input, 2, window, 1, proj, nil)
+			for _, size := range []int{7, 300, 4096} {
+				chunkBytes = size
+				for _, workers := range []int{2, 8} {
+					got := strings.Replace(readParallelAt(t, input, 2, window, workers, proj, nil), "(parallel)\n", "", 1)
+					if got != want {
+						t.Fatalf("%s, projected from %d, chunks of %d, %d workers:\n%s", name, window, size, workers, firstDiff(want, got))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParallelProjectApplies checks that Project takes effect on a
+// Parallel made before it: past the chunks in flight, documents keep only
+// the paths.
+func TestParallelProjectApplies(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 300
+	r := NewReader(bytes.NewReader(parallelInputs()["clean"]))
+	for range 2 {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, ok := r.Parallel(2)
+	if !ok {
+		t.Fatal("clean JSON Lines not read in parallel")
+	}
+	p.Project([][]string{{"id"}})
+	var last string
+	for {
+		d, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = d.Root.JSON()
+	}
+	if last != `{"id":"399"}` {
+		t.Errorf("last document %s, want only its id", last)
 	}
 }
 

@@ -159,7 +159,7 @@ type Reader struct {
 
 	// keep is set on a chunk's Reader (parallel.go): each document gets
 	// its own Document and projected members, which outlive the next.
-	keep bool
+	keep *kept
 }
 
 type state uint8
@@ -433,8 +433,8 @@ func (r *Reader) noteSequenceFormat() {
 func (r *Reader) document() (*Document, error) {
 	r.docs++
 	r.startDoc()
-	if r.keep {
-		r.arena = keepArena(r.arena)
+	if r.keep != nil {
+		r.arena = r.keep.arena(r.arena)
 	} else {
 		clear(r.arena) // the previous document's projected members (Project)
 		r.arena = r.arena[:0]
@@ -962,7 +962,10 @@ func (r *Reader) finishDocument(start int64, line int, v jsontree.Value, notes [
 		r.carry = nil
 	}
 	d := &r.projected // reused under a projection: see Project
-	if r.proj == nil || r.keep {
+	switch {
+	case r.keep != nil:
+		d = r.keep.doc()
+	case r.proj == nil:
 		d = new(Document)
 	}
 	*d = Document{Index: r.docs, Line: line, Offset: start, Bytes: size, Root: v, Notes: notes}

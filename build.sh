@@ -6,7 +6,8 @@
 #   ./build.sh dist               the static site in dist/, relative URLs only
 #   ./build.sh screenshots        refresh the screenshots in docs/images from the browser tests
 #   ./build.sh fuzz               every fuzz target, FUZZTIME (default 30s) each, one after another
-#   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt
+#   ./build.sh bench              the Go benchmarks (a generated 100 MB NDJSON set), into build/bench.txt, then
+#                                 the browser and the peers (DuckDB, a plain script) into docs/PERFORMANCE.md
 #   ./build.sh pgo                profile the 100 MB analysis again into cmd/pkcalc/default.pgo
 #   ./build.sh cloudflare         the site and API as a Cloudflare Worker in build/cloudflare (docs/CLOUDFLARE.md)
 #   ./build.sh help               this text
@@ -85,21 +86,37 @@ need_npm() {
 # instead: a command that reads SQL on standard input, such as duckdb.
 DUCKDB=${PKCALC_DUCKDB:-}
 duckdb_node_api=1.5.6-r.1
+duckdb_dir=build/duckdb
 need_duckdb() {
-  local d=build/duckdb npmlog
   if [ -z "$DUCKDB" ]; then
-    need_node
-    if ! grep -qs "\"version\": \"$duckdb_node_api\"" "$d/node_modules/@duckdb/node-api/package.json"; then
-      need_npm
-      log "installing DuckDB ($duckdb_node_api of @duckdb/node-api) in $d/"
-      mkdir -p "$d"
-      npmlog=$(npm install --no-audit --no-fund --save-exact --prefix "$d" "@duckdb/node-api@$duckdb_node_api" 2>&1) ||
-        { printf '%s\n' "$npmlog" >&2; die "npm could not install @duckdb/node-api $duckdb_node_api in $d/"; }
-    fi
-    install -m 755 core/aggregate/testdata/duckdb-csv.mjs "$d/duckdb-csv.mjs"
-    DUCKDB=$PWD/$d/duckdb-csv.mjs
+    need_duckdb_api
+    install -m 755 core/aggregate/testdata/duckdb-csv.mjs "$duckdb_dir/duckdb-csv.mjs"
+    DUCKDB=$PWD/$duckdb_dir/duckdb-csv.mjs
   fi
   export PKCALC_DUCKDB=$DUCKDB
+}
+
+# need_duckdb_api installs the pinned Node API in $duckdb_dir, whatever
+# PKCALC_DUCKDB says: the benchmark's DuckDB peer needs the package itself.
+need_duckdb_api() {
+  local npmlog
+  need_node
+  if ! grep -qs "\"version\": \"$duckdb_node_api\"" "$duckdb_dir/node_modules/@duckdb/node-api/package.json"; then
+    need_npm
+    log "installing DuckDB ($duckdb_node_api of @duckdb/node-api) in $duckdb_dir/"
+    mkdir -p "$duckdb_dir"
+    npmlog=$(npm install --no-audit --no-fund --save-exact --prefix "$duckdb_dir" "@duckdb/node-api@$duckdb_node_api" 2>&1) ||
+      { printf '%s\n' "$npmlog" >&2; die "npm could not install @duckdb/node-api $duckdb_node_api in $duckdb_dir/"; }
+  fi
+}
+
+# need_duckdb_peer installs the benchmark's DuckDB peer beside the Node
+# API, where Node finds the package, for e2e's TestDuckDBPeer and the
+# benchmark.
+need_duckdb_peer() {
+  need_duckdb_api
+  install -m 755 e2e/testdata/duckdb-peer.mjs "$duckdb_dir/duckdb-peer.mjs"
+  export PKCALC_DUCKDB_PEER=$PWD/$duckdb_dir/duckdb-peer.mjs
 }
 
 CHROMIUM=${PKCALC_CHROMIUM:-}
@@ -429,6 +446,7 @@ run_tests() {
   need_node
   need_languages
   need_duckdb
+  need_duckdb_peer
   log "go vet"
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./wasm/... ./ui/... ./core/...
@@ -512,8 +530,12 @@ case "$cmd" in
     # The analysis again on one core, as the engine issue's aim is put.
     go test -pgo="$pgo" -run '^$' -bench 'Analyze$' -cpu 1 -benchmem ./core/analysis | tee -a build/bench.txt
     need_chromium
+    # The peers measured beside it: DuckDB natively (its Node API, run by
+    # e2e/testdata/duckdb-peer.mjs from beside the package) and a plain
+    # script in the same tab.
+    need_duckdb_peer
     build_site build/site
-    log "in the browser: 100 MB through window.pkcalc.analyze; writing docs/PERFORMANCE.md"
+    log "in the browser: 100 MB through window.pkcalc.analyze, and the peers; writing docs/PERFORMANCE.md"
     PKCALC_SITE="$PWD/build/site" PKCALC_BENCH="$PWD/docs/PERFORMANCE.md" PKCALC_BENCH_GO="$PWD/build/bench.txt" \
       go test -pgo="$pgo" -count=1 -run TestBrowserBenchmark -timeout 30m -v ./e2e/ | grep -v '^=== '
     ;;

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,8 +29,11 @@ import (
 // and their ratio, time to first paint and to interactive, the main
 // thread's longest task during the analysis, the tab's peak memory, then a
 // generated 500 MB set analysed from a File in the same tab (that it
-// completes, its time and the tab's peak memory), WebAssembly sizes, and jq
-// doing the group-and-count of one key over the 100 MB file.
+// completes, its time and the tab's peak memory), WebAssembly sizes, jq
+// doing the group-and-count of one key over the 100 MB file, and the peers
+// (peers_test.go) counting all the default analysis's keys over it: DuckDB
+// natively on one thread and on GOMAXPROCS, and a plain script in the tab;
+// it fails if a peer's groups are not pkcalc's.
 // pageSizeNote records what the page's WebAssembly weighed before it
 // stopped linking the engine.
 const pageSizeNote = `
@@ -56,25 +58,22 @@ func TestBrowserBenchmark(t *testing.T) {
 	}
 	mb := float64(data.Len()) / 1e6
 
-	// Native, in this process, as pkcalc analyze runs it: the best of three
-	// runs, since on a shared machine single runs vary by a tenth.
-	bestOf3 := func() float64 {
-		best := math.Inf(1)
-		for range 3 {
-			start := time.Now()
-			if _, err := analysis.Analyze(bytes.NewReader(data.Bytes()), analysis.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			best = min(best, time.Since(start).Seconds())
-		}
-		return best
-	}
-	native := bestOf3()
+	// Native, in this process, as pkcalc analyze runs it.
+	native := nativeBest(t, data.Bytes())
 	// And on one core, as the engine issue's aim is put (and as the
 	// browser's engine runs: one thread, the garbage collector included).
 	procs := runtime.GOMAXPROCS(1)
-	oneCore := bestOf3()
+	oneCore := nativeBest(t, data.Bytes())
 	runtime.GOMAXPROCS(procs)
+	// DuckDB counting the same keys over the same file, on one thread and
+	// on as many as Go has (peers_test.go), before the browser starts work.
+	rep, err := analysis.Analyze(bytes.NewReader(data.Bytes()), analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := peerKeys(t, rep)
+	exact := exactGroups(t, data.Bytes(), rep)
+	duck := measureDuckDB(t, file, rep, keys, exact)
 
 	// The page: paint, interactive, then the same analysis through
 	// window.pkcalc.analyze from the file on disk.
@@ -103,6 +102,12 @@ func TestBrowserBenchmark(t *testing.T) {
 			return best; })()`)
 	})
 	longest := eval[float64](t, ctx, `window.__long`)
+	// The plain script's count of the same keys from the same File.
+	script := measureScript(t, ctx, keys)
+	scriptCompared := checkGroups(t, "the script", keys, exact, script.Groups, func(peerKey) bool { return true })
+	if script.Documents != rep.Documents {
+		t.Errorf("the script read %d documents, pkcalc %d", script.Documents, rep.Documents)
+	}
 
 	// About 500 MB of the same generator, streamed to disk, then analysed
 	// in the same tab from a File (read from disk as the engine consumes
@@ -137,11 +142,6 @@ func TestBrowserBenchmark(t *testing.T) {
 			jq = time.Since(start).Seconds()
 		}
 	}
-	keys := 0
-	if r, err := analysis.Analyze(bytes.NewReader(data.Bytes()), analysis.Options{}); err == nil {
-		keys = len(r.Candidates)
-	}
-
 	site := os.Getenv("PKCALC_SITE")
 	var sizes strings.Builder
 	for _, f := range []string{"main.wasm", "engine/engine.wasm", "pkcalc.html"} {
@@ -161,10 +161,16 @@ func TestBrowserBenchmark(t *testing.T) {
 	rows := []struct{ what, figure, target string }{
 		{fmt.Sprintf("native analysis (`analysis.Analyze`, default candidates, %d cores, best of 3)", runtime.NumCPU()), fmt.Sprintf("%.1f s, %.1f MB/s", native, mb/native), "–"},
 		{"the same on one core (GOMAXPROCS=1, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", oneCore, mb/oneCore), "150 MB/s (engine issue)"},
+		{fmt.Sprintf("DuckDB %s counting the same keys (*Peers*), 1 thread, best of 3", duck.one.DuckDB), fmt.Sprintf("%.2f s, %.1f MB/s", duck.one.Seconds, mb/duck.one.Seconds), "–"},
+		{fmt.Sprintf("the same on %d threads", duck.all.Threads), fmt.Sprintf("%.2f s, %.1f MB/s", duck.all.Seconds, mb/duck.all.Seconds), "–"},
+		{"pkcalc / DuckDB throughput, one core / 1 thread", fmt.Sprintf("%.0f %%", 100*duck.one.Seconds/oneCore), "–"},
+		{fmt.Sprintf("pkcalc / DuckDB throughput, %d cores / %d threads", procs, duck.all.Threads), fmt.Sprintf("%.0f %%", 100*duck.all.Seconds/native), "–"},
 		{"in the browser (`window.pkcalc.analyze`, Web Worker, best of 3)", fmt.Sprintf("%.1f s, %.1f MB/s", browser, mb/browser), "≥ 40 % of native"},
 		{"browser / native throughput", fmt.Sprintf("%.0f %%", 100*native/browser), "≥ 40 %"},
 		// The browser's engine has one thread: against one native core too.
 		{"browser / native on one core", fmt.Sprintf("%.0f %%", 100*oneCore/browser), "–"},
+		{"a plain script in the same tab counting the same keys (*Peers*), best of 3", fmt.Sprintf("%.1f s, %.1f MB/s", script.Seconds, mb/script.Seconds), "–"},
+		{"pkcalc in the browser / the script, throughput", fmt.Sprintf("%.0f %%", 100*script.Seconds/browser), "–"},
 		{"first paint, from localhost", fmt.Sprintf("%.0f ms", paint), "< 300 ms"},
 		{"interactive (engine rendered), from localhost", fmt.Sprintf("%.0f ms", interactive), "< 1.5 s"},
 		{"longest main-thread task during the analysis", longTask(longest), "< 100 ms"},
@@ -185,8 +191,9 @@ func TestBrowserBenchmark(t *testing.T) {
 	}
 	if jq > 0 {
 		fmt.Fprintf(&b, "\njq counts the documents per value of one key in %.1f s; pkcalc measures %d keys in full (skew, placement, projection, workload, score) in %.1f s natively: %.1f keys in the time jq takes for one.\n",
-			jq, keys, native, float64(keys)*jq/native)
+			jq, len(keys), native, float64(len(keys))*jq/native)
 	}
+	b.WriteString(peersSection(file, mb, rep, keys, exact, duck, script, scriptCompared))
 	b.WriteString("\n## WebAssembly sizes\n\n| file | raw | gzip | brotli |\n|---|---|---|---|\n")
 	b.WriteString(sizes.String())
 	b.WriteString(pageSizeNote)

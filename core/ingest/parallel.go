@@ -243,14 +243,16 @@ func (p *Parallel) take() *chunk {
 }
 
 // fill reads chunkBytes of src after carry, or to the end of the input,
-// into buf if it has the room.
+// into buf if it has the room. A buffer it makes has room for a longer
+// carry too, so that a chunk's buffer serves the chunks after it.
 func fill(src io.Reader, carry, buf []byte) ([]byte, error) {
-	if cap(buf) < chunkBytes+len(carry) {
-		buf = make([]byte, 0, chunkBytes+len(carry))
+	want := len(carry) + chunkBytes
+	if cap(buf) < want {
+		buf = make([]byte, 0, want+chunkBytes/16)
 	}
 	data := append(buf[:0], carry...)
-	for len(data) < cap(data) {
-		n, err := src.Read(data[len(data):cap(data)])
+	for len(data) < want {
+		n, err := src.Read(data[len(data):want])
 		data = data[:len(data)+n]
 		if err != nil {
 			return data, err

@@ -306,7 +306,10 @@ func peersSection(file string, mb float64, rep *report.Report, keys []peerKey, e
 		b.WriteString(" A key with a computed suffix is not compared for DuckDB: its `hash()` is not pkcalc's FNV-1a, so the " +
 			"documents fall into other buckets; the work, a hash and a modulo per document, is the same kind.")
 	}
-	b.WriteString("\n")
+	b.WriteString("\n\nDuckDB-Wasm is no peer in the browser: its builds leave the JSON extension out and fetch it at run " +
+		"time when a query first needs it (duckdb/duckdb-wasm's README: core extensions such as JSON, Parquet and ICU " +
+		"\"are autoloaded (including fetching them) at runtime\"), so it cannot read JSON offline, where pkcalc runs; " +
+		"the plain script stands in for it.\n")
 	return b.String()
 }
 

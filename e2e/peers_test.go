@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pkcalc/pkcalc/core/analysis"
 	"github.com/pkcalc/pkcalc/core/human"
@@ -215,22 +213,6 @@ func measureScript(t *testing.T, ctx context.Context, keys []peerKey) jsRun {
 		t.Fatalf("the script counted %d keys, not %d", len(r.Groups), len(keys))
 	}
 	return r
-}
-
-// nativeBest is the best of three native analyses of data, as pkcalc
-// analyze runs them, on GOMAXPROCS cores: on a shared machine single runs
-// vary by a tenth.
-func nativeBest(t *testing.T, data []byte) float64 {
-	t.Helper()
-	best := math.Inf(1)
-	for range 3 {
-		start := time.Now()
-		if _, err := analysis.Analyze(bytes.NewReader(data), analysis.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		best = min(best, time.Since(start).Seconds())
-	}
-	return best
 }
 
 // TestDuckDBPeer checks the DuckDB peer's work on 40,000 orders (12 MB,

@@ -11,7 +11,9 @@ package ingest
 // the first chunk that is not, the Reader itself reads on from that
 // chunk's start, as it would have read it. So the documents, errors and
 // notes are the same for any number of goroutines and any chunk size, and
-// only a clean input is read in parallel.
+// only a clean input is read in parallel. In the browser, where the
+// engine has one thread, the chunks are read by other Web Workers instead
+// (ParallelElsewhere, elsewhere.go), to the same end.
 //
 // The chunks in flight are at most 2 × workers + 2, and never more than
 // maxInFlight, so memory is bounded by the chunk size, not by the input or
@@ -79,6 +81,8 @@ type chunk struct {
 	whole  bool          // it ends at a line end or the input's end, where a chunk may
 	proj   *projection   // what it was read with
 	mem    kept          // its documents' memory
+	job    []byte        // what it was sent as, read elsewhere (elsewhere.go)
+	recent *[4096]string // the short texts it decoded, by valueSlot
 }
 
 // kept is the memory of a chunk's documents (Reader.keep): each document
@@ -87,11 +91,13 @@ type chunk struct {
 //
 //	0 <= docs <= keptDocs × len(blocks)
 //	0 <= arenas <= len(arenaList)
+//	0 <= used <= keptMembers
 type kept struct {
 	blocks    [][]Document        // of keptDocs each
 	docs      int                 // Documents given out
 	arenaList [][]jsontree.Member // of keptMembers capacity each
 	arenas    int                 // arenas given out
+	used      int                 // members the last arena has given out (members)
 }
 
 // keptDocs and keptMembers size kept's blocks: a megabyte of orders is
@@ -125,8 +131,23 @@ func (k *kept) arena(a []jsontree.Member) []jsontree.Member {
 	return k.arenaList[k.arenas-1][:0]
 }
 
+// members is n members, n <= keptMembers, from the last arena given out
+// or the next one, for an object decoded (elsewhere.go).
+func (k *kept) members(n int) []jsontree.Member {
+	if k.arenas == 0 || k.used+n > keptMembers {
+		if k.arenas == len(k.arenaList) {
+			k.arenaList = append(k.arenaList, make([]jsontree.Member, 0, keptMembers))
+		}
+		k.arenas++
+		k.used = 0
+	}
+	m := k.arenaList[k.arenas-1][k.used : k.used+n : k.used+n]
+	k.used += n
+	return m
+}
+
 // reset gives every Document and arena out again.
-func (k *kept) reset() { k.docs, k.arenas = 0, 0 }
+func (k *kept) reset() { k.docs, k.arenas, k.used = 0, 0, 0 }
 
 // cursor is where a chunk starts: what the Reader's position is there.
 type cursor struct {
@@ -141,6 +162,12 @@ type cursor struct {
 // r must not be used directly afterwards. A Reader knows JSON Lines once
 // it has returned a second document, so callers ask from then on.
 func (r *Reader) Parallel(workers int) (*Parallel, bool) {
+	return r.parallel(workers, nil)
+}
+
+// parallel is Parallel, each chunk read by read where it is not nil
+// (ParallelElsewhere).
+func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 	if workers < 2 || r.format != "JSON Lines" || r.state != stTop || r.done || r.readErr != nil ||
 		len(r.pending) > 0 || r.pendingErr != nil || r.table != nil || r.cut.on || r.carry != nil || !r.read {
 		return nil, false
@@ -178,7 +205,11 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 				case <-p.stop: // Next has given up the chunks
 					close(c.parsed)
 				default:
-					c.read(like, p.proj.Load())
+					if read != nil {
+						c.readElsewhere(like, p.proj.Load(), read)
+					} else {
+						c.read(like, p.proj.Load())
+					}
 				}
 			}
 		}()
@@ -241,7 +272,7 @@ func (p *Parallel) take() *chunk {
 	var c *chunk
 	select {
 	case c = <-p.spare:
-		*c = chunk{data: c.data, docs: c.docs[:0], mem: c.mem}
+		*c = chunk{data: c.data, docs: c.docs[:0], mem: c.mem, job: c.job, recent: c.recent}
 	default:
 		c = new(chunk)
 	}

@@ -20,6 +20,9 @@ func readParallel(t *testing.T, input []byte, window, workers int, proj [][]stri
 	return readParallelAt(t, input, window, window, workers, proj, srcErr)
 }
 
+// elsewhere, when set, reads readParallel's chunks (ParallelElsewhere).
+var elsewhere ReadChunk
+
 // readParallelAt is readParallel with the Parallel made after at documents
 // and the projection set after window, before or after it.
 func readParallelAt(t *testing.T, input []byte, at, window, workers int, proj [][]string, srcErr error) string {
@@ -39,7 +42,14 @@ func readParallelAt(t *testing.T, input []byte, at, window, workers int, proj []
 			next.(interface{ Project([][]string) }).Project(proj)
 		}
 		if n == at {
-			if p, ok := r.Parallel(workers); ok {
+			var p *Parallel
+			var ok bool
+			if elsewhere != nil {
+				p, ok = r.ParallelElsewhere(workers, elsewhere)
+			} else {
+				p, ok = r.Parallel(workers)
+			}
+			if ok {
 				next = p
 				fmt.Fprintf(&out, "(parallel)\n")
 			}

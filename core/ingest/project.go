@@ -16,6 +16,7 @@ type projection struct {
 	names    []string // few: a list beats a map
 	children []*projection
 	whole    bool
+	wire     []byte // the root's: the paths as a chunk's job holds them (elsewhere.go)
 	// bySlot finds a child from a name's keySlot, as quick reading has it:
 	// 1 + its index, 0 for none, manySlot when several share the slot.
 	bySlot [256]uint8
@@ -59,6 +60,7 @@ func (r *Reader) Project(paths [][]string) {
 		r.proj = nil // the empty path: the whole document
 		return
 	}
+	root.wire = appendPaths(nil, paths)
 	r.proj = root
 }
 

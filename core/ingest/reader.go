@@ -23,7 +23,10 @@
 // order mark or a zero-width space in it) is noted once, where it first
 // occurs (noteUnseen).
 // Told which property names matter (Project), it builds only those values
-// and checks the rest without building it.
+// and checks the rest without building it. Past its first documents it
+// can read JSON Lines on several goroutines (parallel.go), or have
+// ChunkReaders in other Web Workers read them (elsewhere.go), with the
+// same documents, errors and notes.
 //
 // Ingest knows JSON and the limits of a Cosmos DB item. It knows nothing of
 // property paths or partition keys: those are the paths package and later.

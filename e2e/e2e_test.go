@@ -930,6 +930,9 @@ func TestSingleFile(t *testing.T) {
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
 	defer cancelT()
 	do(t, ctx, chromedp.Navigate("file://"+file), chromedp.Poll[chromedp.Void](`document.documentElement.dataset.ready === "true"`))
+	// Its helpers are classic workers of the engine's own script.
+	watchChunks(t, ctx)
+	sameWithHelpers(t, ctx)
 	do(t, ctx, chromedp.Click(chromedp.ID("sample")))
 	waitStatus(t, ctx, "Read 2,000 documents")
 	if n := len(candidates(t, ctx)); n < 6 {
@@ -1215,7 +1218,7 @@ func TestJavaScriptAPI(t *testing.T) {
 		t.Errorf("object report: %v", obj["documents"])
 	}
 	msg := eval[string](t, ctx, `pkcalc.analyze("{}", {colour: "red"}).catch(e => e.status + " " + e.message)`)
-	if !strings.HasPrefix(msg, "400 unknown option colour") || !strings.HasSuffix(msg, ", queries, aggregates, docBytes, inputFormat") {
+	if !strings.HasPrefix(msg, "400 unknown option colour") || !strings.HasSuffix(msg, ", queries, aggregates, docBytes, workers, inputFormat") {
 		t.Errorf("bad option: %q", msg)
 	}
 	// One key spec as a string is one key; keys of another kind are refused.

@@ -3,13 +3,25 @@
 // POST /v1/analyze here, off the page's main thread. Nothing leaves the
 // browser: the "request" never touches the network.
 //
+// With the option workers above 1 it starts that many helpers, Web Workers
+// of this same script named "pkcalc-chunks", each a Go instance of the same
+// engine.wasm that reads the chunks of JSON Lines the engine hands it
+// (core/ingest's ChunkReader, through globalThis.pkcalcReadChunk) while
+// the engine counts the documents of the chunks before.
+//
 // Messages in:  {id, input: Blob|File|string, type, params: {name: value|[values]}}
 //               {id, path: "diagnose", parts: [[name, Blob|File|string, fileName]], params} (POST /v1/diagnose)
 // Messages out: {id, type: "progress", bytes, documents, elapsedSeconds}
-//               {id, type: "report", json} (the report's JSON text) | {id, type: "diagnosis", json}
+//               {id, type: "report", json, chunksElsewhere} (the report's JSON text, and how many
+//               chunks helpers have read since this worker started) | {id, type: "diagnosis", json}
 //               | {id, type: "error", error: {status, message}}
 import "./engine/wasm_exec.js";
-const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));
+const compileEngine = () => WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));
+// A helper takes the engine's compiled module, which shares its code,
+// rather than compiling its own.
+const helper = self.name === "pkcalc-chunks";
+let moduleArrived;
+const engineModule = helper ? new Promise((resolve) => { moduleArrived = resolve; }) : compileEngine();
 
 // One Go instance serves every analysis of this worker, so the tab holds one
 // Go heap, reused: an instance per analysis (what syumai/workers' own
@@ -18,7 +30,7 @@ const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.w
 // side (wasm/engine) serves through syumai/workers' hono package, which
 // reads each request from context.ctx.req.raw and sets context.ctx.res.
 let ended = ""; // why the Go program ended, once it has
-const engine = (async () => {
+const engine = helper ? null : (async () => {
   const go = new Go();
   const context = { binding: {} };
   let started;
@@ -60,9 +72,14 @@ function serve(request) {
   return turn;
 }
 
-self.onmessage = async (event) => {
+self.onmessage = helper ? readChunk : async (event) => {
+  if (event.data.helperSource) { // the single-file build's script (pkcalc.js)
+    helpers.script = URL.createObjectURL(event.data.helperSource);
+    return;
+  }
   const { id, input, type, params, path, parts } = event.data;
   try {
+    if (params && params.workers > 1) helpers.want(Number(params.workers));
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(params || {})) {
       for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
@@ -106,5 +123,100 @@ self.onmessage = async (event) => {
 };
 
 function post(id, ev) {
+  if (ev.type === "report") ev.chunksElsewhere = helpers.answered;
   self.postMessage(Object.assign({ id }, ev));
+}
+
+// The helpers, as the engine's Go side sees them: pkcalcReadChunk(job)
+// resolves with the answer of a helper, or rejects, and then the engine
+// reads that chunk itself (core/ingest/elsewhere.go). Jobs wait for a free
+// helper; a helper that fails is let go and the pool grows again at the
+// next analysis that asks for it.
+const HELPER_TYPE = "module"; // the single-file build's worker is a classic script
+// Each helper takes some 50 MB of the tab; eight took its peak on a 100 MB
+// file to about 0.9 GB, within the 1 GiB an analysis may take
+// (docs/PERFORMANCE.md, Memory). A larger workers queues its jobs for them.
+const MAX_HELPERS = 8;
+const helpers = {
+  pool: [],
+  queue: [],
+  script: self.location.href, // of the helpers: this one's
+  answered: 0, // jobs answered
+  wanted: 0, // the most helpers an analysis since the last job asked for
+  want(n) { this.wanted = Math.max(this.wanted, n); },
+  grow(n) {
+    while (this.pool.length < Math.min(n, MAX_HELPERS)) {
+      let w;
+      try {
+        w = new Worker(this.script, { type: HELPER_TYPE, name: "pkcalc-chunks" });
+      } catch (e) {
+        console.warn("pkcalc: a helper could not start; the engine reads on alone:", e);
+        return;
+      }
+      engineModule.then((module) => w.postMessage({ module }));
+      const h = { worker: w, job: null };
+      w.onmessage = (e) => {
+        const job = h.job;
+        h.job = null;
+        if (e.data.error) job.reject(new Error(e.data.error));
+        else {
+          this.answered++;
+          job.resolve(new Uint8Array(e.data.answer));
+        }
+        this.pump();
+      };
+      w.onerror = (e) => {
+        e.preventDefault();
+        w.terminate();
+        this.pool = this.pool.filter((x) => x !== h);
+        if (h.job) h.job.reject(new Error("a helper stopped: " + (e.message || "unknown error")));
+        this.pump();
+      };
+      this.pool.push(h);
+    }
+  },
+  pump() {
+    for (const h of this.pool) {
+      if (h.job || this.queue.length === 0) continue;
+      h.job = this.queue.shift();
+      h.worker.postMessage({ job: h.job.job.buffer }, [h.job.job.buffer]);
+    }
+    if (this.pool.length === 0) this.queue.splice(0).forEach((job) => job.reject(new Error("no helper runs")));
+  },
+};
+globalThis.pkcalcReadChunk = (job) => new Promise((resolve, reject) => {
+  // Started at the first job, not the first analysis: a JSON array or a
+  // small input never needs one.
+  helpers.grow(helpers.wanted);
+  helpers.wanted = 0;
+  helpers.queue.push({ job, resolve, reject });
+  helpers.pump();
+});
+
+// readChunk is a helper's: it reads a chunk's job with a Go instance of its
+// own, started on the first job, and answers with the documents.
+let reader = null;
+async function readChunk(event) {
+  if (event.data.module) {
+    moduleArrived(event.data.module);
+    return;
+  }
+  try {
+    if (!reader) {
+      reader = (async () => {
+        const go = new Go();
+        self.pkcalcRole = "chunks";
+        const instance = await WebAssembly.instantiate(await engineModule, { ...go.importObject, workers: { ready: () => {} } });
+        go.run(instance, { binding: {} }); // its main sets pkcalcChunk and waits
+        if (typeof self.pkcalcChunk !== "function") throw new Error("the helper's Go program did not start");
+        return self.pkcalcChunk;
+      })();
+    }
+    const read = await reader;
+    const answer = read(new Uint8Array(event.data.job));
+    if (typeof answer === "string") throw new Error(answer);
+    self.postMessage({ answer: answer.buffer }, [answer.buffer]);
+  } catch (e) {
+    self.postMessage({ error: String(e && e.message || e) });
+  }
 }

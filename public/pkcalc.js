@@ -12,7 +12,10 @@
 //          ru, autoscale, targetGb, targetDocs, growthGbPerDay with
 //          retentionDays, noSuggest, readsPerSecond,
 //          writesPerSecond, queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
-//          weightField, maxDistinct, queries (the text of a workload file,
+//          weightField, maxDistinct, workers (how many Web Workers read
+//          JSON Lines beside the engine, 1 for none; default
+//          pkcalc.defaultWorkers, 2 where there are two cores; the report
+//          is the same for any), queries (the text of a workload file,
 //          where the command line takes the file); aggregates: true when
 //          input is per-key aggregates (pkcalc aggregate-query's result)
 //          for the one key in keys, with docBytes sizing rows without
@@ -42,9 +45,15 @@
   function start() {
     if (worker) return worker;
     // The single-file build (pkcalc.html) brings its worker as one script.
-    worker = window.PKCALC_BUNDLE
-      ? new Worker(URL.createObjectURL(new Blob([window.PKCALC_BUNDLE.worker], { type: "text/javascript" })))
-      : new Worker(new URL("engine.js", base), { type: "module" });
+    if (window.PKCALC_BUNDLE) {
+      var source = new Blob([window.PKCALC_BUNDLE.worker], { type: "text/javascript" });
+      worker = new Worker(URL.createObjectURL(source));
+      // Its helpers are workers of the same script; from file:// a worker
+      // may start one only from an address of its own making.
+      worker.postMessage({ helperSource: source });
+    } else {
+      worker = new Worker(new URL("engine.js", base), { type: "module" });
+    }
     worker.onmessage = function (e) {
       var m = e.data, job = pending.get(m.id);
       if (!job) return;
@@ -92,7 +101,13 @@
 
   var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
-    "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "inputFormat"];
+    "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "workers", "inputFormat"];
+
+  // Web Workers that read JSON Lines beside the engine (engine.js's
+  // helpers): two where there are two cores. The engine's own thread bounds
+  // the speed once they read for it (docs/PERFORMANCE.md), and each takes
+  // some 50 MB of the tab.
+  var defaultWorkers = Math.min(navigator.hardwareConcurrency || 1, 2);
 
   var diagnoseNames = ["keys", "currentKey", "hashVersion", "ru", "autoscale"];
   var exportNames = ["ranges", "ruLog", "storageLog", "metrics", "documents"];
@@ -175,6 +190,7 @@
         if (names.indexOf(k) < 0) { reject(failure({ status: 400, message: "unknown option " + k + "; the options are " + names.join(", ") })); return; }
         if (k !== "inputFormat") params[k] = options[k];
       }
+      if (params.workers === undefined) params.workers = defaultWorkers;
       var format = options.inputFormat;
       if (format !== undefined && format !== null && format !== "json" && format !== "csv") {
         reject(failure({ status: 400, message: "inputFormat must be \"json\" or \"csv\", not " + JSON.stringify(format) }));
@@ -191,5 +207,5 @@
     });
   }
 
-  window.pkcalc = Object.freeze({ analyze: analyze, diagnose: diagnose, options: names.slice(), diagnoseOptions: diagnoseNames.slice() });
+  window.pkcalc = Object.freeze({ analyze: analyze, diagnose: diagnose, options: names.slice(), diagnoseOptions: diagnoseNames.slice(), defaultWorkers: defaultWorkers });
 })();

@@ -118,20 +118,23 @@ func bundleWorker(dir string, read func(string) (string, error)) (string, error)
 		return "", err
 	}
 	const (
-		imp = `import "./engine/wasm_exec.js";`
-		mod = `const engineModule = WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));`
+		imp  = `import "./engine/wasm_exec.js";`
+		mod  = `const compileEngine = () => WebAssembly.compileStreaming(fetch(new URL("engine/engine.wasm", import.meta.url)));`
+		kind = `const HELPER_TYPE = "module";`
 	)
-	for _, line := range []string{imp, mod} {
+	for _, line := range []string{imp, mod, kind} {
 		if !strings.Contains(engineJS, line) {
 			return "", fmt.Errorf("engine.js no longer has the line %q", line)
 		}
 	}
 	engineJS = strings.Replace(engineJS, imp, "", 1)
-	engineJS = strings.Replace(engineJS, mod, `const engineModule = (async () => {
+	// Its helpers are Web Workers of the same script, classic too.
+	engineJS = strings.Replace(engineJS, kind, `const HELPER_TYPE = "classic";`, 1)
+	engineJS = strings.Replace(engineJS, mod, `const compileEngine = async () => {
   const gz = Uint8Array.from(atob("`+engineWasm+`"), (c) => c.charCodeAt(0));
   const bytes = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
   return WebAssembly.compile(bytes);
-})();`, 1)
+};`, 1)
 	return goGlue + "\n" + engineJS, nil
 }
 

@@ -64,6 +64,9 @@ type Options struct {
 	// from the third document on; 0: GOMAXPROCS. The report is the same
 	// for any.
 	Workers int
+	// ReadChunk, where set, reads those goroutines' chunks elsewhere: in
+	// the browser, in other Web Workers (ingest.ParallelElsewhere).
+	ReadChunk ingest.ReadChunk
 }
 
 // Progress is reported while reading.
@@ -283,7 +286,11 @@ func (a *analysis) parallel(r Source) Source {
 	}
 	switch s := r.(type) {
 	case *ingest.Reader:
-		if p, ok := s.Parallel(workers); ok {
+		read := s.Parallel
+		if a.opts.ReadChunk != nil {
+			read = func(n int) (*ingest.Parallel, bool) { return s.ParallelElsewhere(n, a.opts.ReadChunk) }
+		}
+		if p, ok := read(workers); ok {
 			return p
 		}
 	case parallelReader:

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/sample"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
@@ -37,11 +39,25 @@ func TestWorkers(t *testing.T) {
 	}
 }
 
-// testWorkers checks input's report for 1, 2 and 8 workers.
+// testWorkers checks input's report for 1, 2 and 8 workers, reading on
+// goroutines and, as in the browser, elsewhere (ingest.ChunkReader).
 func testWorkers(t *testing.T, name string, input []byte, window int) {
 	var want []byte
-	for _, workers := range []int{1, 2, 8} {
-		rep, err := Analyze(bytes.NewReader(input), Options{Window: window, Workers: workers})
+	for _, c := range []struct {
+		workers   int
+		elsewhere bool
+	}{{1, false}, {2, false}, {8, false}, {2, true}, {8, true}} {
+		workers := c.workers
+		opts := Options{Window: window, Workers: workers}
+		var calls atomic.Int64
+		if c.elsewhere {
+			read := chunkReaders(workers)
+			opts.ReadChunk = func(job []byte) ([]byte, error) { calls.Add(1); return read(job) }
+		}
+		rep, err := Analyze(bytes.NewReader(input), opts)
+		if c.elsewhere && len(input) > 4<<20 && calls.Load() == 0 {
+			t.Errorf("%s: no chunk was read elsewhere", name)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,8 +68,23 @@ func testWorkers(t *testing.T, name string, input []byte, window int) {
 		if want == nil {
 			want = got
 		} else if !bytes.Equal(got, want) {
-			t.Errorf("%s: the report with %d workers differs from the one with 1", name, workers)
+			t.Errorf("%s: the report with %d workers (elsewhere %t) differs from the one with 1", name, workers, c.elsewhere)
 		}
+	}
+}
+
+// chunkReaders is a ReadChunk served by n ChunkReaders, each one job at a
+// time, as the page's Web Workers serve the engine.
+func chunkReaders(n int) ingest.ReadChunk {
+	free := make(chan *ingest.ChunkReader, n)
+	for range n {
+		free <- new(ingest.ChunkReader)
+	}
+	return func(job []byte) ([]byte, error) {
+		cr := <-free
+		defer func() { free <- cr }()
+		answer, err := cr.Read(job)
+		return bytes.Clone(answer), err
 	}
 }
 

@@ -37,6 +37,15 @@ type Config struct {
 	// less memory than analysis.MemoryBudget gives less; 0 for
 	// options.MaxExactValues.
 	MaxExactValues int64
+	// ReadChunk, where set, reads the input's chunks elsewhere: the
+	// browser's engine hands them to other Web Workers
+	// (analysis.Options.ReadChunk).
+	ReadChunk ingest.ReadChunk
+	// MaxWorkers bounds the option workers, the goroutines an analysis
+	// reads with; 0 for options.MaxWorkers. A host of one thread and little
+	// memory (Cloudflare's) gives 1: more goroutines would only hold more
+	// chunks at once.
+	MaxWorkers int
 }
 
 // Handler returns the API.
@@ -105,6 +114,13 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	format := cmp.Or(settings.Format, "json")
 	opts := analysis.OptionsFrom(settings)
 	opts.MaxExactValues = c.MaxExactValues
+	opts.ReadChunk = c.ReadChunk
+	if c.MaxWorkers > 0 {
+		opts.Workers = min(opts.Workers, c.MaxWorkers)
+		if opts.Workers == 0 {
+			opts.Workers = c.MaxWorkers
+		}
+	}
 	csv, err := bodyKind(r.Header.Get("Content-Type"))
 	if err != nil {
 		fail(w, http.StatusUnsupportedMediaType, "%v", err)

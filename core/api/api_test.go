@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,9 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pkcalc/pkcalc/core/analysis"
+	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
@@ -291,5 +295,50 @@ func TestAnalyzeTableAndUnseenName(t *testing.T) {
 	// The JSON as sent: the mark is written \ufeff, not raw.
 	if strings.Contains(w.Body.String(), "\ufeff") {
 		t.Error("the report carries the byte order mark raw")
+	}
+}
+
+// TestWorkers: the option workers reaches the analysis, with the host's
+// ReadChunk and within its MaxWorkers; the report is the same bytes.
+func TestWorkers(t *testing.T) {
+	docs := sample.OrdersText(12_000) // 3.6 MB: chunks of a megabyte
+	var want string
+	for _, c := range []struct {
+		name       string
+		target     string
+		maxWorkers int
+		elsewhere  bool // chunks are read by ReadChunk
+	}{
+		{"one worker", "/v1/analyze?workers=1", 0, false},
+		{"three", "/v1/analyze?workers=3", 0, true},
+		{"three, the host's bound one", "/v1/analyze?workers=3", 1, false},
+		{"the host's bound one", "/v1/analyze", 1, false},
+	} {
+		var calls atomic.Int32
+		var cr ingest.ChunkReader
+		var mu sync.Mutex
+		h := Handler(Config{MaxWorkers: c.maxWorkers, ReadChunk: func(job []byte) ([]byte, error) {
+			calls.Add(1)
+			mu.Lock()
+			defer mu.Unlock()
+			answer, err := cr.Read(job)
+			return bytes.Clone(answer), err
+		}})
+		w := post(t, h, c.target, "application/x-ndjson", "", docs)
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %s", c.name, w.Code, w.Body.String())
+		}
+		if want == "" {
+			want = w.Body.String()
+		} else if w.Body.String() != want {
+			t.Errorf("%s: the report differs from the one with one worker", c.name)
+		}
+		if got := calls.Load() > 0; got != c.elsewhere {
+			t.Errorf("%s: %d chunks read by ReadChunk", c.name, calls.Load())
+		}
+	}
+	w := post(t, Handler(Config{}), "/v1/analyze?workers=65", "application/x-ndjson", "", docs)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "workers 65 is more than pkcalc starts (64 at most)") {
+		t.Errorf("65 workers: %d %s", w.Code, w.Body.String())
 	}
 }

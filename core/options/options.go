@@ -89,6 +89,11 @@ const (
 	MaxDistinctLimit = 1_000_000
 )
 
+// MaxWorkers is the most goroutines or Web Workers that read an input:
+// past eight the reading waits for the analysis (ingest's maxInFlight
+// chunks keep eight busy), so more only take memory.
+const MaxWorkers = 64
+
 // DefaultMaxDistinct is how many distinct values each key keeps exactly
 // when maxDistinct is not given.
 const DefaultMaxDistinct = 50_000
@@ -215,6 +220,8 @@ var All = []Option{
 	{Name: "emit", Flag: "emit", Kind: Choice, Label: "Code to create the container", In: CLI, Choices: provision.IDs(),
 		Help: "print only the `code` that creates the container of the recommended key (with --no-suggest, of the first --key), as the page shows it: " +
 			list(provision.IDs())},
+	{Name: "workers", Flag: "workers", Kind: Count, Label: "Workers", In: CLI | API | JS, Min: 1, Max: MaxWorkers, Over: "pkcalc starts (%s at most)",
+		Help: "how many goroutines (in the browser, Web Workers) read JSON Lines, from the third document on; the report is the same for any `number` (default: one per core)"},
 	{Name: "inputFormat", Flag: "input-format", Kind: Choice, Label: "Input format", In: CLI | JS, Choices: InputFormats,
 		Help: "`format` of the documents: json or csv (default: each file by its name, csv for .csv and .tsv, json for the rest and for standard input)"},
 }

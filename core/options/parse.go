@@ -41,6 +41,7 @@ type Settings struct {
 	Format                 string // output format; "": the front end's default
 	InputFormat            string // "": as the input's name or type says
 	Emit                   string // the snippet to print instead of a report (provision.IDs); "": the report
+	Workers                int    // goroutines or Web Workers that read JSON Lines; 0: one per core
 
 	// The diagnosis of a live container (docs/DIAGNOSE.md): its key, and
 	// which of its exports are given (a front end holds their files).
@@ -79,6 +80,7 @@ func Parse(v url.Values, fe FrontEnd) (Settings, error) {
 	s.Aggregates = p.bool("aggregates")
 	s.DocBytes = int64(p.int("docBytes"))
 	s.Format, s.InputFormat, s.Emit = p.choice("format"), p.choice("inputFormat"), p.choice("emit")
+	s.Workers = p.int("workers")
 	s.CurrentKey = p.key("currentKey")
 	s.Ranges, s.RULog, s.StorageLog, s.Metrics = p.bool("ranges"), p.bool("ruLog"), p.bool("storageLog"), p.bool("metrics")
 	if p.err != nil {

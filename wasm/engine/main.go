@@ -14,6 +14,10 @@
 // engine.js gives each call a context holding only the Request (req.raw);
 // the response is set on it (res). wasm/engine/cloudflare still uses
 // workers.Serve.
+//
+// The same program is the engine's helpers (engine.js starts them when an
+// analysis asks for more than one worker): where pkcalcRole is "chunks" it
+// reads the chunks of JSON Lines the engine hands them (chunks.go).
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"syscall/js"
 
 	"github.com/syumai/workers/exp/hono"
 
@@ -29,11 +34,15 @@ import (
 )
 
 func main() {
+	if js.Global().Get("pkcalcRole").Equal(js.ValueOf("chunks")) {
+		serveChunks()
+		return
+	}
 	// The tab's engine may take analysis.MemoryBudget: past it the
 	// collector runs as often as it must. A WebAssembly memory never
 	// shrinks, so its peak is what the tab keeps.
 	debug.SetMemoryLimit(analysis.MemoryBudget)
-	h := api.Handler(api.Config{})
+	h := api.Handler(api.Config{ReadChunk: readChunk})
 	hono.ServeMiddleware(func(c *hono.Context, _ func()) { serve(h, c) })
 }
 

@@ -19,7 +19,7 @@ func main() {
 	debug.SetMemoryLimit(memoryLimit)
 	// 100 MiB: what Cloudflare itself takes as a request body on its Free
 	// and Pro plans.
-	workers.Serve(api.Handler(api.Config{MaxBodyBytes: 100 << 20, MaxExactValues: maxExactValues}))
+	workers.Serve(api.Handler(api.Config{MaxBodyBytes: 100 << 20, MaxExactValues: maxExactValues, MaxWorkers: 1}))
 }
 
 // maxExactValues is the most values the keys keep exactly in all, for the

@@ -60,7 +60,7 @@ type Options struct {
 	// MaxExactValues is the most values all keys keep exactly (shareExact);
 	// 0: options.MaxExactValues. A host of less memory gives less.
 	MaxExactValues int64
-	// Workers is how many goroutines read JSON Lines (ingest.Parallel),
+	// Workers is how many goroutines read JSON Lines and JSON arrays (ingest.Parallel),
 	// from the third document on; 0: GOMAXPROCS. The report is the same
 	// for any.
 	Workers int
@@ -208,7 +208,7 @@ func (a *analysis) run(r Source) (*report.Report, error) {
 			held += hold(d)
 			window = append(window, d)
 			if a.docs == 2 {
-				// By now the Reader knows JSON Lines.
+				// By now the Reader knows JSON Lines or an array.
 				r = a.parallel(r)
 			}
 			if len(window) >= opts.Window || held >= windowHeap {

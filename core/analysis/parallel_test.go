@@ -15,7 +15,7 @@ import (
 )
 
 // TestWorkers checks that the report is byte for byte the same whether
-// JSON Lines are read on 1, 2 or 8 goroutines: on the
+// JSON Lines and arrays are read on 1, 2 or 8 goroutines: on the
 // sample's orders past the window, on the same with problems amid them,
 // and on a shared dataset of real readings as JSON Lines.
 func TestWorkers(t *testing.T) {
@@ -29,6 +29,9 @@ func TestWorkers(t *testing.T) {
 		"orders": orders.Bytes(),
 		"dirty":  []byte(dirty),
 		"iot":    jsonLines(t, readFile(t, shared.File(t, "datasets", "iot-env-sensor-telemetry.json"))),
+		// JSON arrays: one order a line, and the dataset as published, one line.
+		"orders array": []byte("[" + strings.Join(strings.Split(strings.TrimSuffix(orders.String(), "\n"), "\n"), ",\n") + "]"),
+		"iot array":    readFile(t, shared.File(t, "datasets", "iot-env-sensor-telemetry.json")),
 	}
 	for name, input := range cases {
 		// The workers read from the third document on: the window too, and

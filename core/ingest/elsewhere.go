@@ -18,7 +18,8 @@ package ingest
 // The wire: integers are varints (cursor fields signed, the rest
 // unsigned), strings a length and their bytes.
 //
-//	job:    version, format, csvRemedy, pages, careful, unseen (count, names),
+//	job:    version, format, state (between documents or in an array),
+//	        csvRemedy, pages, careful, unseen (count, names),
 //	        cursor (offset, lineStart, crEnd, bomEnd, spaceFrom, line),
 //	        projection (0: none; 1, then count, each path as count and names),
 //	        the chunk's bytes to the end
@@ -42,8 +43,8 @@ import (
 // none. It may be called from several goroutines at once.
 type ReadChunk func(job []byte) ([]byte, error)
 
-// wireVersion starts every job and answer: an engine and a worker of
-// different builds do not read each other's.
+// wireVersion starts every job and answer. Helpers run the module the
+// engine posts them, so it only guards against a wire changed on one side.
 const wireVersion = 1
 
 // maxWireDepth bounds the nesting an answer may have: the Reader's limit
@@ -76,6 +77,7 @@ func (c *chunk) readElsewhere(like *Reader, proj *projection, read ReadChunk) {
 func appendJob(b []byte, like *Reader, proj *projection, at cursor, data []byte) []byte {
 	b = append(b, wireVersion)
 	b = appendString(b, like.format)
+	b = append(b, byte(like.state))
 	b = appendString(b, like.csvRemedy)
 	b = appendBool(b, like.pages)
 	b = appendBool(b, like.careful)
@@ -142,7 +144,10 @@ func (cr *ChunkReader) Read(job []byte) ([]byte, error) {
 	if d.byte() != wireVersion {
 		return nil, fmt.Errorf("ingest: a chunk's job of another version of pkcalc")
 	}
-	like := &Reader{format: d.string(), csvRemedy: d.string(), pages: d.bool(), careful: d.bool()}
+	like := &Reader{format: d.string(), state: state(d.byte()), csvRemedy: d.string(), pages: d.bool(), careful: d.bool()}
+	if like.state != stTop && like.state != stArray {
+		return nil, errJob
+	}
 	if n := d.count(); n > 0 {
 		like.unseen = make(map[string]struct{}, n)
 		for range n {
@@ -234,16 +239,18 @@ func appendValue(b []byte, v *jsontree.Value) []byte {
 // decode reads the chunk's documents from an answer, into its memory, and
 // says whether the answer decoded and the chunk read cleanly.
 func (c *chunk) decode(answer []byte) bool {
-	d := wire{b: answer}
+	d := wire{b: answer, budget: len(answer)}
 	if d.byte() != wireVersion || !d.bool() {
 		return false
 	}
-	n := d.count()
-	for range n {
+	n := d.values()
+	for i := range n {
 		doc := c.mem.doc()
 		*doc = Document{Index: d.int(), Line: d.int(), Offset: int64(d.int()), Bytes: d.int()}
 		c.value(&d, &doc.Root, 0)
-		if d.bad {
+		// An answer that decodes but is not of this chunk is no answer.
+		if d.bad || doc.Index != i+1 || doc.Root.Kind != jsontree.Object ||
+			doc.Offset < c.at.offset || doc.Offset >= c.after.offset {
 			return false
 		}
 		c.docs = append(c.docs, doc)
@@ -265,7 +272,7 @@ func (c *chunk) value(d *wire, v *jsontree.Value, depth int) {
 	case jsontree.String:
 		v.Str = c.text(d.bytes())
 	case jsontree.Object:
-		n := d.count()
+		n := d.values()
 		if depth == maxWireDepth {
 			d.bad = true
 			return
@@ -276,7 +283,7 @@ func (c *chunk) value(d *wire, v *jsontree.Value, depth int) {
 			c.value(d, &v.Members[i].Value, depth+1)
 		}
 	case jsontree.Array:
-		n := d.count()
+		n := d.values()
 		if depth == maxWireDepth {
 			d.bad = true
 			return
@@ -291,8 +298,9 @@ func (c *chunk) value(d *wire, v *jsontree.Value, depth int) {
 }
 
 // members is room for an object's n members: in the chunk's arenas under
-// a projection, where the chunk's memory is used again, as the Reader's
-// projected members are.
+// a projection, where the chunk's memory is used again; the Reader makes
+// the members of a value projected whole on their own, which nothing
+// past the next document keeps either way.
 func (c *chunk) members(n int) []jsontree.Member {
 	if n == 0 {
 		return nil
@@ -322,8 +330,9 @@ func (c *chunk) text(b []byte) string {
 // wire reads a job or an answer; past the first thing that does not
 // decode, bad is set and every read gives zero.
 type wire struct {
-	b   []byte
-	bad bool
+	b      []byte
+	bad    bool
+	budget int // values an answer may still hold: each takes a byte at least
 }
 
 func (d *wire) byte() byte {
@@ -370,6 +379,17 @@ func (d *wire) count() int {
 		return 0
 	}
 	return int(v)
+}
+
+// values is a number of values to follow, within the answer's budget,
+// so that garbage cannot make the engine allocate more than it holds.
+func (d *wire) values() int {
+	n := d.count()
+	if d.budget -= n; d.budget < 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	return n
 }
 
 func (d *wire) uint64() uint64 {

@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/sample"
 	"github.com/pkcalc/pkcalc/internal/hostile"
 )
@@ -111,15 +113,40 @@ func TestChunkAnswerCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer = append([]byte(nil), answer...)
+	of := func() *chunk { return &chunk{proj: r.proj, after: cursor{offset: int64(len(data))}} }
 	for n := range len(answer) {
-		c := &chunk{proj: r.proj}
+		c := of()
 		if c.decode(answer[:n]) {
 			t.Fatalf("an answer cut to %d of %d bytes decoded", n, len(answer))
 		}
 	}
-	c := &chunk{proj: r.proj}
+	c := of()
 	if !c.decode(answer) || len(c.docs) != 20 || c.docs[19].Root.JSON() != `{"id":"19","o":{"x":1}}` {
 		t.Fatalf("the whole answer: clean %t, %d documents", c.clean, len(c.docs))
+	}
+	// Answers that decode but are not this chunk's, and garbage that
+	// claims more values than it has bytes (each nesting level asking for
+	// as many again), are refused.
+	doc := func(index, offset int) []byte {
+		b := []byte{wireVersion, 1, 1, byte(index), 1}
+		b = binary.AppendUvarint(b, uint64(offset))
+		return append(b, 9, byte(jsontree.Object), 0)
+	}
+	deep := []byte{wireVersion, 1, 1, 1, 1, 0, 9}
+	for range 100 {
+		deep = append(deep, byte(jsontree.Array), 0xff, 0x3f) // 8,191 elements
+	}
+	for name, a := range map[string][]byte{
+		"this chunk's":        doc(1, 5),
+		"numbered from 2":     doc(2, 5),
+		"past its end":        doc(1, 1<<20),
+		"a string, no object": {wireVersion, 1, 1, 1, 1, 0, 9, byte(jsontree.String), 0},
+		"deep counts":         deep,
+	} {
+		c := of()
+		if got, want := c.decode(a), name == "this chunk's"; got != want {
+			t.Errorf("an answer %s decoded %t", name, got)
+		}
 	}
 	// A job cut within its settings is refused; cut within its data, it
 	// reads what is there.
@@ -178,5 +205,32 @@ func BenchmarkChunkDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestParallelArrays checks that JSON arrays as exports write them (one
+// element a line, all on one line, pretty) are read in chunks, not only
+// by the Reader after a chunk that failed: most chunks read cleanly.
+func TestParallelArrays(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	defer func() { elsewhere = nil }()
+	chunkBytes = 2000
+	inputs := arrayInputs()
+	for _, name := range []string{"one line", "pretty", "one a line, crlf", "array of clean"} {
+		input := inputs[name]
+		var clean, all atomic.Int32
+		read := chunkReaders(2)
+		elsewhere = func(job []byte) ([]byte, error) {
+			a, err := read(job)
+			all.Add(1)
+			if err == nil && len(a) > 1 && a[1] == 1 {
+				clean.Add(1)
+			}
+			return a, err
+		}
+		readParallel(t, input, 2, 2, nil, nil)
+		if chunks := int32(len(input) / chunkBytes); clean.Load() < chunks-2 {
+			t.Errorf("%s: %d of %d chunks read cleanly, of some %d", name, clean.Load(), all.Load(), chunks)
+		}
 	}
 }

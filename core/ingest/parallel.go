@@ -60,6 +60,7 @@ type Parallel struct {
 	rest  io.Reader                  // the input the splitter has not cut, once it has ended
 	proj  atomic.Pointer[projection] // the Reader's, for the chunks read from now on
 	err   error                      // the input's read error, once the splitter has ended
+	cut   func([]byte) int           // where a chunk of this format may end: lineCut or elementCut
 
 	cur    *chunk
 	next   int    // cur.docs[next] is returned next
@@ -81,6 +82,7 @@ type chunk struct {
 	whole  bool          // it ends at a line end or the input's end, where a chunk may
 	proj   *projection   // what it was read with
 	mem    kept          // its documents' memory
+	alone  bool          // the only chunk: read here, where a helper would first have to start
 	job    []byte        // what it was sent as, read elsewhere (elsewhere.go)
 	recent *[4096]string // the short texts it decoded, by valueSlot
 }
@@ -168,8 +170,17 @@ func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 // parallel is Parallel, each chunk read by read where it is not nil
 // (ParallelElsewhere).
 func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
-	if workers < 2 || r.format != "JSON Lines" || r.state != stTop || r.done || r.readErr != nil ||
-		len(r.pending) > 0 || r.pendingErr != nil || r.table != nil || r.cut.on || r.carry != nil || !r.read {
+	if workers < 2 || r.done || r.readErr != nil || len(r.pending) > 0 || r.pendingErr != nil ||
+		r.table != nil || r.cut.on || r.carry != nil || !r.read {
+		return nil, false
+	}
+	var cut func([]byte) int
+	switch {
+	case r.format == "JSON Lines" && r.state == stTop:
+		cut = lineCut
+	case r.format == "JSON array" && r.state == stArray && r.headerAt == nil && !r.pages:
+		cut = elementCut
+	default:
 		return nil, false
 	}
 	// The bytes r has buffered and not read come first.
@@ -184,6 +195,7 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 		spare: make(chan *chunk, flight),
 		stop:  make(chan struct{}),
 		slots: make(chan struct{}, flight),
+		cut:   cut,
 		docs:  r.docs,
 		at:    cursor{offset: r.Offset(), lineStart: r.lineStart, crEnd: r.crEnd, bomEnd: r.bomEnd, spaceFrom: r.spaceFrom, line: r.line},
 	}
@@ -192,7 +204,7 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 	// The workers read r's settings from a copy: once a chunk is not
 	// clean, r reads on while workers may still be finishing theirs. The
 	// projection, which Project may change, is read chunk by chunk.
-	like := &Reader{format: r.format, csvRemedy: r.csvRemedy, pages: r.pages, careful: r.careful,
+	like := &Reader{format: r.format, state: r.state, csvRemedy: r.csvRemedy, pages: r.pages, careful: r.careful,
 		unseen: maps.Clone(r.unseen)}
 	p.proj.Store(r.proj)
 	var wg sync.WaitGroup
@@ -205,7 +217,7 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 				case <-p.stop: // Next has given up the chunks
 					close(c.parsed)
 				default:
-					if read != nil {
+					if read != nil && !c.alone {
 						c.readElsewhere(like, p.proj.Load(), read)
 					} else {
 						c.read(like, p.proj.Load())
@@ -224,7 +236,7 @@ func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
 	defer close(p.order)
 	defer close(jobs)
 	var carry []byte // the start of the next chunk, read with the last
-	for {
+	for first := true; ; first = false {
 		select {
 		case <-p.stop:
 			p.rest = io.MultiReader(bytes.NewReader(carry), src)
@@ -248,13 +260,15 @@ func (p *Parallel) split(src io.Reader, at cursor, jobs chan<- *chunk) {
 		}
 		cut, whole := len(data), true
 		if err == nil {
-			if cut = bytes.LastIndexByte(data, '\n') + 1; cut == 0 {
-				// No line end (a line longer than a chunk, or lines that
-				// end at a lone CR): the Reader reads on from here.
+			if cut = p.cut(data); cut == 0 {
+				// Nowhere to end (a line longer than a chunk, lines that
+				// end at a lone CR, an element longer than a chunk): the
+				// Reader reads on from here.
 				cut, whole = len(data), false
 			}
 		}
 		c.data, c.at, c.whole = data[:cut], at, whole
+		c.alone = first && err != nil
 		carry = bytes.Clone(data[cut:])
 		at = next(at, c.data)
 		c.after = at
@@ -299,8 +313,72 @@ func fill(src io.Reader, carry, buf []byte) ([]byte, error) {
 	return data, nil
 }
 
+// lineCut is where a chunk of JSON Lines ends: past its last line end,
+// or 0 for none.
+func lineCut(data []byte) int { return bytes.LastIndexByte(data, '\n') + 1 }
+
+// elementCut is where a chunk of a JSON array ends: just past the last
+// comma between elements, found by following strings and nesting from the
+// chunk's start, which is between elements; 0 for none. Text that is not
+// JSON may mislead it: the chunk it ends then reads with an error, and the
+// Reader reads on from there. A chunk read cleanly from between elements
+// ends between elements, so only right cuts are ever used.
+func elementCut(data []byte) int {
+	cut, depth := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			if i = stringEnd(data, i+1); i < 0 {
+				return cut
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth < 0 {
+				return cut // the array's end: the Reader reads it
+			}
+		case ',':
+			if depth == 0 {
+				cut = i + 1
+			}
+		}
+	}
+	return cut
+}
+
+// stringEnd is the index of the quote that ends the string whose text
+// starts at b[i], or -1 where b ends first.
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		k := j // the quote is escaped by an odd run of backslashes
+		for k > i && b[k-1] == '\\' {
+			k--
+		}
+		if (j-k)%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// onlySpace is whether b is JSON white space alone.
+func onlySpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // next is the cursor just past b, which starts at at and ends at a line
-// end, as the Reader counts lines: at LF, at CRLF and at a lone CR.
+// end or, in a JSON array, just past the comma after an element, as the
+// Reader counts lines: at LF, at CRLF and at a lone CR.
 func next(at cursor, b []byte) cursor {
 	lines := bytes.Count(b, []byte{'\n'})
 	for i := bytes.IndexByte(b, '\r'); i >= 0; {
@@ -314,6 +392,11 @@ func next(at cursor, b []byte) cursor {
 		i += 1 + j
 	}
 	end := at.offset + int64(len(b))
+	// A chunk of a JSON array may end within a line.
+	lineStart := at.lineStart
+	if i := bytes.LastIndexAny(b, "\n\r"); i >= 0 {
+		lineStart = at.offset + int64(i) + 1
+	}
 	// The white space before the next chunk began where b's trailing
 	// white space does (skipSpaces).
 	ws := len(b)
@@ -324,7 +407,7 @@ func next(at cursor, b []byte) cursor {
 	if ws == 0 {
 		space = at.spaceFrom
 	}
-	return cursor{offset: end, lineStart: end, crEnd: -1, bomEnd: -1, spaceFrom: space, line: at.line + lines}
+	return cursor{offset: end, lineStart: lineStart, crEnd: -1, bomEnd: -1, spaceFrom: space, line: at.line + lines}
 }
 
 // read reads the chunk with a Reader of like's settings and projection
@@ -339,16 +422,20 @@ func (c *chunk) read(like *Reader, proj *projection) {
 	r := &Reader{
 		buf: c.data, end: len(c.data), base: c.at.offset, eof: true,
 		line: c.at.line, lineStart: c.at.lineStart, crEnd: c.at.crEnd, bomEnd: c.at.bomEnd, spaceFrom: c.at.spaceFrom,
-		format: like.format, values: 2, read: true,
+		format: like.format, state: like.state, values: 2, read: true,
 		csvRemedy: like.csvRemedy, pages: like.pages, proj: proj, careful: like.careful,
 		keys: make(map[string]string), unseen: maps.Clone(like.unseen), keep: &c.mem,
 	}
 	for {
+		if r.state == stArray && !r.done && r.pendingErr == nil && onlySpace(r.buf[r.pos:r.end]) {
+			break // the chunk ends after an element's comma
+		}
 		d, err := r.Next()
 		if err == io.EOF {
 			break
 		}
-		if err != nil || len(d.Notes) > 0 {
+		if err != nil || len(d.Notes) > 0 || r.state != like.state {
+			// An array's end is the Reader's to read, with what follows.
 			c.docs = c.docs[:0]
 			return
 		}

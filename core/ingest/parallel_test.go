@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 
@@ -144,12 +145,41 @@ func parallelInputs() map[string][]byte {
 	}
 }
 
+// arrayInputs are JSON arrays of documents shaped as exports write them
+// (one element a line, on one line, pretty), with what the Reader notes or
+// reports, and JSON Lines' inputs made arrays: their lines joined by
+// commas.
+func arrayInputs() map[string][]byte {
+	out := map[string][]byte{}
+	for name, input := range parallelInputs() {
+		lines := strings.Split(strings.TrimRight(string(input), "\n"), "\n")
+		out["array of "+name] = []byte("[" + strings.Join(lines, ",\n") + "]\n")
+	}
+	var docs []string
+	for i := range 300 {
+		docs = append(docs, fmt.Sprintf(`{"id":"%d","tenant":"t%d","items":[{"id":"i%d","n":1},{"id":"j","n":2}],"o":{"x":%d}}`, i, i%7, i, i%3))
+	}
+	line := "[" + strings.Join(docs, ",") + "]"
+	pretty := "[\n  " + strings.ReplaceAll(strings.Join(docs, ",\n  "), `,"`, ",\n    \"") + "\n]"
+	out["one line"] = []byte(line)
+	out["pretty"] = []byte(pretty)
+	out["one a line, crlf"] = []byte("[" + strings.Join(docs, ",\r\n") + "]\r\n")
+	out["then more"] = []byte(line + "\n" + docs[0] + "\n")
+	out["trailing comma"] = []byte("[" + strings.Join(docs, ",\n") + ",\n]")
+	out["unclosed"] = []byte("[" + strings.Join(docs, ",\n"))
+	out["missing comma"] = []byte("[" + strings.Join(docs[:150], ",\n") + "\n" + strings.Join(docs[150:], ",\n") + "]")
+	out["not an object"] = []byte("[" + strings.Join(docs[:150], ",\n") + ",\n7,\n" + strings.Join(docs[150:], ",\n") + "]")
+	out["first name other"] = []byte("[" + strings.Join(docs[:150], ",\n") + ",\n{\"n\":1,\"id\":\"z\"},\n" + strings.Join(docs[150:], ",\n") + "]")
+	return out
+}
+
 // TestParallel checks that a Parallel returns what the Reader itself
 // reads, for any number of workers and any chunk size, on clean input and
-// on input with every kind of problem.
+// on input with every kind of problem, JSON Lines and JSON arrays.
 func TestParallel(t *testing.T) {
 	defer func(n int) { chunkBytes = n }(chunkBytes)
 	inputs := parallelInputs()
+	maps.Copy(inputs, arrayInputs())
 	for _, c := range hostile.Cases(t) {
 		inputs["hostile "+c.Name] = c.Input(t)
 	}
@@ -256,7 +286,8 @@ func TestParallelUsed(t *testing.T) {
 		want  bool
 	}{
 		{"JSON Lines", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", true},
-		{"array", "[{\"a\":1},\n{\"a\":2},\n{\"a\":3}]", false},
+		{"array", "[{\"a\":1},\n{\"a\":2},\n{\"a\":3}]", true},
+		{"array of arrays", "[[\"a\"],\n[1],\n[2]]", false},
 		{"concatenated", "{\"a\":1} {\"a\":2} {\"a\":3}", false},
 		{"one worker", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", false},
 	} {

@@ -5,7 +5,7 @@
 //
 // With the option workers above 1 it starts that many helpers, Web Workers
 // of this same script named "pkcalc-chunks", each a Go instance of the same
-// engine.wasm that reads the chunks of JSON Lines the engine hands it
+// engine.wasm that reads the chunks of JSON Lines or of a JSON array the engine hands it
 // (core/ingest's ChunkReader, through globalThis.pkcalcReadChunk) while
 // the engine counts the documents of the chunks before.
 //
@@ -79,7 +79,7 @@ self.onmessage = helper ? readChunk : async (event) => {
   }
   const { id, input, type, params, path, parts } = event.data;
   try {
-    if (params && params.workers > 1) helpers.want(Number(params.workers));
+    helpers.wanted = Number(params && params.workers) || 0; // checked by the engine: a bad one gets no job
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(params || {})) {
       for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
@@ -130,20 +130,23 @@ function post(id, ev) {
 // The helpers, as the engine's Go side sees them: pkcalcReadChunk(job)
 // resolves with the answer of a helper, or rejects, and then the engine
 // reads that chunk itself (core/ingest/elsewhere.go). Jobs wait for a free
-// helper; a helper that fails is let go and the pool grows again at the
-// next analysis that asks for it.
+// helper. A helper that fails (an error, no answer within JOB_SECONDS, a
+// message that cannot be read) is let go; helpers idle for IDLE_SECONDS
+// are let go too, and the pool grows again at the next analysis's job.
 const HELPER_TYPE = "module"; // the single-file build's worker is a classic script
 // Each helper takes some 50 MB of the tab; eight took its peak on a 100 MB
 // file to about 0.9 GB, within the 1 GiB an analysis may take
 // (docs/PERFORMANCE.md, Memory). A larger workers queues its jobs for them.
 const MAX_HELPERS = 8;
+const JOB_SECONDS = 60; // a chunk takes milliseconds
+const IDLE_SECONDS = 30;
 const helpers = {
-  pool: [],
-  queue: [],
+  pool: [], // {worker, job, timer}
+  queue: [], // {job, resolve, reject}, waiting for a helper
   script: self.location.href, // of the helpers: this one's
-  answered: 0, // jobs answered
-  wanted: 0, // the most helpers an analysis since the last job asked for
-  want(n) { this.wanted = Math.max(this.wanted, n); },
+  answered: 0, // jobs answered since this worker started
+  wanted: 0, // the helpers the last analysis asked for
+  idle: 0, // the timer that lets idle helpers go
   grow(n) {
     while (this.pool.length < Math.min(n, MAX_HELPERS)) {
       let w;
@@ -153,42 +156,57 @@ const helpers = {
         console.warn("pkcalc: a helper could not start; the engine reads on alone:", e);
         return;
       }
-      engineModule.then((module) => w.postMessage({ module }));
-      const h = { worker: w, job: null };
+      const h = { worker: w, job: null, timer: 0 };
+      this.pool.push(h);
+      engineModule.then((module) => w.postMessage({ module }))
+        .catch((e) => this.drop(h, "a helper could not have the engine: " + (e && e.message || e)));
       w.onmessage = (e) => {
-        const job = h.job;
-        h.job = null;
-        if (e.data.error) job.reject(new Error(e.data.error));
-        else {
-          this.answered++;
-          job.resolve(new Uint8Array(e.data.answer));
+        if (e.data.error) {
+          this.drop(h, e.data.error); // its Go instance is not to be trusted again
+          return;
         }
+        const job = h.job;
+        if (!job) return;
+        clearTimeout(h.timer);
+        h.job = null;
+        this.answered++;
+        job.resolve(new Uint8Array(e.data.answer));
         this.pump();
       };
+      w.onmessageerror = () => this.drop(h, "a helper's answer could not be read");
       w.onerror = (e) => {
         e.preventDefault();
-        w.terminate();
-        this.pool = this.pool.filter((x) => x !== h);
-        if (h.job) h.job.reject(new Error("a helper stopped: " + (e.message || "unknown error")));
-        this.pump();
+        this.drop(h, "a helper stopped: " + (e.message || "unknown error"));
       };
-      this.pool.push(h);
     }
   },
+  // drop lets a helper go, its job failed: the engine reads that chunk.
+  drop(h, why) {
+    clearTimeout(h.timer);
+    h.worker.terminate();
+    this.pool = this.pool.filter((x) => x !== h);
+    if (h.job) h.job.reject(new Error(why));
+    h.job = null;
+    this.pump();
+  },
   pump() {
+    clearTimeout(this.idle);
     for (const h of this.pool) {
       if (h.job || this.queue.length === 0) continue;
       h.job = this.queue.shift();
+      h.timer = setTimeout(() => this.drop(h, "a helper did not answer in " + JOB_SECONDS + " s"), JOB_SECONDS * 1000);
       h.worker.postMessage({ job: h.job.job.buffer }, [h.job.job.buffer]);
     }
     if (this.pool.length === 0) this.queue.splice(0).forEach((job) => job.reject(new Error("no helper runs")));
+    if (this.pool.length > 0 && this.pool.every((h) => !h.job)) {
+      this.idle = setTimeout(() => this.pool.slice().forEach((h) => { if (!h.job) this.drop(h, "idle"); }), IDLE_SECONDS * 1000);
+    }
   },
 };
 globalThis.pkcalcReadChunk = (job) => new Promise((resolve, reject) => {
-  // Started at the first job, not the first analysis: a JSON array or a
-  // small input never needs one.
+  // Started at the first job, not at the analysis: a small input or one
+  // that is not JSON Lines or an array of documents never needs one.
   helpers.grow(helpers.wanted);
-  helpers.wanted = 0;
   helpers.queue.push({ job, resolve, reject });
   helpers.pump();
 });
@@ -196,6 +214,7 @@ globalThis.pkcalcReadChunk = (job) => new Promise((resolve, reject) => {
 // readChunk is a helper's: it reads a chunk's job with a Go instance of its
 // own, started on the first job, and answers with the documents.
 let reader = null;
+self.onmessageerror = helper ? () => self.postMessage({ error: "a job could not be read" }) : null;
 async function readChunk(event) {
   if (event.data.module) {
     moduleArrived(event.data.module);

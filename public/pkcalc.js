@@ -13,7 +13,7 @@
 //          retentionDays, noSuggest, readsPerSecond,
 //          writesPerSecond, queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
 //          weightField, maxDistinct, workers (how many Web Workers read
-//          JSON Lines beside the engine, 1 for none; default
+//          JSON Lines and arrays beside the engine, 1 for none; default
 //          pkcalc.defaultWorkers, 2 where there are two cores; the report
 //          is the same for any), queries (the text of a workload file,
 //          where the command line takes the file); aggregates: true when
@@ -103,7 +103,7 @@
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
     "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "workers", "inputFormat"];
 
-  // Web Workers that read JSON Lines beside the engine (engine.js's
+  // Web Workers that read JSON Lines and arrays beside the engine (engine.js's
   // helpers): two where there are two cores. The engine's own thread bounds
   // the speed once they read for it (docs/PERFORMANCE.md), and each takes
   // some 50 MB of the tab.

@@ -221,7 +221,7 @@ var All = []Option{
 		Help: "print only the `code` that creates the container of the recommended key (with --no-suggest, of the first --key), as the page shows it: " +
 			list(provision.IDs())},
 	{Name: "workers", Flag: "workers", Kind: Count, Label: "Workers", In: CLI | API | JS, Min: 1, Max: MaxWorkers, Over: "pkcalc starts (%s at most)",
-		Help: "how many goroutines (in the browser, Web Workers) read JSON Lines, from the third document on; the report is the same for any `number` (default: one per core)"},
+		Help: "how many goroutines (in the browser, Web Workers) read JSON Lines and JSON arrays of documents, from the third document on; the report is the same for any `number` (default: one per core)"},
 	{Name: "inputFormat", Flag: "input-format", Kind: Choice, Label: "Input format", In: CLI | JS, Choices: InputFormats,
 		Help: "`format` of the documents: json or csv (default: each file by its name, csv for .csv and .tsv, json for the rest and for standard input)"},
 }

@@ -1,11 +1,12 @@
 package ingest
 
-// Reading JSON Lines on several goroutines.
+// Reading JSON Lines and JSON arrays on several goroutines.
 //
-// Past the first documents a Reader of JSON Lines can hand the rest of its
-// input to a Parallel, which cuts it into chunks of a megabyte at line ends
-// and reads each chunk on a goroutine of its own with a Reader of the
-// chunk, then returns the documents in the input's order, numbered as the
+// Past the first documents a Reader of JSON Lines or of a JSON array can
+// hand the rest of its input to a Parallel, which cuts it into chunks of a
+// megabyte at line ends (an array's between its elements: elementCut) and
+// reads each chunk on a goroutine of its own with a Reader of the chunk,
+// then returns the documents in the input's order, numbered as the
 // Reader would number them. A chunk read without an error, a note or a
 // change of format is what the Reader would have read, byte for byte; at
 // the first chunk that is not, the Reader itself reads on from that
@@ -159,10 +160,11 @@ type cursor struct {
 
 // Parallel returns a Parallel reading the rest of r's input on workers
 // goroutines, or false where that cannot be done as r would read it: an
-// input that is not JSON Lines, or a Reader within a document, an array
-// or a wrapper, or one that has met the end of its input with an error.
-// r must not be used directly afterwards. A Reader knows JSON Lines once
-// it has returned a second document, so callers ask from then on.
+// input that is neither JSON Lines nor a JSON array of documents (a table,
+// a wrapper's array, pages), a Reader within a document, or one that has
+// met the end of its input with an error. r must not be used directly
+// afterwards. A Reader knows its format once it has returned a second
+// document, so callers ask from then on.
 func (r *Reader) Parallel(workers int) (*Parallel, bool) {
 	return r.parallel(workers, nil)
 }

@@ -15,10 +15,10 @@ import (
 
 // TestBrowserWorkers: in the browser the report is byte for byte the same
 // whether the engine reads alone (workers 1) or its helpers, Web Workers
-// of their own, read the chunks (2 and 3), and it is pkcalc analyze's; on
-// clean JSON Lines and on lines with a bad one amid them, from which the
-// engine reads on itself. The helpers do read: the engine counts the
-// chunks they answered.
+// of their own, read the chunks (2 and 3), and it is pkcalc analyze's: on
+// clean JSON Lines, on lines with a bad one amid them (from which the
+// engine reads on itself), and on the same orders as a JSON array on one
+// line. The helpers do read: the engine counts the chunks they answered.
 func TestBrowserWorkers(t *testing.T) {
 	ctx := page(t)
 	watchChunks(t, ctx)
@@ -27,7 +27,8 @@ func TestBrowserWorkers(t *testing.T) {
 	lines := strings.SplitAfter(orders.String(), "\n")
 	var before float64 // chunks read by helpers so far
 	dirty := strings.Join(lines[:9_000], "") + "{\"id\": oops}\n" + strings.Join(lines[9_000:], "")
-	for name, input := range map[string]string{"clean": orders.String(), "dirty": dirty} {
+	array := "[" + strings.Join(strings.Split(strings.TrimSuffix(orders.String(), "\n"), "\n"), ",") + "]"
+	for name, input := range map[string]string{"clean": orders.String(), "dirty": dirty, "a JSON array on one line": array} {
 		file := filepath.Join(t.TempDir(), "orders.jsonl")
 		if err := os.WriteFile(file, []byte(input), 0o644); err != nil {
 			t.Fatal(err)

@@ -311,20 +311,13 @@ func (c *chunk) members(n int) []jsontree.Member {
 	return c.mem.members(n)
 }
 
-// text is a name's or a string value's text: short ones, which repeat,
-// from the chunk's cache, as the Reader's shortString keeps them.
+// text is a name's or a string value's text: short ones from the chunk's
+// recentTexts, as the Reader keeps them.
 func (c *chunk) text(b []byte) string {
-	if len(b) == 0 || len(b) > 32 {
-		return string(b)
-	}
 	if c.recent == nil {
-		c.recent = new([4096]string)
+		c.recent = new(recentTexts)
 	}
-	slot := &c.recent[valueSlot(b)]
-	if *slot != string(b) {
-		*slot = string(b)
-	}
-	return *slot
+	return c.recent.text(b)
 }
 
 // wire reads a job or an answer; past the first thing that does not

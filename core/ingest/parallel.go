@@ -85,7 +85,7 @@ type chunk struct {
 	mem    kept          // its documents' memory
 	alone  bool          // the only chunk: read here, where a helper would first have to start
 	job    []byte        // what it was sent as, read elsewhere (elsewhere.go)
-	recent *[4096]string // the short texts it decoded, by valueSlot
+	recent *recentTexts  // the short texts it decoded
 }
 
 // kept is the memory of a chunk's documents (Reader.keep): each document

@@ -428,7 +428,7 @@ func (q *quickRead) scalar(v *jsontree.Value) bool {
 	case '"':
 		start, end, _, ok := q.str()
 		if ok {
-			v.Kind, v.Str = jsontree.String, q.r.shortString(b[start:end])
+			v.Kind, v.Str = jsontree.String, q.r.recentValues.text(b[start:end])
 		}
 		return ok
 	case 't', 'f', 'n':
@@ -573,13 +573,18 @@ func (q *quickRead) skip(depth int) bool {
 	}
 }
 
-// shortString is a string value's text: short ones, which repeat (a
-// status, a region, a tenant), from a small cache, as str keeps them.
-func (r *Reader) shortString(b []byte) string {
+// recentTexts are short texts by valueSlot. Short values repeat (a
+// status, a region, a tenant): text gives the one string made for them,
+// for str, the quick reader and an answer decoded (elsewhere.go), rather
+// than a new one in every document.
+type recentTexts [4096]string
+
+// text is b as a string: a short one from t.
+func (t *recentTexts) text(b []byte) string {
 	if len(b) == 0 || len(b) > 32 {
 		return string(b)
 	}
-	slot := &r.recentValues[valueSlot(b)]
+	slot := &t[valueSlot(b)]
 	if *slot != string(b) {
 		*slot = string(b)
 	}

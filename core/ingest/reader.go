@@ -138,7 +138,7 @@ type Reader struct {
 	keys         map[string]string
 	unseen       map[string]struct{} // the names noteUnseen noted
 	recent       [256]string         // property names by keySlot
-	recentValues [4096]string        // short string values by valueSlot
+	recentValues recentTexts         // short string values
 	members      []jsontree.Member   // stack of the members of the objects being read
 	names        []string            // stack of the property names of objects read under a projection
 	dupNames     []string            // scratch for dedupe
@@ -1805,16 +1805,10 @@ func (r *Reader) str() (string, error) {
 	if r.overLimit {
 		return "", err
 	}
-	if err != nil || len(b) == 0 || len(b) > 32 {
+	if err != nil {
 		return string(b), err
 	}
-	// Short values repeat (a status, a region, a tenant): a small cache
-	// saves allocating them again in every document.
-	slot := &r.recentValues[valueSlot(b)]
-	if *slot != string(b) {
-		*slot = string(b)
-	}
-	return *slot, nil
+	return r.recentValues.text(b), nil
 }
 
 // strBytes reads a string after its opening quote. The result aliases a
@@ -2119,7 +2113,7 @@ func sizeText(n int64) string {
 // apart the names and values a document repeats, at a fixed cost.
 func keySlot(b []byte) uint8 { return uint8(slotHash(b) >> 24) }
 
-// valueSlot places a short string value in Reader.recentValues, a larger
+// valueSlot places a short string value in recentTexts, a larger
 // table: a key such as a customer id repeats among thousands of values.
 func valueSlot(b []byte) uint16 { return uint16(slotHash(b) >> 20) }
 

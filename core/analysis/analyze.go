@@ -60,9 +60,9 @@ type Options struct {
 	// MaxExactValues is the most values all keys keep exactly (shareExact);
 	// 0: options.MaxExactValues. A host of less memory gives less.
 	MaxExactValues int64
-	// Workers is how many goroutines read JSON Lines and JSON arrays (ingest.Parallel),
-	// from the third document on; 0: GOMAXPROCS. The report is the same
-	// for any.
+	// Workers is how many goroutines read JSON Lines and JSON arrays
+	// (ingest.Parallel), from the third document on; 0: GOMAXPROCS. The
+	// report is the same for any.
 	Workers int
 	// ReadChunk, where set, reads those goroutines' chunks elsewhere: in
 	// the browser, in other Web Workers (ingest.ParallelElsewhere).
@@ -286,11 +286,7 @@ func (a *analysis) parallel(r Source) Source {
 	}
 	switch s := r.(type) {
 	case *ingest.Reader:
-		read := s.Parallel
-		if a.opts.ReadChunk != nil {
-			read = func(n int) (*ingest.Parallel, bool) { return s.ParallelElsewhere(n, a.opts.ReadChunk) }
-		}
-		if p, ok := read(workers); ok {
+		if p, ok := s.ParallelElsewhere(workers, a.opts.ReadChunk); ok {
 			return p
 		}
 	case parallelReader:

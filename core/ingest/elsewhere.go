@@ -31,7 +31,6 @@ package ingest
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -52,29 +51,31 @@ const wireVersion = 1
 const maxWireDepth = MaxDepth + 1
 
 // ParallelElsewhere is Parallel with each chunk read by read, on workers
-// goroutines that wait for it, rather than on the goroutines themselves.
+// goroutines that wait for it, rather than on the goroutines themselves;
+// with read nil, it is Parallel.
 func (r *Reader) ParallelElsewhere(workers int, read ReadChunk) (*Parallel, bool) {
 	return r.parallel(workers, read)
 }
 
-// readElsewhere reads the chunk by read, as read would (see chunk.read).
-func (c *chunk) readElsewhere(like *Reader, proj *projection, read ReadChunk) {
+// readElsewhere reads the chunk by read, as chunk.read would, with the
+// Reader's settings as appendSettings wrote them.
+func (c *chunk) readElsewhere(settings []byte, proj *projection, read ReadChunk) {
 	defer close(c.parsed)
 	c.proj = proj
 	c.mem.reset()
 	if !c.whole {
 		return
 	}
-	c.job = appendJob(c.job[:0], like, proj, c.at, c.data)
+	c.job = appendJob(append(c.job[:0], settings...), proj, c.at, c.data)
 	answer, err := read(c.job)
 	if err != nil || !c.decode(answer) {
 		c.docs, c.clean = c.docs[:0], false
 	}
 }
 
-// appendJob appends the job of reading data, which starts at at, with
-// like's settings and proj.
-func appendJob(b []byte, like *Reader, proj *projection, at cursor, data []byte) []byte {
+// appendSettings appends a job's start: the wire's version and like's
+// settings, the same for every chunk of a Parallel.
+func appendSettings(b []byte, like *Reader) []byte {
 	b = append(b, wireVersion)
 	b = appendString(b, like.format)
 	b = append(b, byte(like.state))
@@ -90,6 +91,12 @@ func appendJob(b []byte, like *Reader, proj *projection, at cursor, data []byte)
 	for _, name := range unseen {
 		b = appendString(b, name)
 	}
+	return b
+}
+
+// appendJob appends the rest of the job of reading data, which starts at
+// at, with proj, to its start (appendSettings).
+func appendJob(b []byte, proj *projection, at cursor, data []byte) []byte {
 	for _, v := range [...]int64{at.offset, at.lineStart, at.crEnd, at.bomEnd, at.spaceFrom, int64(at.line)} {
 		b = binary.AppendVarint(b, v)
 	}
@@ -142,7 +149,7 @@ var errJob = errors.New("ingest: a chunk's job does not decode")
 func (cr *ChunkReader) Read(job []byte) ([]byte, error) {
 	d := wire{b: job}
 	if d.byte() != wireVersion {
-		return nil, fmt.Errorf("ingest: a chunk's job of another version of pkcalc")
+		return nil, errors.New("ingest: a chunk's job of another version of pkcalc")
 	}
 	like := &Reader{format: d.string(), state: state(d.byte()), csvRemedy: d.string(), pages: d.bool(), careful: d.bool()}
 	if like.state != stTop && like.state != stArray {

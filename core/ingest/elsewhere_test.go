@@ -106,7 +106,7 @@ func TestChunkAnswerCut(t *testing.T) {
 	var r Reader
 	r.Project([][]string{{"id"}, {"o", "x"}})
 	data := []byte(strings.Join(strings.SplitAfter(string(parallelInputs()["clean"]), "\n")[:20], ""))
-	job := appendJob(nil, &Reader{format: "JSON Lines"}, r.proj, cursor{crEnd: -1, bomEnd: -1, line: 1}, data)
+	job := appendJob(appendSettings(nil, &Reader{format: "JSON Lines"}), r.proj, cursor{crEnd: -1, bomEnd: -1, line: 1}, data)
 	var cr ChunkReader
 	answer, err := cr.Read(job)
 	if err != nil {
@@ -168,7 +168,7 @@ func chunkBench(b *testing.B, projected bool) (*ChunkReader, []byte, *projection
 	if projected {
 		r.Project([][]string{{"id"}, {"tenantId"}, {"customerId"}, {"orderDate"}, {"status"}, {"region"}, {"currency"}, {"total"}})
 	}
-	job := appendJob(nil, &Reader{format: "JSON Lines"}, r.proj, cursor{crEnd: -1, bomEnd: -1, line: 1}, []byte(buf.String()))
+	job := appendJob(appendSettings(nil, &Reader{format: "JSON Lines"}), r.proj, cursor{crEnd: -1, bomEnd: -1, line: 1}, []byte(buf.String()))
 	b.SetBytes(int64(buf.Len()))
 	return new(ChunkReader), job, r.proj
 }
@@ -232,5 +232,26 @@ func TestParallelArrays(t *testing.T) {
 		if chunks := int32(len(input) / chunkBytes); clean.Load() < chunks-2 {
 			t.Errorf("%s: %d of %d chunks read cleanly, of some %d", name, clean.Load(), all.Load(), chunks)
 		}
+	}
+}
+
+// BenchmarkElementCut is the splitter's work for a megabyte of an array
+// of orders, on one line and one a line: in the browser it runs on the
+// engine's thread.
+func BenchmarkElementCut(b *testing.B) {
+	var buf strings.Builder
+	sample.Orders(&buf, 3500)
+	for _, c := range []struct {
+		name string
+		sep  string
+		cut  func([]byte) int
+	}{{"one line", ",", elementCut}, {"one a line", ",\n", elementLineCut}} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(strings.ReplaceAll(buf.String(), "\n", c.sep))
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				c.cut(data)
+			}
+		})
 	}
 }

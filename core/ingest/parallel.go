@@ -80,7 +80,7 @@ type chunk struct {
 	parsed chan struct{} // closed once read
 	docs   []*Document   // as its Reader numbered them, from 1
 	clean  bool          // read with no error, note or change of format
-	whole  bool          // it ends at a line end or the input's end, where a chunk may
+	whole  bool          // it ends where a chunk may: its format's cut (Parallel.cut) or the input's end
 	proj   *projection   // what it was read with
 	mem    kept          // its documents' memory
 	alone  bool          // the only chunk: read here, where a helper would first have to start
@@ -182,6 +182,11 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 		cut = lineCut
 	case r.format == "JSON array" && r.state == stArray && r.headerAt == nil && !r.pages:
 		cut = elementCut
+		if r.docLine > 1 && r.docLine == r.line {
+			// The last document had a line of its own: one a line, as
+			// mongoexport --jsonArray writes them.
+			cut = elementLineCut
+		}
 	default:
 		return nil, false
 	}
@@ -208,6 +213,10 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 	// projection, which Project may change, is read chunk by chunk.
 	like := &Reader{format: r.format, state: r.state, csvRemedy: r.csvRemedy, pages: r.pages, careful: r.careful,
 		unseen: maps.Clone(r.unseen)}
+	var settings []byte // like's, as a job read elsewhere starts
+	if read != nil {
+		settings = appendSettings(nil, like)
+	}
 	p.proj.Store(r.proj)
 	var wg sync.WaitGroup
 	for range workers {
@@ -220,7 +229,7 @@ func (r *Reader) parallel(workers int, read ReadChunk) (*Parallel, bool) {
 					close(c.parsed)
 				default:
 					if read != nil && !c.alone {
-						c.readElsewhere(like, p.proj.Load(), read)
+						c.readElsewhere(settings, p.proj.Load(), read)
 					} else {
 						c.read(like, p.proj.Load())
 					}
@@ -368,14 +377,21 @@ func stringEnd(b []byte, i int) int {
 	}
 }
 
-// onlySpace is whether b is JSON white space alone.
-func onlySpace(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return false
+// elementLineCut is elementCut for an array of one element a line: past
+// the last line end after a comma, without following the elements; where
+// there is none, elementCut. A line end after a comma within an element
+// misleads it only as text that is not JSON misleads elementCut.
+func elementLineCut(data []byte) int {
+	for end := len(data); ; {
+		i := bytes.LastIndexByte(data[:end], '\n')
+		if i < 0 {
+			return elementCut(data)
 		}
+		if j := len(bytes.TrimRight(data[:i], " \t\r")); j > 0 && data[j-1] == ',' {
+			return i + 1
+		}
+		end = i
 	}
-	return true
 }
 
 // next is the cursor just past b, which starts at at and ends at a line
@@ -429,7 +445,7 @@ func (c *chunk) read(like *Reader, proj *projection) {
 		keys: make(map[string]string), unseen: maps.Clone(like.unseen), keep: &c.mem,
 	}
 	for {
-		if r.state == stArray && !r.done && r.pendingErr == nil && onlySpace(r.buf[r.pos:r.end]) {
+		if r.state == stArray && !r.done && r.pendingErr == nil && len(bytes.TrimLeft(r.buf[r.pos:r.end], " \t\r\n")) == 0 {
 			break // the chunk ends after an element's comma
 		}
 		d, err := r.Next()

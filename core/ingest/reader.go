@@ -24,9 +24,9 @@
 // occurs (noteUnseen).
 // Told which property names matter (Project), it builds only those values
 // and checks the rest without building it. Past its first documents it
-// can read JSON Lines on several goroutines (parallel.go), or have
-// ChunkReaders in other Web Workers read them (elsewhere.go), with the
-// same documents, errors and notes.
+// can read JSON Lines and JSON arrays on several goroutines (parallel.go),
+// or have ChunkReaders in other Web Workers read them (elsewhere.go), with
+// the same documents, errors and notes.
 //
 // Ingest knows JSON and the limits of a Cosmos DB item. It knows nothing of
 // property paths or partition keys: those are the paths package and later.

@@ -5,9 +5,10 @@
 //
 // With the option workers above 1 it starts that many helpers, Web Workers
 // of this same script named "pkcalc-chunks", each a Go instance of the same
-// engine.wasm that reads the chunks of JSON Lines or of a JSON array the engine hands it
-// (core/ingest's ChunkReader, through globalThis.pkcalcReadChunk) while
-// the engine counts the documents of the chunks before.
+// engine.wasm that reads the chunks of JSON Lines or of a JSON array the
+// engine hands it (core/ingest's ChunkReader, through
+// globalThis.pkcalcReadChunk) while the engine counts the documents of the
+// chunks before.
 //
 // Messages in:  {id, input: Blob|File|string, type, params: {name: value|[values]}}
 //               {id, path: "diagnose", parts: [[name, Blob|File|string, fileName]], params} (POST /v1/diagnose)
@@ -182,12 +183,16 @@ const helpers = {
   },
   // drop lets a helper go, its job failed: the engine reads that chunk.
   drop(h, why) {
+    const job = h.job;
+    this.release(h);
+    if (job) job.reject(new Error(why));
+    this.pump();
+  },
+  release(h) {
     clearTimeout(h.timer);
     h.worker.terminate();
-    this.pool = this.pool.filter((x) => x !== h);
-    if (h.job) h.job.reject(new Error(why));
     h.job = null;
-    this.pump();
+    this.pool = this.pool.filter((x) => x !== h);
   },
   pump() {
     clearTimeout(this.idle);
@@ -199,7 +204,8 @@ const helpers = {
     }
     if (this.pool.length === 0) this.queue.splice(0).forEach((job) => job.reject(new Error("no helper runs")));
     if (this.pool.length > 0 && this.pool.every((h) => !h.job)) {
-      this.idle = setTimeout(() => this.pool.slice().forEach((h) => { if (!h.job) this.drop(h, "idle"); }), IDLE_SECONDS * 1000);
+      // Every helper is idle here, and stays so until the next job.
+      this.idle = setTimeout(() => this.pool.slice().forEach((h) => this.release(h)), IDLE_SECONDS * 1000);
     }
   },
 };

@@ -115,11 +115,8 @@ func (c Config) analyze(w http.ResponseWriter, r *http.Request) {
 	opts := analysis.OptionsFrom(settings)
 	opts.MaxExactValues = c.MaxExactValues
 	opts.ReadChunk = c.ReadChunk
-	if c.MaxWorkers > 0 {
-		opts.Workers = min(opts.Workers, c.MaxWorkers)
-		if opts.Workers == 0 {
-			opts.Workers = c.MaxWorkers
-		}
+	if c.MaxWorkers > 0 && (opts.Workers == 0 || opts.Workers > c.MaxWorkers) {
+		opts.Workers = c.MaxWorkers // 0 is one per core, which may be more
 	}
 	csv, err := bodyKind(r.Header.Get("Content-Type"))
 	if err != nil {

@@ -89,9 +89,11 @@ const (
 	MaxDistinctLimit = 1_000_000
 )
 
-// MaxWorkers is the most goroutines or Web Workers that read an input:
-// past eight the reading waits for the analysis (ingest's maxInFlight
-// chunks keep eight busy), so more only take memory.
+// MaxWorkers is the most goroutines that read an input: more than the
+// cores of any machine pkcalc is for. Past eight the reading waits for the
+// analysis and ingest's maxInFlight bounds the chunks held, so a larger
+// number costs no more memory; the browser starts at most 8 Web Workers
+// (public/engine.js).
 const MaxWorkers = 64
 
 // DefaultMaxDistinct is how many distinct values each key keeps exactly

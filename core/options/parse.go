@@ -41,7 +41,7 @@ type Settings struct {
 	Format                 string // output format; "": the front end's default
 	InputFormat            string // "": as the input's name or type says
 	Emit                   string // the snippet to print instead of a report (provision.IDs); "": the report
-	Workers                int    // goroutines or Web Workers that read JSON Lines; 0: one per core
+	Workers                int    // goroutines or Web Workers that read JSON Lines and arrays; 0: one per core
 
 	// The diagnosis of a live container (docs/DIAGNOSE.md): its key, and
 	// which of its exports are given (a front end holds their files).

@@ -17,7 +17,8 @@
 //
 // The same program is the engine's helpers (engine.js starts them when an
 // analysis asks for more than one worker): where pkcalcRole is "chunks" it
-// reads the chunks of JSON Lines the engine hands them (chunks.go).
+// reads the chunks of JSON Lines and arrays the engine hands them
+// (chunks.go).
 package main
 
 import (

@@ -1231,6 +1231,13 @@ func TestJavaScriptAPI(t *testing.T) {
 			t.Errorf("keys: %s: %q", bad, msg)
 		}
 	}
+	// A bad number of workers is refused as the engine's settings are.
+	for bad, want := range map[string]string{`0`: "400 workers must be", `65`: "400 workers 65 is more than", `"two"`: "400 workers must be"} {
+		msg := eval[string](t, ctx, `pkcalc.analyze("{}", {workers: `+bad+`}).then(() => "resolved", e => e.status + " " + e.message)`)
+		if !strings.HasPrefix(msg, want) {
+			t.Errorf("workers: %s: %q", bad, msg)
+		}
+	}
 	// An abort rejects as fetch's does, before the analysis and during it.
 	for _, when := range []string{`c.abort(); const p = pkcalc.analyze(docs, {signal: c.signal});`, `const p = pkcalc.analyze(docs, {signal: c.signal}); setTimeout(() => c.abort(), 20);`} {
 		got := eval[string](t, ctx, `(async () => { const docs = new Blob([Array.from({length: 200000}, (_, i) => JSON.stringify({id: "d" + i, tenantId: "t" + (i % 97)})).join("\n")]); const c = new AbortController(); `+when+`

@@ -340,10 +340,28 @@ tab (the renderer's peak on the 100 MB set was 435 to 442 MB alone, 527 to 575 M
 665 to 685 with 4, 836 to 894 with 8), and once one helper reads for it the engine's thread bounds the
 speed, so pkcalc.js starts 2 where there are two cores (` + "`pkcalc.defaultWorkers`" + `) and engine.js never more
 than 8. The engine issue's 1.7
-times needs the keys' counts made in the helpers too, per chunk, and merged in order (each key's exact
-counts, sketches and sample, the id check, the path table); past the exact limit Space-Saving summaries
-merged are not what one pass makes, so the report would have to be defined by the merge for one worker
-as well. That is not done.
+times needs more of the engine's work in the helpers. Two ways have been measured and not kept:
+
+- Counting the keys in the helpers, exactly (2026-12-03): each key's batches of 1,024 documents,
+  encoded, in order, to a Counter of the same key and options in a helper, which sent the key's
+  distribution back at the end. The report was the same bytes for 1, 2 and 3 workers, but the 100 MB
+  set took 3.2 to 3.4 s with 2 helpers against 2.6 to 2.8 s with helpers only reading, and 3.46 s
+  against 2.76 s with one helper. The helpers, timed inside, spent 0.9 to 1.0 s each per analysis
+  counting, where the engine's own counting of the five keys is about a fifth of its time, some 0.7 s
+  (the profile below): a message, an answer, decoding and making the strings of every batch cost more
+  than the counting moved, and on two cores the engine and two helpers share them.
+- Per-chunk counts made in the helpers and merged in order would cost the engine a merge per distinct
+  value and chunk instead; past the exact limit merged Space-Saving summaries are not what one pass
+  makes, so the report would have to be defined by the merge for one worker as well.
+
+The collector paced at 400 % in the tab, as the command line paces it, took 1 to 16 % less time (four
+alternating comparisons) for 26 to 29 % more of the tab's peak on the 100 MB set (509 against 641 MB alone, 666 against 856 MB with 2
+helpers, 2026-12-03), so the tab keeps Go's default. Where the engine's time goes as WebAssembly can
+be measured without a browser: ` + "`GOOS=js GOARCH=wasm go test -c ./core/analysis`" + `, then the test binary
+run by Go's ` + "`lib/wasm/wasm_exec_node.js`" + ` under ` + "`node --cpu-prof`" + ` with ` + "`-test.bench Analyze$`" + `. Its
+profile (2026-12-03) splits the analysis loop as reading 52 %, the keys' reading of their values and
+counting 33 % (counting alone 26 %), the path table 11 %, choosing 3 %, with finishing and evaluating
+the keys after it another seventh of the whole.
 
 ## The window
 

@@ -185,6 +185,12 @@ func TestAnalyzeFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--growth-gb-per-day", "2", "--retention-days", "9", "--target-gb", "1", "x"}, "give either --target-gb or --growth-gb-per-day with --retention-days, not both"},
 		{[]string{"analyze", "--max-distinct", "2000000", "x"}, "--max-distinct 2000000 is more than pkcalc keeps exactly"},
 		{[]string{"analyze", "--doc-bytes", "0", "x"}, `--doc-bytes must be a whole number of 1 or more, not "0"`},
+		// A number that is no number is told what the flag takes, as the
+		// API and the page are, not the flag package's "parse error".
+		{[]string{"analyze", "--workers", "two", "x"}, `pkcalc analyze: --workers must be a whole number of 1 or more, not "two"`},
+		{[]string{"analyze", "--target-gb", "big", "x"}, `pkcalc analyze: --target-gb must be a number of 0 or more, not "big"`},
+		{[]string{"analyze", "--ru", "0x10", "x"}, `--ru must be a whole number of 0 or more, not "0x10"`},
+		{[]string{"analyze", "--workers=", "x"}, `invalid value "" for flag -workers: give a number`},
 		// Throughput the service would refuse.
 		{[]string{"analyze", "--ru", "40000", "--partitions", "2", "x"}, "--partitions 2 cannot serve --ru 40000: a physical partition serves at most 10,000 RU/s, so 40,000 RU/s need at least 4 partitions"},
 		{[]string{"analyze", "--ru", "100", "x"}, "--ru 100 is below the least the service allows for manual throughput, 400 RU/s"},

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/options"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
 
@@ -116,6 +117,23 @@ func TestServeBusyPort(t *testing.T) {
 
 // TestHelp: asked for, the usage goes to standard output with exit 0, for
 // every command.
+// TestHelpNamesNumbers: the usage names what each number flag takes.
+func TestHelpNamesNumbers(t *testing.T) {
+	var out, errs bytes.Buffer
+	run([]string{"analyze", "--help"}, nil, &out, &errs)
+	for _, want := range []string{"-max-distinct values", "-ru RU/s", "-read-ru RU", "-target-gb GB", "-workers number", "-doc-bytes bytes"} {
+		if !strings.Contains(out.String(), "  "+want+"\n") {
+			t.Errorf("analyze --help has no line %q:\n%s", want, out.String())
+		}
+	}
+	// numberFlag's usage names its value from the help alone.
+	for _, o := range options.All {
+		if (o.Kind == options.Count || o.Kind == options.Number) && !strings.Contains(o.Help, "`") {
+			t.Errorf("the help of --%s names no value in backquotes: %q", o.Flag, o.Help)
+		}
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, cmd := range []string{"analyze", "paths", "epk", "ranges", "aggregate-query", "diagnose-query", "serve", "bundle", "sample"} {
 		for _, flag := range []string{"-h", "--help"} {

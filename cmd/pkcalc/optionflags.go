@@ -1,8 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
-	"strconv"
+	"strings"
 
 	"github.com/pkcalc/pkcalc/core/options"
 )
@@ -14,9 +15,9 @@ type optionFlags struct {
 	keys keyFlags // every --key, in order
 }
 
-// newOptionFlags defines a flag for each option of front end in, typed by
-// its kind so that the usage names the value (int, float) and the flag
-// package checks it first.
+// newOptionFlags defines a flag for each option of front end in. A
+// number's flag keeps its text for options.Parse to check (numberFlag),
+// as the API's and the page's options are checked.
 func newOptionFlags(name, usage string, in options.FrontEnd, stdout, stderr io.Writer) *optionFlags {
 	f := &optionFlags{command: newCommand(name, usage, stdout, stderr)}
 	for _, o := range options.All {
@@ -30,14 +31,33 @@ func newOptionFlags(name, usage string, in options.FrontEnd, stdout, stderr io.W
 			f.fs.String(o.Flag, "", o.Help)
 		case o.Kind == options.Bool:
 			f.fs.Bool(o.Flag, false, o.Help)
-		case o.Kind == options.Count:
-			n, _ := strconv.Atoi(o.Default)
-			f.fs.Int(o.Flag, n, o.Help)
-		case o.Kind == options.Number:
-			f.fs.Float64(o.Flag, 0, o.Help)
+		case o.Kind == options.Count || o.Kind == options.Number:
+			f.fs.Var(&numberFlag{text: o.Default}, o.Flag, o.Help)
 		default:
 			f.fs.String(o.Flag, o.Default, o.Help)
 		}
 	}
 	return f
+}
+
+// numberFlag is a whole number's or a number's flag: its text as given,
+// which options.Parse reads and checks, so that a bad one is told what
+// the option takes ("--workers must be a whole number of 1 or more, not
+// "two""), where the flag package would say "parse error". The usage
+// names its value from the option's help, which says it in backquotes.
+type numberFlag struct{ text string }
+
+func (f *numberFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.text
+}
+
+func (f *numberFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("give a number")
+	}
+	f.text = s
+	return nil
 }

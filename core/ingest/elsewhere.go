@@ -192,11 +192,11 @@ func (cr *ChunkReader) projection(d *wire) *projection {
 	if d.bad {
 		return nil
 	}
-	wire := start[:len(start)-len(d.b)]
-	if cr.proj == nil || string(wire) != string(cr.wire) {
+	given := start[:len(start)-len(d.b)]
+	if cr.proj == nil || string(given) != string(cr.wire) {
 		var r Reader
 		r.Project(paths)
-		cr.proj, cr.wire = r.proj, slices.Clone(wire)
+		cr.proj, cr.wire = r.proj, slices.Clone(given)
 	}
 	return cr.proj
 }

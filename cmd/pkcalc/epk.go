@@ -18,7 +18,7 @@ Example: pkcalc epk --multihash '["contoso", "user-7"]'`
 
 func runEPK(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("epk", epkUsage, stdout, stderr)
-	version := c.fs.Int("hash-version", 2, "hash `version`: 1 or 2")
+	version := whole(c.fs, "hash-version", 2, "hash `version`: 1 or 2")
 	multi := c.fs.Bool("multihash", false, "hash each component alone, as hierarchical keys do")
 	if len(args) == 0 {
 		c.help(stderr)
@@ -98,8 +98,8 @@ func parseComponents(s string) ([]epk.Value, error) {
 
 func runRanges(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("ranges", "Usage: pkcalc ranges [--hash-version 1|2] --partitions N\n\nPrints the EPK ranges a new container with N physical partitions starts with.", stdout, stderr)
-	version := c.fs.Int("hash-version", 2, "hash `version`: 1 or 2 (2 also serves hierarchical keys)")
-	n := c.fs.Int("partitions", 0, "number of physical `partitions`")
+	version := whole(c.fs, "hash-version", 2, "hash `version`: 1 or 2 (2 also serves hierarchical keys)")
+	n := whole(c.fs, "partitions", 0, "number of physical `partitions`")
 	if len(args) == 0 {
 		c.help(stderr)
 		return 2

@@ -84,7 +84,10 @@ func TestUsage(t *testing.T) {
 		{[]string{"serve", "--max-body", "-5"}, 2, "pkcalc serve: --max-body must be 0 (no limit) or more bytes, not -5\n"},
 		{[]string{"serve", "--max-analyses", "-1"}, 2, "pkcalc serve: --max-analyses must be 0 (no bound) or more, not -1\n"},
 		{[]string{"bundle", "dist"}, 2, "unexpected argument \"dist\": give the file with --out"},
-		{[]string{"ranges", "--partitions", "x"}, 2, "pkcalc ranges: invalid value \"x\" for flag -partitions"},
+		{[]string{"ranges", "--partitions", "x"}, 2, "pkcalc ranges: invalid value \"x\" for flag -partitions: not a whole number\n"},
+		{[]string{"sample", "--count", "2e3", "orders"}, 2, "pkcalc sample: invalid value \"2e3\" for flag -count: not a whole number in digits (such as 400)\n"},
+		{[]string{"serve", "--max-body", "1GB"}, 2, "pkcalc serve: invalid value \"1GB\" for flag -max-body: not a whole number\n"},
+		{[]string{"epk", "--hash-version", "99999999999999999999", "[1]"}, 2, "pkcalc epk: invalid value \"99999999999999999999\" for flag -hash-version: out of range: at most 9,223,372,036,854,775,807\n"},
 		{[]string{"epk", "--hash-version", "3", "[1]"}, 2, "pkcalc epk: --hash-version must be 1 or 2, not 3\nRun 'pkcalc epk --help'"},
 	} {
 		var out, errs bytes.Buffer
@@ -124,6 +127,21 @@ func TestHelpNamesNumbers(t *testing.T) {
 	for _, want := range []string{"-max-distinct values", "-ru RU/s", "-read-ru RU", "-target-gb GB", "-workers number", "-doc-bytes bytes"} {
 		if !strings.Contains(out.String(), "  "+want+"\n") {
 			t.Errorf("analyze --help has no line %q:\n%s", want, out.String())
+		}
+	}
+	// Every command's number flags name their value, which the flag
+	// package would call "value" for wholeFlag, realFlag and numberFlag.
+	for _, cmd := range [][]string{{"analyze"}, {"paths"}, {"epk"}, {"ranges"}, {"sample"}, {"serve"}, {"bundle"},
+		{"plan", "scale"}, {"plan", "redistribute"}, {"plan", "burst"}, {"plan", "ingest"}, {"plan", "migrate"}, {"plan", "hierarchy"}} {
+		var out, errs bytes.Buffer
+		run(append(cmd, "--help"), nil, &out, &errs)
+		for line := range strings.Lines(out.String()) {
+			if strings.HasPrefix(line, "  -") && strings.HasSuffix(line, " value\n") {
+				t.Errorf("%s --help names no value: %q", strings.Join(cmd, " "), line)
+			}
+		}
+		if !strings.Contains(out.String(), "Flags:") {
+			t.Errorf("%s --help lists no flags:\n%s", strings.Join(cmd, " "), out.String())
 		}
 	}
 	// numberFlag's usage names its value from the help alone.

@@ -111,7 +111,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		inputFormat string
 	)
 	fs := c.fs
-	fs.IntVar(&ct.RU, "ru", 0, help("ru"))
+	wholeVar(fs, &ct.RU, "ru", 0, help("ru"))
 	fs.BoolVar(&ct.Autoscale, "autoscale", false, help("autoscale"))
 	fs.StringVar(&format, "format", "text", "output `format`: text, json or markdown")
 	fs.StringVar(&ct.Account, "account", "", "the account, for the commands (default: a placeholder)")
@@ -119,26 +119,26 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ct.Database, "database", "", "the database, for the commands (default: appdb)")
 	fs.StringVar(&ct.Name, "container", "", "the container, for the commands (default: items)")
 	if sub != "hierarchy" {
-		fs.Float64Var(&ct.StorageGB, "storage-gb", 0, "the data the container holds, in `GB`")
+		realVar(fs, &ct.StorageGB, "storage-gb", 0, "the data the container holds, in `GB`")
 	}
 	if sub != "ingest" && sub != "hierarchy" {
-		fs.IntVar(&ct.Partitions, "partitions", 0, "the container's physical partitions (default: as the service creates it for --ru and --storage-gb)")
+		wholeVar(fs, &ct.Partitions, "partitions", 0, "the container's physical `partitions` (default: as the service creates it for --ru and --storage-gb)")
 		fs.StringVar(&ranges, "ranges", "", help("ranges"))
 	}
 	switch sub {
 	case "scale":
-		fs.IntVar(&to, "to", 0, "the `RU/s` to scale to (the autoscale maximum with --autoscale)")
+		wholeVar(fs, &to, "to", 0, "the `RU/s` to scale to (the autoscale maximum with --autoscale)")
 	case "redistribute":
 		fs.Var(&demands, "demand", "a partition's demand, `ID=RU[:429S:CHARGE]`: the RU/s it consumed, its requests answered 429 a second and their average charge (repeatable)")
 	case "burst":
-		fs.Float64Var(&spike.RU, "spike-ru", 0, "the `RU/s` the spike asks of one partition")
-		fs.Float64Var(&spike.Seconds, "seconds", 0, "how many `seconds` the spike lasts")
-		fs.Float64Var(&spike.UsedRU, "used-ru", 0, "the `RU/s` the partition used in the 5 minutes before (default 0: idle)")
+		realVar(fs, &spike.RU, "spike-ru", 0, "the `RU/s` the spike asks of one partition")
+		realVar(fs, &spike.Seconds, "seconds", 0, "how many `seconds` the spike lasts")
+		realVar(fs, &spike.UsedRU, "used-ru", 0, "the `RU/s` the partition used in the 5 minutes before (default 0: idle)")
 		fs.StringVar(&usage_, "usage", "", "each partition's highest use in an hour as a share of its part of the autoscale maximum, `0.9,0.1;0.5,0.1`: partitions by commas, regions by semicolons")
 	case "ingest", "migrate":
-		fs.Float64Var(&load.Documents, "documents", 0, "the `documents` to write (default: --storage-gb over --doc-kb)")
-		fs.Float64Var(&load.DocKB, "doc-kb", 0, "their average size in `KB` (default 1)")
-		fs.Float64Var(&load.WriteRU, "write-ru", 0, "`RU` per write (default: pkcalc's model for --doc-kb)")
+		realVar(fs, &load.Documents, "documents", 0, "the `documents` to write (default: --storage-gb over --doc-kb)")
+		realVar(fs, &load.DocKB, "doc-kb", 0, "their average size in `KB` (default 1)")
+		realVar(fs, &load.WriteRU, "write-ru", 0, "`RU` per write (default: pkcalc's model for --doc-kb)")
 		def := ""
 		if sub == "ingest" {
 			def = "/id"
@@ -146,8 +146,8 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.StringVar(&keyText, "key", def, "the new container's partition key, as pkcalc analyze --key writes keys")
 	case "hierarchy":
 		fs.StringVar(&keyText, "key", "", "the hierarchical partition key, as pkcalc analyze --key writes keys (/tenantId,/userId)")
-		fs.Float64Var(&targetGB, "target-gb", 0, "the data the container is to hold, in `GB` (default: the documents' own size)")
-		fs.IntVar(&approach, "approach", 0, "show the steps of approach 1 or 2 only (default: both)")
+		realVar(fs, &targetGB, "target-gb", 0, "the data the container is to hold, in `GB` (default: the documents' own size)")
+		wholeVar(fs, &approach, "approach", 0, "show the steps of one approach only, `number` 1 or 2 (default: both)")
 		fs.StringVar(&inputFormat, "input-format", "", inputFormatUsage)
 	}
 	if len(args) == 1 {

@@ -23,7 +23,7 @@ const maxSample = 10_000_000
 
 func runSample(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("sample", sampleUsage, stdout, stderr)
-	count := c.fs.Int("count", 0, fmt.Sprintf("documents to write (default %s orders or %s readings)",
+	count := whole(c.fs, "count", 0, fmt.Sprintf("`documents` to write (default %s orders or %s readings)",
 		human.Count(sample.DefaultOrders), human.Count(sample.DefaultTelemetry)))
 	if len(args) == 0 {
 		c.help(stderr)

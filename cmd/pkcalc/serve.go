@@ -25,8 +25,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("serve", "Usage: pkcalc serve [--dir DIR] [--addr HOST:PORT]\n\nServes the web app built by ./build.sh dist, and the HTTP API at /v1/.", stdout, stderr)
 	dir := c.fs.String("dir", "dist", "`directory` of the built site")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free one")
-	maxBody := c.fs.Int64("max-body", 1<<30, "largest request body the API takes, in `bytes`; 0 for no limit")
-	maxAnalyses := c.fs.Int("max-analyses", defaultMaxAnalyses(), fmt.Sprintf("`number` of analyses the API runs at once, past which it answers 503; 0 for no bound; by default one a core, fewer if GOMEMLIMIT cannot hold %d MiB each", analysisMemory>>20))
+	maxBody := whole(c.fs, "max-body", int64(1<<30), "largest request body the API takes, in `bytes`; 0 for no limit")
+	maxAnalyses := whole(c.fs, "max-analyses", defaultMaxAnalyses(), fmt.Sprintf("`number` of analyses the API runs at once, past which it answers 503; 0 for no bound; by default one a core, fewer if GOMEMLIMIT cannot hold %d MiB each", analysisMemory>>20))
 	if rest, code, ok := c.parse(args, false); !ok {
 		return code
 	} else if len(rest) > 0 {

@@ -160,7 +160,7 @@ var (
 // All are the options, in the order the front ends list them.
 var All = []Option{
 	{Name: "keys", Flag: "key", Kind: Keys, Label: "Keys to measure", In: Everywhere | Diagnose | DiagnoseAPI | DiagnosePage, Max: MaxKeys,
-		Help: "a key to measure (repeatable): /a/b for a hash key, /a,/b,/c for a hierarchical key, /a+/ts:day or /a+hash(/id)%8 for a synthetic key; with diagnose, a key to replay the logged traffic onto"},
+		Help: "a `key` to measure (repeatable): /a/b for a hash key, /a,/b,/c for a hierarchical key, /a+/ts:day or /a+hash(/id)%8 for a synthetic key; with diagnose, a key to replay the logged traffic onto"},
 	{Name: "currentKey", Flag: "current-key", Kind: Key, Label: "The container's key", In: Diagnose | DiagnoseAPI | DiagnosePage,
 		Help: "the container's partition key, as --key writes keys: the logged keys are its values (required with --ru-log or --storage-log)"},
 	{Name: "ranges", Flag: "ranges", Kind: Bool, Label: "Partition key ranges", In: Diagnose | DiagnoseAPI | DiagnosePage, File: true,

@@ -43,6 +43,7 @@ type idCheck struct {
 	mongoExport              bool
 	documents                int64 // checked so far
 	missing, mongo           int64 // no id; of those, with an _id
+	mongoNonString           int64 // of those, an _id that is not a string
 	nonString, long, refused int64
 	examples                 []report.IDExample
 	// hashes are the first partition.HashedDocuments documents' id hashes
@@ -60,8 +61,11 @@ func (c *idCheck) check(id *jsontree.Value, d *ingest.Document) {
 	switch {
 	case id == nil:
 		c.missing++
-		if key.Lookup(&d.Root, mongoIDPath) != nil {
+		if u := key.Lookup(&d.Root, mongoIDPath); u != nil {
 			c.mongo++
+			if u.Kind != jsontree.String {
+				c.mongoNonString++
+			}
 		}
 		rule = report.IDMissing
 	case id.Kind != jsontree.String:
@@ -165,7 +169,7 @@ func tableSize(n int) int { return 1 << bits.Len(uint(max(2*n-1, 1))) }
 
 // report is the check as the report has it.
 func (c *idCheck) report() *report.IDs {
-	return &report.IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
+	return &report.IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, UnderscoreIDNonString: c.mongoNonString, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
 		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]report.IDExample{}, c.examples...)}
 }
 
@@ -214,11 +218,11 @@ func idNotice(ids *report.IDs, cands []report.Candidate, documents int64, meant 
 	if n := ids.Missing; n > 0 {
 		switch m := ids.MissingWithUnderscoreID; {
 		case m == n && ids.UnderscoreIDAsID:
-			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits). Every figure here reads each _id as the id, as such an import does: /id is the _id.")
+			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import"+underscoreIDForm(ids)+" Every figure here reads each _id as the id, as such an import does: /id is the _id.")
 		case m == n:
-			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import (an ObjectId reads as its 24 hex digits).")
+			says = append(says, docs(n, "has", "have")+" no id but a MongoDB _id: map _id to id before the import"+underscoreIDForm(ids))
 		case m > 0:
-			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m)))
+			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m))+underscoreIDStrings(ids))
 		case meant != "":
 			says = append(says, docs(n, "has", "have")+" no id, but "+meant+" reads as one: rename it id before the import.")
 		default:
@@ -245,6 +249,30 @@ func idNotice(ids *report.IDs, cands []report.Candidate, documents int64, meant 
 	}
 	return &report.Notice{Code: report.IDRules, Message: fmt.Sprintf(`Cosmos DB needs every item to have an id, a string of at most %s bytes without / or \, unique within its logical partition. %s`,
 		human.Count(ingest.MaxIDBytes), strings.Join(says, " "))}
+}
+
+// underscoreIDForm ends the advice to map _id to id with what the ids
+// become: an ObjectId its hex digits, an _id that is not a string (books
+// numbered 1, 2, 3) a string, as an id must be.
+func underscoreIDForm(ids *report.IDs) string {
+	if ids.UnderscoreIDNonString < ids.MissingWithUnderscoreID {
+		return " (an ObjectId reads as its 24 hex digits)." + underscoreIDStrings(ids)
+	}
+	return "." + underscoreIDStrings(ids)
+}
+
+// underscoreIDStrings says how many _id are not strings, and what to do;
+// "" when all are.
+func underscoreIDStrings(ids *report.IDs) string {
+	switch k := ids.UnderscoreIDNonString; {
+	case k == 0:
+		return ""
+	case k == ids.MissingWithUnderscoreID:
+		return ` No _id here is a string, and an id must be one: write each as a string in the import, "1004" rather than 1004.`
+	default:
+		return fmt.Sprintf(` %s of the _id %s, and an id must be one: write each as a string in the import, "1004" rather than 1004.`,
+			human.Count(k), human.Plural(k, "is not a string", "are not strings"))
+	}
 }
 
 // duplicates says under which keys documents repeat an id within a

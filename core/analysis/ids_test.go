@@ -57,10 +57,22 @@ func TestIDRules(t *testing.T) {
 		{name: "a MongoDB export", in: `{"_id":{"$oid":"65a000000000000000000001"},"tenantId":"t"}
 {"_id":"65a000000000000000000002","tenantId":"t"}`, want: report.IDs{Missing: 2, MissingWithUnderscoreID: 2, UnderscoreIDAsID: true, DuplicatesChecked: 2}, rules: []string{report.IDMissing, report.IDMissing},
 			says: []string{"2 documents have no id but a MongoDB _id: map _id to id before the import", "Every figure here reads each _id as the id"}},
+		{name: "a MongoDB export numbered", in: `{"_id":1,"tenantId":"t"}
+{"_id":2,"tenantId":"t"}`, want: report.IDs{Missing: 2, MissingWithUnderscoreID: 2, UnderscoreIDAsID: true, UnderscoreIDNonString: 2, DuplicatesChecked: 2}, rules: []string{report.IDMissing, report.IDMissing},
+			says:    []string{"map _id to id before the import. No _id here is a string, and an id must be one: write each as a string in the import, \"1004\" rather than 1004. Every figure"},
+			notSaid: []string{"ObjectId"}},
+		{name: "a MongoDB export, numbers and ObjectIds", in: `{"_id":1,"tenantId":"t"}
+{"_id":{"$oid":"65a000000000000000000002"},"tenantId":"t"}
+{"_id":3,"tenantId":"t"}`, want: report.IDs{Missing: 3, MissingWithUnderscoreID: 3, UnderscoreIDAsID: true, UnderscoreIDNonString: 2, DuplicatesChecked: 3}, rules: []string{report.IDMissing, report.IDMissing, report.IDMissing},
+			says: []string{"(an ObjectId reads as its 24 hex digits). 2 of the _id are not strings, and an id must be one: write each as a string"}},
 		{name: "some with _id", in: `{"_id":"x","tenantId":"t"}
 {"tenantId":"t"}
 {"tenantId":"t"}`, want: report.IDs{Missing: 3, MissingWithUnderscoreID: 1, DuplicatesChecked: 3}, rules: []string{report.IDMissing, report.IDMissing, report.IDMissing},
-			says: []string{"3 documents have no id, 1 of them a MongoDB _id: map _id to id before the import, and give the rest an id."}},
+			says: []string{"3 documents have no id, 1 of them a MongoDB _id: map _id to id before the import, and give the rest an id."}, notSaid: []string{"not a string"}},
+		{name: "some with a numbered _id", in: `{"_id":7,"tenantId":"t"}
+{"tenantId":"t"}
+{"tenantId":"t"}`, want: report.IDs{Missing: 3, MissingWithUnderscoreID: 1, UnderscoreIDNonString: 1, DuplicatesChecked: 3}, rules: []string{report.IDMissing, report.IDMissing, report.IDMissing},
+			says: []string{"and give the rest an id. No _id here is a string, and an id must be one"}},
 		{name: "not strings", in: `{"id":1004,"tenantId":"t"}
 {"id":null,"tenantId":"t"}
 {"id":true,"tenantId":"t"}

@@ -123,10 +123,15 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 		},
 		{
 			// A MongoDB export: no id, an _id in every document, read as
-			// the id.
-			name:  "a MongoDB export",
-			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"_id":"m%d","tenantId":"t%d"}`, i, i%4) }),
-			want:  []string{"/ids/underscoreIdAsId", "/recommended"},
+			// the id; one in four a number.
+			name: "a MongoDB export",
+			input: schemaLines(20, func(i int) string {
+				if i%4 == 0 {
+					return fmt.Sprintf(`{"_id":%d,"tenantId":"t%d"}`, i, i%4)
+				}
+				return fmt.Sprintf(`{"_id":"m%d","tenantId":"t%d"}`, i, i%4)
+			}),
+			want: []string{"/ids/underscoreIdAsId", "/ids/underscoreIdNonString", "/recommended"},
 		},
 		{
 			// Ids Cosmos DB refuses: missing (one with a MongoDB _id), a

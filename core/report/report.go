@@ -88,10 +88,14 @@ type IDs struct {
 	// UnderscoreIDAsID: no document has an id and most have an _id (a
 	// MongoDB export): the paths and keys read each _id as the id, as an
 	// import that maps it makes it.
-	UnderscoreIDAsID  bool  `json:"underscoreIdAsId,omitempty"`
-	NonString         int64 `json:"nonString"`         // an id that is not a string
-	TooLong           int64 `json:"tooLong"`           // an id over 1,023 bytes
-	InvalidCharacters int64 `json:"invalidCharacters"` // an id with / or \
+	UnderscoreIDAsID bool `json:"underscoreIdAsId,omitempty"`
+	// UnderscoreIDNonString: of MissingWithUnderscoreID, the documents
+	// whose _id is not a string (a number, mostly), which an import must
+	// write as one: an id is a string.
+	UnderscoreIDNonString int64 `json:"underscoreIdNonString,omitempty"`
+	NonString             int64 `json:"nonString"`         // an id that is not a string
+	TooLong               int64 `json:"tooLong"`           // an id over 1,023 bytes
+	InvalidCharacters     int64 `json:"invalidCharacters"` // an id with / or \
 	// DuplicatesChecked is the documents each candidate's DuplicateIDs
 	// covers: the first partition.HashedDocuments.
 	DuplicatesChecked int64       `json:"duplicatesChecked"`

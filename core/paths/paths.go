@@ -11,7 +11,6 @@ package paths
 
 import (
 	"cmp"
-	"container/heap"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -108,11 +107,14 @@ type node struct {
 	name     string
 	parent   *node
 	children map[string]*node
-	elems    *node // the elements of an array at this path
-	inArray  bool
-	lastDoc  int
-	docs     int
-	types    [6]int
+	// atPlace is the child last met at each place in its object: documents
+	// that list their properties alike find each one there, not by name.
+	atPlace []*node
+	elems   *node // the elements of an array at this path
+	inArray bool
+	lastDoc int
+	docs    int
+	types   [6]int
 	// place sums the property's place in its object over every time it
 	// occurs, from 0 for the first to placeScale for the last, for Paths.
 	place  int64
@@ -122,10 +124,13 @@ type node struct {
 	capped bool
 }
 
+// valueCount is a value and its count. Its text is made only for the
+// table (see text): of a path past MaxDistinct, most values kept for a
+// while are put out again.
 type valueCount struct {
-	key   string // the key in node.values
+	key   string // the key in node.values (count)
 	hash  uint64 // of key
-	text  string
+	lit   string // a number's literal as written, when its double would not print it back
 	count int
 }
 
@@ -162,7 +167,15 @@ func (c *Collector) walk(parent *node, v *jsontree.Value) {
 		last := int64(max(1, len(v.Members)-1))
 		for i := range v.Members {
 			m := &v.Members[i]
-			n := c.child(parent, m.Key)
+			var n *node
+			if i < len(parent.atPlace) && parent.atPlace[i] != nil && parent.atPlace[i].name == m.Key {
+				n = parent.atPlace[i]
+			} else if n = c.child(parent, m.Key); n != nil {
+				if i >= len(parent.atPlace) {
+					parent.atPlace = append(parent.atPlace, make([]*node, i+1-len(parent.atPlace))...)
+				}
+				parent.atPlace[i] = n
+			}
 			if n == nil {
 				c.omit(pathID(parent.id, m.Key), &m.Value)
 				continue
@@ -340,43 +353,64 @@ func (c *Collector) count(n *node, v *jsontree.Value) {
 		if n.kept == nil {
 			n.kept = make(keptHeap, 0, len(n.values))
 			for _, vc := range n.values {
-				n.kept = append(n.kept, vc)
+				n.kept = append(n.kept, keptValue{vc.hash, vc})
 			}
-			heap.Init(&n.kept)
+			n.kept.init()
 		}
-		top := n.kept[0]
+		top := n.kept[0].vc
 		if !less(h, string(key), top.hash, top.key) {
 			return
 		}
+		// The value put out makes room for this one, in its memory.
 		delete(n.values, top.key)
-		vc := newValueCount(v, string(key), h)
-		n.values[vc.key] = vc
-		n.kept[0] = vc
-		heap.Fix(&n.kept, 0)
+		*top = valueCount{key: string(key), hash: h, lit: literal(v), count: 1}
+		n.values[top.key] = top
+		n.kept[0].hash = h
+		n.kept.down(0)
 		return
 	}
 	if n.values == nil {
 		n.values = make(map[string]*valueCount)
 	}
-	vc := newValueCount(v, string(key), h)
+	vc := &valueCount{key: string(key), hash: h, lit: literal(v), count: 1}
 	n.values[vc.key] = vc
 }
 
-// newValueCount is a value seen once, under key.
-func newValueCount(v *jsontree.Value, key string, hash uint64) *valueCount {
-	text := EscapeJSON(v.JSON())
-	if v.Kind == jsontree.Number && (math.IsInf(v.Num, 0) || math.IsNaN(v.Num)) {
-		// JSON has no infinities: show them as Extended JSON does.
-		word := "NaN"
-		switch {
-		case math.IsInf(v.Num, 1):
-			word = "Infinity"
-		case math.IsInf(v.Num, -1):
-			word = "-Infinity"
-		}
-		text = `{"$numberDouble":"` + word + `"}`
+// literal is what valueCount keeps of v beside its key: a number's
+// literal, when there is one (jsontree.Value.Str).
+func literal(v *jsontree.Value) string {
+	if v.Kind == jsontree.Number {
+		return v.Str
 	}
-	return &valueCount{key: key, hash: hash, text: text, count: 1}
+	return ""
+}
+
+// text is the value as the table shows it: compact JSON, each unseen
+// character escaped (EscapeJSON), made again from its key.
+func (vc *valueCount) text() string {
+	var v jsontree.Value
+	switch vc.key[0] {
+	case 'n':
+		v.Kind = jsontree.Null
+	case 't', 'f':
+		v.Kind, v.Bool = jsontree.Bool, vc.key[0] == 't'
+	case '#':
+		v.Kind, v.Num, v.Str = jsontree.Number, math.Float64frombits(binary.LittleEndian.Uint64([]byte(vc.key[1:]))), vc.lit
+		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
+			// JSON has no infinities: show them as Extended JSON does.
+			word := "NaN"
+			switch {
+			case math.IsInf(v.Num, 1):
+				word = "Infinity"
+			case math.IsInf(v.Num, -1):
+				word = "-Infinity"
+			}
+			return `{"$numberDouble":"` + word + `"}`
+		}
+	case 's':
+		v.Kind, v.Str = jsontree.String, vc.key[1:]
+	}
+	return EscapeJSON(v.JSON())
 }
 
 // less orders values by hash, then by key for the rare equal hashes, so
@@ -385,18 +419,47 @@ func less(h1 uint64, k1 string, h2 uint64, k2 string) bool {
 	return h1 < h2 || h1 == h2 && k1 < k2
 }
 
-// keptHeap is a node's values with the largest hash on top.
-type keptHeap []*valueCount
+// keptHeap is a node's values with the largest hash on top: each
+// entry's hash is its value's, held beside the pointer so that sifting
+// compares without following it (but for equal hashes).
+type keptHeap []keptValue
 
-func (h keptHeap) Len() int           { return len(h) }
-func (h keptHeap) Less(i, j int) bool { return less(h[j].hash, h[j].key, h[i].hash, h[i].key) }
-func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *keptHeap) Push(x any)        { *h = append(*h, x.(*valueCount)) }
-func (h *keptHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+type keptValue struct {
+	hash uint64
+	vc   *valueCount
+}
+
+// above reports whether entry i belongs above entry j: a larger hash, or
+// the same and a larger key (less).
+func (h keptHeap) above(i, j int) bool {
+	if h[i].hash != h[j].hash {
+		return h[i].hash > h[j].hash
+	}
+	return less(h[j].hash, h[j].vc.key, h[i].hash, h[i].vc.key)
+}
+
+func (h keptHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down moves entry i down until neither child belongs above it.
+func (h keptHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && h.above(r, c) {
+			c = r
+		}
+		if !h.above(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // Paths returns every path seen, each followed by the paths inside it: an
@@ -471,18 +534,24 @@ func (c *Collector) describe(n *node) Path {
 		InArray:        n.inArray,
 	}
 	p.System = SystemProperty(segs)
-	top := make([]ValueCount, 0, len(n.values))
-	for _, vc := range n.values {
-		top = append(top, ValueCount{Value: vc.text, Count: vc.count})
-	}
-	slices.SortFunc(top, func(a, b ValueCount) int {
+	// The Top most common, ties by text, kept in order as they are met: a
+	// value less common than all of them needs no text.
+	order := func(a, b ValueCount) int {
 		if a.Count != b.Count {
 			return b.Count - a.Count
 		}
 		return cmp.Compare(a.Value, b.Value)
-	})
-	if len(top) > c.opts.Top {
-		top = top[:c.opts.Top]
+	}
+	top := make([]ValueCount, 0, c.opts.Top+1)
+	for _, vc := range n.values {
+		if len(top) == c.opts.Top && vc.count < top[len(top)-1].Count {
+			continue
+		}
+		vc := ValueCount{Value: vc.text(), Count: vc.count}
+		if i, _ := slices.BinarySearchFunc(top, vc, order); i < c.opts.Top {
+			top = slices.Insert(top, i, vc)
+			top = top[:min(len(top), c.opts.Top)]
+		}
 	}
 	p.Top = top
 	p.Usable, p.Reason = usable(&p)

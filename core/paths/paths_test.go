@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/jsontree"
+	"github.com/pkcalc/pkcalc/core/sample"
 	"github.com/pkcalc/pkcalc/internal/shared"
 )
 
@@ -150,6 +152,65 @@ func TestMaxPaths(t *testing.T) {
 	}
 	if p, d := collect(t, strings.NewReader(b.String()), Options{}).Omitted(); p != 0 || d != 0 {
 		t.Errorf("under the default limit: Omitted() = %d, %d", p, d)
+	}
+}
+
+// TestTopText: each value the table shows is its compact JSON, as the
+// document wrote a number, unseen characters escaped, infinities as
+// Extended JSON has them, made again from what the collector kept; past
+// the cap too, where kept values are put out and others take their place.
+func TestTopText(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`null`, `null`},
+		{`true`, `true`},
+		{`false`, `false`},
+		{`7`, `7`},
+		{`1.50`, `1.50`},
+		{`-0`, `-0`},
+		{`1e2`, `1e2`},
+		{`12345678901234567890`, `12345678901234567890`},
+		{`{"$numberDouble":"-Infinity"}`, `"-Infinity"`}, // the reader keeps the string
+		{`{"$numberLong":"42"}`, `42`},
+		{`"plain"`, `"plain"`},
+		{`"tab\tand \"quote\""`, `"tab\tand \"quote\""`},
+		{`"zero\u200bwidth"`, `"zero\u200bwidth"`},
+		{`"é"`, `"é"`},
+	} {
+		for _, opts := range []Options{{}, {MaxDistinct: 3, Top: 1}} {
+			// The value twice, the most common, among values once each.
+			var b strings.Builder
+			fmt.Fprintf(&b, "{\"v\":%s}\n{\"v\":%s}\n", tt.in, tt.in)
+			for i := range 20 {
+				fmt.Fprintf(&b, "{\"v\":\"other %d\"}\n", i)
+			}
+			p := byPath(collect(t, strings.NewReader(b.String()), opts).Paths())["/v"]
+			if opts.MaxDistinct > 0 && !p.DistinctCapped {
+				t.Fatalf("%s: the cap is not reached", tt.in)
+			}
+			if opts.MaxDistinct == 0 && (len(p.Top) == 0 || p.Top[0] != (ValueCount{tt.want, 2})) {
+				t.Errorf("%s: Top %v, want %s twice first", tt.in, p.Top, tt.want)
+			}
+			for _, v := range p.Top {
+				if v.Count == 2 && v.Value != tt.want {
+					t.Errorf("%s, capped %v: shown as %s, want %s", tt.in, opts.MaxDistinct > 0, v.Value, tt.want)
+				}
+			}
+		}
+	}
+}
+
+// TestTopInfinity: a number JSON cannot write is shown as Extended JSON
+// has it.
+func TestTopInfinity(t *testing.T) {
+	for _, tt := range []struct {
+		num  float64
+		want string
+	}{{math.Inf(1), `{"$numberDouble":"Infinity"}`}, {math.Inf(-1), `{"$numberDouble":"-Infinity"}`}, {math.NaN(), `{"$numberDouble":"NaN"}`}} {
+		c := New(Options{})
+		c.Add(&jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "v", Value: jsontree.Value{Kind: jsontree.Number, Num: tt.num}}}})
+		if top := c.Paths()[0].Top; len(top) != 1 || top[0].Value != tt.want {
+			t.Errorf("%v: Top %v, want %s", tt.num, top, tt.want)
+		}
 	}
 }
 
@@ -324,5 +385,33 @@ func TestEscapeJSON(t *testing.T) {
 				t.Errorf("EscapeJSON(%q) reads as %v (%v), not %v", tt.in, out, err, in)
 			}
 		}
+	}
+}
+
+// BenchmarkCollector is the path table of a window of the built-in
+// sample's orders (33,000, about 10 MB): /id, /orderDate and /_ts pass
+// the distinct values kept, the rest repeat.
+func BenchmarkCollector(b *testing.B) {
+	var docs []*jsontree.Value
+	r := ingest.NewReader(strings.NewReader(sample.OrdersText(33_000)))
+	size := 0
+	for {
+		d, err := r.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, &d.Root)
+		size += d.Bytes
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		c := New(Options{})
+		for _, d := range docs {
+			c.Add(d)
+		}
+		c.Paths()
 	}
 }

@@ -153,7 +153,7 @@ func hashKey(path []string) key.Spec { return key.Spec{Kind: key.Hash, Paths: []
 // a time (alone, a time sends every new write to one value) or prose.
 func (c *chooser) keyable(p paths.Path) bool {
 	return p.Usable && len(p.Segments) > 0 && mainKind(p) != jsontree.Bool && !slices.Equal(p.Segments, c.in.TimePath) &&
-		!measurement(p) && !mutable(p) && !timeName(p) && !freeText(p)
+		!measurement(p) && !mutable(p) && !timeName(p) && !timeValues(p) && !freeText(p)
 }
 
 // largest is the share of the documents the path's most common value

@@ -244,6 +244,11 @@ func TestCandidatesNeverMeasurements(t *testing.T) {
 		{"lastName", func(i int) string { return fmt.Sprintf(`"Name%d"`, i%50) }, 0, true},
 		// times alone, flags, prose
 		{"createdAt", func(i int) string { return fmt.Sprintf(`"2024-01-01T00:%02d:%02dZ"`, i/60%60, i%60) }, 0, false},
+		// a time whose name does not say so, of any year (MongoDB's
+		// sample customers' birthdate), and text that is not one
+		{"birthdate", func(i int) string { return fmt.Sprintf(`"1966-07-%02dT17:22:%02d.000Z"`, 1+i%28, i%60) }, 0, false},
+		{"expires", func(i int) string { return fmt.Sprintf(`"2031-%02d-%02d"`, 1+i%12, 1+i%28) }, 0, false},
+		{"batch", func(i int) string { return fmt.Sprintf(`"b-%d"`, i%50) }, 0, true},
 		{"isActive", func(i int) string { return fmt.Sprint(i%2 == 0) }, 0, false},
 		{"description", func(i int) string { return fmt.Sprintf(`"d%d"`, i%50) }, 0, false},
 	} {

@@ -1,10 +1,12 @@
 package advisor
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode"
 
 	"github.com/pkcalc/pkcalc/core/jsontree"
+	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 
@@ -237,6 +239,26 @@ func place(p paths.Path) bool {
 // timeName reports whether a path's name says it holds a moment
 // (createdAt, orderDate, ts).
 func timeName(p paths.Path) bool { return lastWord(lastWords(p), timeWords) }
+
+// timeValues reports whether a path holds moments by its values, whatever
+// its name says (birthdate, dob, expires): text, each of its most common
+// values a date or time key.Time reads, of any year. Numbers are left to
+// the name: an epoch and a count look alike.
+func timeValues(p paths.Path) bool {
+	if mainKind(p) != jsontree.String || len(p.Top) == 0 {
+		return false
+	}
+	for _, v := range p.Top {
+		var text string
+		if json.Unmarshal([]byte(v.Value), &text) != nil {
+			return false
+		}
+		if _, ok := key.Time(&jsontree.Value{Kind: jsontree.String, Str: text}); !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // freeText reports whether a path holds prose (a description, a comment)
 // rather than an identifier: by its name, or by values with spaces.

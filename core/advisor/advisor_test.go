@@ -842,6 +842,75 @@ func TestTargetedValuesTouch(t *testing.T) {
 	}
 }
 
+// TestPrefixesTouch: n prefixes that fill s of p partitions each read
+// p(1 - (1 - s/p)^n) of them, as n values do with s = 1, not n*s: four
+// account ids in an IN list under /accountId,/id read 3 of 4 partitions,
+// as under /accountId, not all 4.
+func TestPrefixesTouch(t *testing.T) {
+	for _, tt := range []struct {
+		values, p int
+		span      float64
+		want      int
+	}{
+		{4, 4, 1, 3},
+		{1, 10, 2, 2},
+		{2, 10, 2, 4}, // 10(1 - 0.8^2) = 3.6
+		{3, 10, 20, 10},
+	} {
+		r := query.Routing{Kind: query.Targeted, Values: tt.values, Prefix: 1}
+		if got := touches(r, tt.p, func(int) float64 { return tt.span }); got != tt.want {
+			t.Errorf("%d prefixes of %v partitions each, of %d: %d, want %d", tt.values, tt.span, tt.p, got, tt.want)
+		}
+		plain := query.Routing{Kind: query.Targeted, Values: tt.values}
+		if tt.span == 1 && touches(plain, tt.p, nil) != tt.want {
+			t.Errorf("%d values of %d: %d, want %d as prefixes", tt.values, tt.p, touches(plain, tt.p, nil), tt.want)
+		}
+	}
+}
+
+// TestLiteralPrefixReadsItsPartitions: a query that names a tenant by a
+// literal, under /tenant,/id, reads the partitions that tenant's data
+// fills, located by its hash, not those of the average tenant: a small
+// tenant's query read as many partitions as a large one's.
+func TestLiteralPrefixReadsItsPartitions(t *testing.T) {
+	const tb = int64(1) << 40
+	pad := strings.Repeat("x", 900)
+	src := lines(2000, func(i int) string {
+		tenant := "a" // 60 % of the data, b 30 %, c 10 %
+		if i%10 >= 6 {
+			tenant = "b"
+		}
+		if i%10 == 9 {
+			tenant = "c"
+		}
+		return fmt.Sprintf(`{"tenant":%q,"id":"%d","pad":%q}`, tenant, i, pad)
+	})
+	ops, errs := query.ReadWorkload(strings.NewReader(`SELECT * FROM c WHERE c.tenant = 'c'
+SELECT * FROM c WHERE c.tenant = 'b'
+SELECT * FROM c WHERE c.tenant = 'a'
+SELECT * FROM c WHERE c.tenant IN ('b', 'c')
+SELECT * FROM c WHERE c.tenant = @t
+`))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	e := evaluate(t, "/tenant,/id", src, partition.Options{}, Settings{TargetBytes: 50 * tb, Throughput: capacity.Throughput{RU: 200000}, Operations: asOperations(ops)})
+	p := float64(len(e.Physical))
+	read := make([]float64, len(e.Load.Charges))
+	for i, ch := range e.Load.Charges {
+		read[i] = float64(ch.Partitions) / p
+	}
+	for i, want := range []float64{0.1, 0.3, 0.6, 0.4} {
+		if math.Abs(read[i]-want) > 0.03 {
+			t.Errorf("query %d reads %.3f of the %.0f partitions, want about %.2f", i+1, read[i], p, want)
+		}
+	}
+	// A parameter: the tenant of a request, as requests follow the data.
+	if avg := 0.6*0.6 + 0.3*0.3 + 0.1*0.1; math.Abs(read[4]-avg) > 0.03 {
+		t.Errorf("the query for @t reads %.3f of the partitions, want about %.2f", read[4], avg)
+	}
+}
+
 // Writes go where the writes of the moment go: under a key cut into hours,
 // the busiest device's current hour takes half of them, on one partition,
 // however evenly the hours spread in total. Spread as the data is, half of

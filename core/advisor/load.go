@@ -203,7 +203,10 @@ func (e *Evaluation) operationsDemand(l layout, dm *demand) {
 	for i, v := range e.Queries.Verdicts {
 		op := e.settings.Operations[i]
 		r := v.Assessment.Routing
-		touched := touches(r, p, l.span)
+		touched, ok := literalPrefixes(op.Shape, e.Dist.Spec, r, l.ranges)
+		if !ok {
+			touched = touches(r, p, l.span)
+		}
 		switch op.Kind {
 		case query.QueryOp:
 			charge, items := e.queryCharge(op, touched)
@@ -370,8 +373,9 @@ func pinsKey(sh query.Shape, spec key.Spec) bool {
 // touches is how many of p physical partitions an operation routed by r
 // reads. A targeted one reads the partitions of its values: n values
 // hashed over p partitions fall on p(1 - (1 - 1/p)^n) of them on average;
-// a prefix of a hierarchical key every partition its values fill; an
-// unknown number of values counts as half of them.
+// n prefixes of a hierarchical key, each filling s partitions (span), on
+// p(1 - (1 - s/p)^n); an unknown number of values counts as half of them.
+// Prefixes named by literals are located instead (literalPrefixes).
 func touches(r query.Routing, p int, span func(levels int) float64) int {
 	switch r.Kind {
 	case query.Single:
@@ -385,8 +389,11 @@ func touches(r query.Routing, p int, span func(levels int) float64) int {
 		touched = max(1, (p+1)/2)
 	case r.Prefix > 0 && span != nil:
 		// A prefix reads every partition its values fill: a large
-		// tenant's many.
-		touched = int(math.Round(min(float64(p), n*span(r.Prefix))))
+		// tenant's many. Several fall on the same partitions as values
+		// do, not on n times as many.
+		f := float64(p)
+		s := min(f, span(r.Prefix))
+		touched = int(math.Round(f * (1 - math.Pow(1-s/f, n))))
 	default:
 		f := float64(p)
 		touched = int(math.Round(f * (1 - math.Pow(1-1/f, n))))
@@ -407,11 +414,7 @@ func prefixSpan(d *partition.Distribution, ranges []epk.Range, levels int) float
 		for ; j < len(d.Logical) && strings.HasPrefix(d.Logical[j].EPK, p); j++ {
 			n += d.Logical[j].Documents
 		}
-		first, last := epk.Locate(ranges, p), epk.Locate(ranges, p+"FF")
-		if last > 0 && ranges[last].MinInclusive == p+"FF" {
-			last--
-		}
-		if first >= 0 && last >= first {
+		if first, last, ok := prefixRanges(ranges, p); ok {
 			sum += float64(n) * float64(last-first+1)
 			docs += float64(n)
 		}
@@ -421,4 +424,47 @@ func prefixSpan(d *partition.Distribution, ranges []epk.Range, levels int) float
 		return 1
 	}
 	return sum / docs
+}
+
+// prefixRanges are the first and last of ranges that hold EPKs starting
+// with prefix, the hashes of a hierarchical key's first levels: the
+// physical partitions a query naming that prefix is routed to
+// (hierarchical-partition-keys: "Queries by prefix are efficiently routed
+// to the subset of partitions that hold the data").
+func prefixRanges(ranges []epk.Range, prefix string) (first, last int, ok bool) {
+	first, last = epk.Locate(ranges, prefix), epk.Locate(ranges, prefix+"FF")
+	if last > 0 && ranges[last].MinInclusive == prefix+"FF" {
+		last--
+	}
+	return first, last, first >= 0 && last >= first
+}
+
+// literalPrefixes is how many of ranges a query reads whose filters name
+// the first levels of the hierarchical key by literals, each prefix's own
+// partitions; ok is false when they are parameters, or the filters do not
+// name the routing's prefixes as an AND of = and IN does.
+func literalPrefixes(sh query.Shape, spec key.Spec, r query.Routing, ranges []epk.Range) (int, bool) {
+	if spec.Kind != key.MultiHash || r.Prefix <= 0 || r.Prefix > len(spec.Paths) {
+		return 0, false
+	}
+	levels := spec.PathStrings()[:r.Prefix]
+	var fs []query.Filter
+	for _, f := range sh.Filters {
+		if slices.Contains(levels, f.Path) {
+			fs = append(fs, f)
+		}
+	}
+	tuples, ok := query.KeyValues(fs, levels)
+	if !ok || len(tuples) != r.Values {
+		return 0, false
+	}
+	read := map[int]bool{}
+	for _, t := range tuples {
+		if first, last, ok := prefixRanges(ranges, epk.MultiHash(t...)); ok {
+			for i := first; i <= last; i++ {
+				read[i] = true
+			}
+		}
+	}
+	return max(1, len(read)), true
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/capacity"
-	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/options"
@@ -161,7 +160,7 @@ func matches(sh query.Shape, dists []*partition.Distribution, factor float64, do
 		return float64(docs) * factor
 	}
 	pinned := sh.Filters[:len(s.Paths)]
-	if want, ok := literalValues(pinned, d.Spec); ok {
+	if want, ok := query.KeyValues(pinned, d.Spec.PathStrings()); ok {
 		var n float64
 		for _, w := range want {
 			n += d.Matches(factor, t, w)
@@ -173,55 +172,6 @@ func matches(sh query.Shape, dists []*partition.Distribution, factor float64, do
 		n *= float64(f.Values) // IN (a, b) matches the items of each
 	}
 	return n
-}
-
-// literalValues are the key values a query's literals name, in the order
-// of spec's paths, one for each combination of an IN list's literals; ok
-// is false when any value is a parameter.
-func literalValues(fs []query.Filter, spec key.Spec) ([][]epk.Value, bool) {
-	by := map[string][]query.Literal{}
-	for _, f := range fs {
-		if f.Literals == nil {
-			return nil, false
-		}
-		by[f.Path] = f.Literals
-	}
-	out := [][]epk.Value{nil}
-	for _, p := range spec.PathStrings() {
-		var next [][]epk.Value
-		for _, prefix := range out {
-			for _, l := range by[p] {
-				v, ok := literalValue(l)
-				if !ok {
-					return nil, false
-				}
-				next = append(next, append(slices.Clone(prefix), v))
-			}
-		}
-		out = next
-		if len(out) > 1024 {
-			return nil, false // a large IN: the average serves
-		}
-	}
-	return out, true
-}
-
-// literalValue is a query literal as a key value.
-func literalValue(l query.Literal) (epk.Value, bool) {
-	switch l.Kind {
-	case query.StringLit:
-		return epk.Value{Kind: epk.String, Str: l.Str}, true
-	case query.NumberLit:
-		return epk.Value{Kind: epk.Number, Num: l.Num}, true
-	case query.BoolLit:
-		if l.Bool {
-			return epk.Value{Kind: epk.True}, true
-		}
-		return epk.Value{Kind: epk.False}, true
-	case query.NullLit:
-		return epk.Value{Kind: epk.Null}, true
-	}
-	return epk.Value{}, false
 }
 
 // itemOf is what the documents' charges depend on: their average size, and

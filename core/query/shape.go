@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/paths"
 )
 
@@ -238,4 +239,58 @@ func scans(e Expr) bool {
 	}
 	visit(e)
 	return found
+}
+
+// KeyValues are the key values the filters' literals name for a key of
+// keyPaths (Cosmos DB path syntax, in the key's order), one for each
+// combination of an IN list's literals; ok is false when a path has no
+// filter, any value is a parameter, or the combinations pass 1,024 (a
+// large IN, which an average serves).
+func KeyValues(fs []Filter, keyPaths []string) ([][]epk.Value, bool) {
+	by := map[string][]Literal{}
+	for _, f := range fs {
+		if f.Literals == nil {
+			return nil, false
+		}
+		by[f.Path] = f.Literals
+	}
+	out := [][]epk.Value{nil}
+	for _, p := range keyPaths {
+		if by[p] == nil {
+			return nil, false
+		}
+		var next [][]epk.Value
+		for _, prefix := range out {
+			for _, l := range by[p] {
+				v, ok := literalValue(l)
+				if !ok {
+					return nil, false
+				}
+				next = append(next, append(slices.Clone(prefix), v))
+			}
+		}
+		out = next
+		if len(out) > 1024 {
+			return nil, false // a large IN: the average serves
+		}
+	}
+	return out, true
+}
+
+// literalValue is a literal as a key value.
+func literalValue(l Literal) (epk.Value, bool) {
+	switch l.Kind {
+	case StringLit:
+		return epk.Value{Kind: epk.String, Str: l.Str}, true
+	case NumberLit:
+		return epk.Value{Kind: epk.Number, Num: l.Num}, true
+	case BoolLit:
+		if l.Bool {
+			return epk.Value{Kind: epk.True}, true
+		}
+		return epk.Value{Kind: epk.False}, true
+	case NullLit:
+		return epk.Value{Kind: epk.Null}, true
+	}
+	return epk.Value{}, false
 }

@@ -3,6 +3,8 @@ package query
 import (
 	"reflect"
 	"testing"
+
+	"github.com/pkcalc/pkcalc/core/epk"
 )
 
 func TestShapeOf(t *testing.T) {
@@ -55,5 +57,31 @@ func TestShapeOf(t *testing.T) {
 	}
 	if got := ShapeOf(nil); !reflect.DeepEqual(got, Shape{}) {
 		t.Errorf("ShapeOf(nil) = %+v", got)
+	}
+}
+
+// TestKeyValues: the literals of a query's filters, as the key values of
+// a key's paths in its order, one for each combination of an IN list's.
+func TestKeyValues(t *testing.T) {
+	x, one, two := epk.Str("x"), epk.Value{Kind: epk.Number, Num: 1}, epk.Value{Kind: epk.Number, Num: 2}
+	for _, tt := range []struct {
+		where string
+		paths []string
+		want  [][]epk.Value // nil for none
+	}{
+		{"c.b IN (1, 2) AND c.a = 'x'", []string{"/a", "/b"}, [][]epk.Value{{x, one}, {x, two}}},
+		{"c.a = 'x'", []string{"/a"}, [][]epk.Value{{x}}},
+		{"c.a = true AND c.b = null", []string{"/b", "/a"}, [][]epk.Value{{{Kind: epk.Null}, {Kind: epk.True}}}},
+		{"c.a = @a", []string{"/a"}, nil},
+		{"c.a = 'x'", []string{"/a", "/b"}, nil}, // /b named by nothing
+	} {
+		q, err := Parse("SELECT * FROM c WHERE " + tt.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := KeyValues(ShapeOf(q).Filters, tt.paths)
+		if ok != (tt.want != nil) || ok && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s on %v: %v, %v; want %v", tt.where, tt.paths, got, ok, tt.want)
+		}
 	}
 }

@@ -316,8 +316,12 @@ on two goroutines took 0.50 times as long as on one, ` + "`encoding/json`" + ` i
 but the largest keys (` + "`/id`" + `, ` + "`/customerId,/id`" + `, 330,000 values each, and the month's) take 45 to
 55 ms each to finish and 33 to 42 ms to evaluate, so the second core idles at the end. Merging path tables made
 per chunk instead of making one on the reading goroutine gave the same table and no gain: the window
-is bound by the documents' building, not by the table. DuckDB (*Peers*) reads only the columns it is
-asked for and builds no document.
+is bound by the documents' building, not by the table. The table itself now costs a third less
+(BenchmarkCollector, 33,000 orders, 10.3 MB: 67 to 75 ms against 94 to 97, 2026-12-03): a node finds
+each child where the last document had it, a value's text is made only for the table, and the heap of
+the values kept past 10,000 holds their hashes; the whole analysis of 10 MB took 223 to 228 ms
+against 236 to 260 on two cores, 342 to 356 against 366 to 384 on one (test binaries alternating).
+DuckDB (*Peers*) reads only the columns it is asked for and builds no document.
 
 In WebAssembly Go has one thread. In the browser engine.js starts as many helpers as the option
 ` + "`workers`" + ` asks for (by default 2 where there are two cores), once an analysis has a chunk for them:
@@ -362,6 +366,16 @@ run by Go's ` + "`lib/wasm/wasm_exec_node.js`" + ` under ` + "`node --cpu-prof`"
 profile (2026-12-03) splits the analysis loop as reading 52 %, the keys' reading of their values and
 counting 33 % (counting alone 26 %), the path table 11 %, choosing 3 %, with finishing and evaluating
 the keys after it another seventh of the whole.
+
+How long the engine waits for its helpers was timed in Parallel.Next (2026-12-03, the 100 MB set in
+Chromium, 2 helpers): 1.06 to 1.28 s of the 2.6 to 2.8 s. A Web Worker runs its events between the
+turns of its Go program, so a helper's answer, the next job it could take and the input's next bytes
+all wait until every goroutine of the engine waits. Yielding to the event loop every 2 ms of reading
+(a MessageChannel message, which no timer clamps) cut the wait to 0.13 to 0.17 s, but not the time: 2.29
+to 2.53 s against 2.15 to 2.68 s without it (two rounds, alternating), and 2.20 to 2.37 s with one
+helper instead of two. On two cores the engine and two helpers share two CPUs, and the engine, left
+with 1.5 s of work of its own, got less of them. Not kept, as nothing measured here gained; a machine
+with a core for each helper, where the wait and not the CPUs would bound the time, was not at hand.
 
 ## The window
 

@@ -280,6 +280,11 @@ func TestLowCardinalityAgainstTarget(t *testing.T) {
 		{"/categoryId", categories, 100 << 40, Critical, "less than the target's 100 TB"},
 		{"/region", regions, 0, Info, "That is enough here"},
 		{"/region", regions, 1 << 30, Info, "That is enough here"},
+		// 9 regions would hold 180 GB evenly, but westeurope holds 49 %
+		// of the orders: it reaches 20 GB at 40.6 GB, where
+		// LOGICAL_PARTITION_LIMIT says so (it said "enough here", room for
+		// 180 GB, beside it).
+		{"/region", regions, 60 << 30, Info, "Their number would be enough, not the way the data falls on them: they leave room for 40.6 GB and 90,000 RU/s as they fall (the largest holds 49% of the data) against the target's 60.0 GB"},
 		// 9 regions of at most 20 GB hold 180 GB.
 		{"/region", regions, 500 << 30, Critical, "9 values of at most 20 GB hold 180 GB, less than the target's 500 GB"},
 	} {

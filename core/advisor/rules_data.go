@@ -101,7 +101,13 @@ func distinctValues(e *Evaluation) verdict {
 	if why != "" {
 		msg += ": " + why + "."
 	} else {
-		msg += fmt.Sprintf(". That is enough here: %s. A key with few values stays this way, capped at %s and %s a value; watch it as the data grows.", n.text(), logicalLimit, partitionRU)
+		verdict := "That is enough here"
+		if !n.enough() {
+			// Not too few: too uneven, which LOGICAL_PARTITION_LIMIT and
+			// the spread of requests judge.
+			verdict = "Their number would be enough, not the way the data falls on them"
+		}
+		msg += fmt.Sprintf(". %s: %s. A key with few values stays this way, capped at %s and %s a value; watch it as the data grows.", verdict, n.text(), logicalLimit, partitionRU)
 	}
 	v.findings = append(v.findings, Finding{LowCardinality, sev, msg})
 	return v
@@ -112,7 +118,17 @@ func distinctValues(e *Evaluation) verdict {
 // give each physical partition some.
 type need struct {
 	storage, throughput, partitions float64
-	room                            string // what the values leave room for
+	// roomBytes and roomRU are the data and requests the values hold
+	// before one of them passes 20 GB or 10,000 RU/s, as the target's data
+	// and requests fall on them; room says so.
+	roomBytes, roomRU float64
+	room              string
+}
+
+// enough reports whether the values hold the target's data and workload.
+func (n need) enough() bool {
+	limit := float64(capacity.LogicalPartitionMaxBytes)
+	return n.roomBytes >= n.storage*limit && n.roomRU >= n.throughput*capacity.PartitionMaxRU
 }
 
 func needs(e *Evaluation) need {
@@ -125,8 +141,24 @@ func needs(e *Evaluation) need {
 		n.throughput = e.Load.TotalRU / capacity.PartitionMaxRU
 	}
 	projected := projectDistinct(d, e.Projection.Factor)
-	n.room = fmt.Sprintf("they leave room for %s and %s", human.Bytes(int64(min(projected*float64(capacity.LogicalPartitionMaxBytes), math.MaxInt64/2))),
-		ru(projected*capacity.PartitionMaxRU))
+	// As many values as these hold their count times the limits only if
+	// the data and the requests spread evenly over them: otherwise the
+	// largest value reaches 20 GB, or the busiest 10,000 RU/s, first.
+	limit := float64(capacity.LogicalPartitionMaxBytes)
+	n.roomBytes, n.roomRU = projected*limit, projected*capacity.PartitionMaxRU
+	var largest []string
+	if l, storage := float64(e.Projection.Largest.Bytes), float64(e.storage()); l > 0 && storage*limit/l < n.roomBytes {
+		n.roomBytes = storage * limit / l
+		largest = append(largest, "the largest holds "+human.Percent(l/storage)+" of the data")
+	}
+	if hot, total := e.Load.HottestLogiRU, e.Load.TotalRU; e.Load.Active && hot > 0 && total*capacity.PartitionMaxRU/hot < n.roomRU {
+		n.roomRU = total * capacity.PartitionMaxRU / hot
+		largest = append(largest, "the busiest takes "+human.Percent(hot/total)+" of the requests")
+	}
+	n.room = fmt.Sprintf("they leave room for %s and %s", human.Bytes(int64(min(n.roomBytes, math.MaxInt64/2))), ru(n.roomRU))
+	if len(largest) > 0 {
+		n.room += " as they fall (" + strings.Join(largest, "; ") + ")"
+	}
 	return n
 }
 

@@ -205,6 +205,38 @@ func TestWorkload(t *testing.T) {
 	}
 }
 
+// TestShortfallNamesTheHeaviest: when one operation asks most of what
+// the workload needs, UNDERPROVISIONED names it, and says when its items
+// are only an upper bound and how to give its measured charge: a count
+// over a range of time read as every item of its tenant asked 114
+// million RU/s of a profiler log, and the warning named no line.
+func TestShortfallNamesTheHeaviest(t *testing.T) {
+	src := func() io.Reader {
+		return lines(1000, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d","ts":"2025-01-01T00:00:%02dZ"}`, i, i%5, i%60) })
+	}
+	ops, errs := query.ReadWorkload(strings.NewReader(`2 SELECT VALUE COUNT(1) FROM c WHERE c.tenant = @t AND c.ts >= @from
+100 read /id /tenant
+`))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	heavy := asOperations(ops)
+	heavy[0].Matches = 1e7
+	e := evaluate(t, "/tenant", src(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Operations: heavy})
+	msg := Shortfall(e)
+	for _, want := range []string{"Of that, line 1 asks", "(2 per second at ", "every one of the 10,000,000 items its = and IN filters match", "(2 ru=N SELECT ...)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("UNDERPROVISIONED lacks %q: %s", want, msg)
+		}
+	}
+	// Reads that need more than the container has, none of them most.
+	reads, _ := query.ReadWorkload(strings.NewReader("1000 read /id /tenant\n1000 read /id /tenant\n1000 read /id /tenant\n"))
+	e = evaluate(t, "/tenant", src(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Operations: asOperations(reads)})
+	if msg := Shortfall(e); msg == "" || strings.Contains(msg, "Of that") {
+		t.Errorf("three lines of reads: %q", msg)
+	}
+}
+
 // datasetPaths collects the paths of a shared dataset's documents.
 func datasetPaths(t *testing.T, name string) *paths.Collector {
 	t.Helper()

@@ -3,6 +3,7 @@ package advisor
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -181,5 +182,34 @@ func Shortfall(best *Evaluation) string {
 	} else {
 		msg += fmt.Sprintf(" Under %s one logical partition needs %s, past the %s a key value can get: no throughput is enough.", best.Dist.Spec, ru(l.HottestLogiRU), human.Count(capacity.PartitionMaxRU)+" RU/s")
 	}
-	return msg + " The keys' findings are about what each key adds."
+	return msg + heaviest(best) + " The keys' findings are about what each key adds."
+}
+
+// heaviest names the operation of the workload file that asks at least
+// half of what the key needs, and, when its items are only an upper
+// bound (Charge.AtMost), how to give its real charge; "" for none.
+func heaviest(e *Evaluation) string {
+	at, most := -1, 0.0
+	for i, v := range e.Queries.Verdicts {
+		if i < len(e.Load.Charges) {
+			if d := v.Rate * e.Load.Charges[i].RU; d > most {
+				at, most = i, d
+			}
+		}
+	}
+	if at < 0 || most < e.Load.TotalRU/2 {
+		return ""
+	}
+	v, ch := e.Queries.Verdicts[at], e.Load.Charges[at]
+	msg := fmt.Sprintf(" Of that, line %d asks %s (%s at %s RU).", v.Op.Line, human.Percent(most/e.Load.TotalRU), rateText(v.Rate), human.Count(int64(math.Round(ch.RU))))
+	if ch.AtMost && ch.Items > 0 {
+		items := human.Count(int64(math.Round(ch.Items)))
+		matched := "the " + items + " items its = and IN filters match"
+		if at < len(e.settings.Operations) && len(e.settings.Operations[at].Shape.Filters) == 0 {
+			matched = "the container's " + items + " items (it has no = or IN filter)"
+		}
+		msg += fmt.Sprintf(" Its charge counts every one of %s, as the documents cannot tell how few its other conditions (a range, a function, an OR) leave: measure it and give the charge before the query (%s ru=N SELECT ...).",
+			matched, trimFloat(v.Op.Weight))
+	}
+	return msg
 }

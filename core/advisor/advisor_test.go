@@ -212,7 +212,9 @@ func TestWorkload(t *testing.T) {
 // million RU/s of a profiler log, and the warning named no line.
 func TestShortfallNamesTheHeaviest(t *testing.T) {
 	src := func() io.Reader {
-		return lines(1000, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d","ts":"2025-01-01T00:00:%02dZ"}`, i, i%5, i%60) })
+		return lines(1000, func(i int) string {
+			return fmt.Sprintf(`{"id":"%d","tenant":"t%d","ts":"2025-01-01T00:00:%02dZ"}`, i, i%5, i%60)
+		})
 	}
 	ops, errs := query.ReadWorkload(strings.NewReader(`2 SELECT VALUE COUNT(1) FROM c WHERE c.tenant = @t AND c.ts >= @from
 100 read /id /tenant
@@ -1063,6 +1065,49 @@ func TestSuffixBusiestAtTarget(t *testing.T) {
 	}
 	if e.HottestShare < 0.0145 || e.HottestShare > 0.0155 {
 		t.Errorf("the busiest suffix takes %.4f of the requests at the target, want 0.015 (the sample: %.4f)", e.HottestShare, sampled)
+	}
+}
+
+// TestOneItemEachAtTheTarget: under a key whose every value is one item
+// (/tenant,/id), the busiest logical partition at the target is one item
+// of the target's many, not one of the sample's 1,000: on MongoDB's
+// sample profiler log grown 417,362 times, /ns,/id was told "one
+// logical partition alone needs 79,412 RU/s ... a finer key can", and
+// lost the recommendation to /id, under which every query fans out.
+func TestOneItemEachAtTheTarget(t *testing.T) {
+	const gb = int64(1) << 30
+	src := lines(1000, func(i int) string {
+		return fmt.Sprintf(`{"tenant":"t%d","id":"%d","pad":%q}`, i%7, i, strings.Repeat("x", 500))
+	})
+	e := evaluate(t, "/tenant,/id", src, partition.Options{}, Settings{TargetBytes: 500 * gb, Workload: Workload{Reads: 50000}})
+	sampled := e.Load.TotalRU / 1000
+	if hot := e.Load.HottestLogiRU; !(hot < sampled/1000) {
+		t.Errorf("the busiest item asks %.3f RU/s of %.0f at %s items; want well under the sample's one in 1,000 (%.1f)", hot, e.Load.TotalRU, human.Count(e.Projection.Documents), sampled)
+	}
+	if finding(e, Throttled) != nil {
+		t.Errorf("THROTTLED: %+v", finding(e, Throttled))
+	}
+}
+
+// TestNoLayoutEnough: a workload past what the most partitions tried
+// serve, with no key value past 10,000 RU/s, says so, not that a key
+// value needs its few RU/s "past the 10,000 a key value can get".
+func TestNoLayoutEnough(t *testing.T) {
+	src := lines(1000, func(i int) string { return fmt.Sprintf(`{"tenant":"t%d","id":"%d"}`, i%7, i) })
+	ops, errs := query.ReadWorkload(strings.NewReader("1000 ru=1000000 SELECT * FROM c WHERE c.total > 5\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	e := evaluate(t, "/tenant,/id", src, partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Operations: asOperations(ops)})
+	if e.Load.HottestLogiRU > capacity.PartitionMaxRU || e.Provision.LeastRU != 0 {
+		t.Fatalf("the test needs no layout to serve it and no value past the limit: %+v %+v", e.Load.HottestLogiRU, e.Provision)
+	}
+	want := "no throughput is enough: on as many as 65,536 physical partitions, the most tried, the busiest still needs more than 10,000 RU/s"
+	if c := component(e, "Throughput needed"); c.Note != want {
+		t.Errorf("Throughput needed: %q\nwant %q", c.Note, want)
+	}
+	if msg := Shortfall(e); !strings.Contains(msg, "on as many as 65,536 physical partitions") || strings.Contains(msg, "one logical partition needs") {
+		t.Errorf("UNDERPROVISIONED: %s", msg)
 	}
 }
 

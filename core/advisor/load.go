@@ -86,12 +86,13 @@ func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection, phys []p
 	if p.Factor > 1 {
 		if sh, hot := p.Shares(traffic, d.Weighted); sh != nil {
 			l.shares = sh
-			if p.SuffixSpread {
+			if p.SuffixSpread || oneItemEach(d, traffic) {
 				// A computed suffix spreads its group evenly: which suffix
 				// the sample's few documents favour is chance, which the
-				// target's share of each undoes. (Other keys keep the
-				// sample's busiest value: for a time bucket, the moment
-				// matters, not the bucket's share of all time.)
+				// target's share of each undoes; a value of one item stays
+				// one item among many more. (Other keys keep the sample's
+				// busiest value: for a time bucket, the moment matters, not
+				// the bucket's share of all time.)
 				l.hottest = hot
 			}
 		}
@@ -126,6 +127,15 @@ func (e *Evaluation) layout(ranges []epk.Range, p partition.Projection, phys []p
 		return spans[levels]
 	}
 	return l
+}
+
+// oneItemEach reports whether every value of the key holds one document
+// (a key ending in the item id, /tenant,/id): at the target each still
+// holds one item, so the busiest is the target's, one of many more
+// (partition.Projection.Shares), not the sample's one in its documents.
+// Requests by weight keep the sample's busiest item.
+func oneItemEach(d *partition.Distribution, t partition.Traffic) bool {
+	return t != partition.ByWeight && d.Singletons() >= 1
 }
 
 // traffic is how requests spread over the key's values.

@@ -179,8 +179,10 @@ func Shortfall(best *Evaluation) string {
 	if p := best.Provision; p.LeastRU > 0 {
 		msg += fmt.Sprintf(" Provision at least %s: under %s no partition throttles from there (%s physical %s).", ru(float64(p.LeastRU)), best.Dist.Spec,
 			human.Count(int64(p.Partitions)), human.Plural(int64(p.Partitions), "partition", "partitions"))
-	} else {
+	} else if !(l.HottestLogiRU <= capacity.PartitionMaxRU) {
 		msg += fmt.Sprintf(" Under %s one logical partition needs %s, past the %s a key value can get: no throughput is enough.", best.Dist.Spec, ru(l.HottestLogiRU), human.Count(capacity.PartitionMaxRU)+" RU/s")
+	} else {
+		msg += fmt.Sprintf(" Under %s no throughput is enough: on as many as %s physical partitions, the most tried, the busiest still needs more than %s RU/s.", best.Dist.Spec, human.Count(capacity.MaxPartitions), human.Count(capacity.PartitionMaxRU))
 	}
 	return msg + heaviest(best) + " The keys' findings are about what each key adds."
 }

@@ -126,8 +126,13 @@ const healthyThrottling = 0.05
 // or when no throughput is enough.
 func throughputScore(e *Evaluation) (int, string) {
 	l, p := e.Load, e.Provision
-	if p.LeastRU == 0 {
+	switch {
+	case p.LeastRU == 0 && !(l.HottestLogiRU <= capacity.PartitionMaxRU):
 		return 0, fmt.Sprintf("no throughput is enough: one logical partition needs %s, past the %s a key value can get", ru(l.HottestLogiRU), partitionRU)
+	case p.LeastRU == 0:
+		// No key value is past the limit, but the workload is past what
+		// the most partitions tried serve (provision).
+		return 0, fmt.Sprintf("no throughput is enough: on as many as %s physical partitions, the most tried, the busiest still needs more than %s", human.Count(capacity.MaxPartitions), partitionRU)
 	}
 	base := max(l.BaseRU, 1)
 	r := math.Min(1, base/float64(p.LeastRU))

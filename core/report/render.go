@@ -250,6 +250,10 @@ func WriteCSV(w io.Writer, r *Report) error {
 	return cw.Error()
 }
 
+// noLayoutText is provisionText when no key value passes 10,000 RU/s but
+// no layout pkcalc tries serves the workload either.
+var noLayoutText = "Throughput: none is enough: on as many as " + human.Count(capacity.MaxPartitions) + " physical partitions, the most pkcalc tries, the busiest still needs more than the 10,000 RU/s one partition can get."
+
 // provisionText says what throughput a key needs, when a workload is
 // given: the figure to provision.
 func provisionText(c Candidate) string {
@@ -257,8 +261,10 @@ func provisionText(c Candidate) string {
 	switch {
 	case w == nil:
 		return ""
-	case w.LeastRU == nil:
+	case w.LeastRU == nil && w.HottestLogicalRU > capacity.PartitionMaxRU:
 		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(human.Int(w.HottestLogicalRU+0.5)))
+	case w.LeastRU == nil:
+		return noLayoutText
 	}
 	split := ""
 	switch {

@@ -153,7 +153,23 @@ func hashKey(path []string) key.Spec { return key.Spec{Kind: key.Hash, Paths: []
 // a time (alone, a time sends every new write to one value) or prose.
 func (c *chooser) keyable(p paths.Path) bool {
 	return p.Usable && len(p.Segments) > 0 && mainKind(p) != jsontree.Bool && !slices.Equal(p.Segments, c.in.TimePath) &&
-		!measurement(p) && !mutable(p) && !timeName(p) && !timeValues(p) && !freeText(p)
+		!measurement(p) && !mutable(p) && !updated(c.in.Operations, p.Segments) && !timeName(p) && !timeValues(p) && !freeText(p)
+}
+
+// updated reports whether a replace, patch or upsert of the workload sets
+// the path (KEY_UPDATED under a key of it): a value that changes, whatever
+// its name says, as a password does.
+func updated(ops []query.Op, path []string) bool {
+	spec := hashKey(path)
+	for _, op := range ops {
+		switch op.Kind {
+		case query.ReplaceOp, query.PatchOp, query.UpsertOp:
+			if query.Assess(op, spec).KeyUpdated {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // largest is the share of the documents the path's most common value

@@ -272,6 +272,30 @@ func TestCandidatesNeverMeasurements(t *testing.T) {
 	}
 }
 
+// TestCandidatesNeverUpdated: a path the workload's patch, replace or
+// upsert sets is a value that changes, whatever its name: MongoDB's
+// sample users' /password was proposed beside "KEY_UPDATED: The patch of
+// /password (line 8) changes the key".
+func TestCandidatesNeverUpdated(t *testing.T) {
+	docs := func() io.Reader {
+		return lines(600, func(i int) string { return fmt.Sprintf(`{"id":"d%d","email":"u%d@x.org","password":"$2b$%d"}`, i, i, i) })
+	}
+	for _, tt := range []struct {
+		workload string
+		want     bool // /password proposed
+	}{
+		{"SELECT * FROM c WHERE c.email = @e", true},
+		{"SELECT * FROM c WHERE c.email = @e\n1 patch /password", false},
+		{"SELECT * FROM c WHERE c.email = @e\n1 upsert /password", false},
+		{"SELECT * FROM c WHERE c.email = @e\n1 patch /email", true},
+	} {
+		got := Candidates(sampleOf(t, docs(), tt.workload))
+		if uses := reading(got, "/password"); (len(uses) > 0) != tt.want {
+			t.Errorf("%q: candidates %q, want /password proposed %v", tt.workload, specText(got), tt.want)
+		}
+	}
+}
+
 // TestNameWords: a property name splits into the words the lists hold.
 func TestNameWords(t *testing.T) {
 	for _, tt := range []struct {

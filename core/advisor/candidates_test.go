@@ -278,7 +278,9 @@ func TestCandidatesNeverMeasurements(t *testing.T) {
 // /password (line 8) changes the key".
 func TestCandidatesNeverUpdated(t *testing.T) {
 	docs := func() io.Reader {
-		return lines(600, func(i int) string { return fmt.Sprintf(`{"id":"d%d","email":"u%d@x.org","password":"$2b$%d"}`, i, i, i) })
+		return lines(600, func(i int) string {
+			return fmt.Sprintf(`{"id":"d%d","email":"u%d@x.org","password":"$2b$%d"}`, i, i, i)
+		})
 	}
 	for _, tt := range []struct {
 		workload string

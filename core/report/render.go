@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,7 +263,7 @@ func provisionText(c Candidate) string {
 	case w == nil:
 		return ""
 	case w.LeastRU == nil && w.HottestLogicalRU > capacity.PartitionMaxRU:
-		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(human.Int(w.HottestLogicalRU+0.5)))
+		return fmt.Sprintf("Throughput: none is enough: one key value alone needs %s RU/s, past the 10,000 one value can get.", human.Count(human.Int(math.Ceil(w.HottestLogicalRU))))
 	case w.LeastRU == nil:
 		return noLayoutText
 	}
@@ -277,7 +278,7 @@ func provisionText(c Candidate) string {
 	p := int64(c.PhysicalCount())
 	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
 		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
-		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(w.TotalRU+0.5)))
+		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(math.Ceil(w.TotalRU))))
 }
 
 // writeSnippets writes the section that creates the container of c, the

@@ -404,3 +404,24 @@ func TestMarkdownSnippets(t *testing.T) {
 		}
 	}
 }
+
+// TestProvisionTextRounds: a need is rounded up, as the advisor's
+// findings round it, so that the Throughput line and the findings give
+// one figure (2,073.4 RU/s read 2,073 here and 2,074 there); and no
+// layout serving the workload is not said to be one value's fault.
+func TestProvisionTextRounds(t *testing.T) {
+	least := 2100
+	c := Candidate{Workload: &Workload{TotalRU: 2073.4, LeastRU: &least, LeastRUPartitions: 1}}
+	c.PhysicalPartitions = []Physical{{}}
+	if got := provisionText(c); !strings.Contains(got, "the workload needs 2,074 RU/s under this key") {
+		t.Errorf("%s", got)
+	}
+	c.Workload.LeastRU, c.Workload.HottestLogicalRU = nil, 129.1
+	if got := provisionText(c); got != noLayoutText {
+		t.Errorf("%s", got)
+	}
+	c.Workload.HottestLogicalRU = 12000.2
+	if got := provisionText(c); !strings.Contains(got, "one key value alone needs 12,001 RU/s") {
+		t.Errorf("%s", got)
+	}
+}

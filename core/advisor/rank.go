@@ -175,17 +175,23 @@ func Shortfall(best *Evaluation) string {
 	l := best.Load
 	provisioned := l.CapacityRU * float64(best.physicalCount())
 	msg := fmt.Sprintf("The workload needs %s under any key (each operation served from one partition) and %s under %s, but the container has %s: every key throttles.",
-		ru(l.BaseRU), ru(l.TotalRU), best.Dist.Spec, ru(provisioned))
+		ru(l.BaseRU), ru(l.TotalRU), best.Dist.Spec, ru(provisioned)) + heaviest(best)
 	if p := best.Provision; p.LeastRU > 0 {
 		msg += fmt.Sprintf(" Provision at least %s: under %s no partition throttles from there (%s physical %s).", ru(float64(p.LeastRU)), best.Dist.Spec,
 			human.Count(int64(p.Partitions)), human.Plural(int64(p.Partitions), "partition", "partitions"))
+		if p.LeastRU > capacity.ContainerQuotaRU {
+			msg += " " + quotaText
+		}
 	} else if !(l.HottestLogiRU <= capacity.PartitionMaxRU) {
 		msg += fmt.Sprintf(" Under %s one logical partition needs %s, past the %s a key value can get: no throughput is enough.", best.Dist.Spec, ru(l.HottestLogiRU), human.Count(capacity.PartitionMaxRU)+" RU/s")
 	} else {
 		msg += fmt.Sprintf(" Under %s no throughput is enough: on as many as %s physical partitions, the most tried, the busiest still needs more than %s RU/s.", best.Dist.Spec, human.Count(capacity.MaxPartitions), human.Count(capacity.PartitionMaxRU))
 	}
-	return msg + heaviest(best) + " The keys' findings are about what each key adds."
+	return msg + " The keys' findings are about what each key adds."
 }
+
+// quotaText is said of throughput past a container's default quota.
+var quotaText = "That is past the " + human.Count(capacity.ContainerQuotaRU) + " RU/s a container may have unless an Azure support ticket raises its quota."
 
 // heaviest names the operation of the workload file that asks at least
 // half of what the key needs, and, when its items are only an upper

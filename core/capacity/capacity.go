@@ -39,6 +39,10 @@ const (
 	// PartitionMaxRU is the throughput of one partition, logical or
 	// physical: 10,000 RU/s.
 	PartitionMaxRU = 10000
+	// ContainerQuotaRU is the most RU/s a container may have by default,
+	// 1,000,000; an Azure support ticket raises it (concepts-limits,
+	// "Maximum RUs per container").
+	ContainerQuotaRU = 1_000_000
 	// AlertFraction is the docs' alert line for a logical partition nearing
 	// LogicalPartitionMaxBytes: 70 %, i.e. 14 GB
 	// (how-to-alert-on-logical-partition-key-storage-size).

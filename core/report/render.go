@@ -276,8 +276,12 @@ func provisionText(c Candidate) string {
 		split = fmt.Sprintf(": create the container with %s RU/s or less, then raise its RU/s, as created with more it would start with more partitions", human.Count(int64(w.CreateRU)))
 	}
 	p := int64(c.PhysicalCount())
-	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles. On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
-		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split,
+	quota := ""
+	if *w.LeastRU > capacity.ContainerQuotaRU {
+		quota = " That is past the " + human.Count(capacity.ContainerQuotaRU) + " RU/s a container may have unless an Azure support ticket raises its quota."
+	}
+	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles.%s On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
+		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split, quota,
 		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(math.Ceil(w.TotalRU))))
 }
 

@@ -416,6 +416,14 @@ func TestProvisionTextRounds(t *testing.T) {
 	if got := provisionText(c); !strings.Contains(got, "the workload needs 2,074 RU/s under this key") {
 		t.Errorf("%s", got)
 	}
+	if strings.Contains(provisionText(c), "support ticket") {
+		t.Errorf("2,100 RU/s said to be past the quota")
+	}
+	many := 1_500_000
+	c.Workload.LeastRU = &many
+	if got := provisionText(c); !strings.Contains(got, "from there no partition throttles. That is past the 1,000,000 RU/s a container may have unless an Azure support ticket raises its quota.") {
+		t.Errorf("past the container's quota: %s", got)
+	}
 	c.Workload.LeastRU, c.Workload.HottestLogicalRU = nil, 129.1
 	if got := provisionText(c); got != noLayoutText {
 		t.Errorf("%s", got)

@@ -10,6 +10,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/query"
 )
 
 // Rank orders the evaluations, best first, and returns each one's rank
@@ -213,8 +214,14 @@ func heaviest(e *Evaluation) string {
 	if ch.AtMost && ch.Items > 0 {
 		items := human.Count(int64(math.Round(ch.Items)))
 		matched := "the " + items + " items its = and IN filters match"
-		if at < len(e.settings.Operations) && len(e.settings.Operations[at].Shape.Filters) == 0 {
-			matched = "the container's " + items + " items (it has no = or IN filter)"
+		if at < len(e.settings.Operations) {
+			switch fs := e.settings.Operations[at].Shape.Filters; {
+			case len(fs) == 0:
+				matched = "the container's " + items + " items (it has no = or IN filter)"
+			case slices.ContainsFunc(fs, func(f query.Filter) bool { return f.Literals == nil }):
+				// A parameter: the items of a value as requests choose them.
+				matched = "the " + items + " items its = and IN filters match on average"
+			}
 		}
 		msg += fmt.Sprintf(" Its charge counts every one of %s, as the documents cannot tell how few its other conditions (a range, a function, an OR) leave: measure it and give the charge before the query (%s ru=N SELECT ...).",
 			matched, trimFloat(v.Op.Weight))

@@ -49,7 +49,8 @@ const maxFamilies = 3
 //     with its family: alone when the data lets it stand alone; as the
 //     first level of hierarchical keys (the path, a finer path, the item
 //     id); and as the first part of synthetic keys (with a time bucket,
-//     with a computed suffix hash(/id)%N);
+//     with a computed suffix hash(/id)%N where its largest value needs
+//     spreading);
 //  2. without such paths, the family of the path that groups documents as
 //     tenants or devices do, and that path alone, to show why it needs one;
 //  3. the item id alone;
@@ -279,7 +280,9 @@ func (c *chooser) family(p paths.Path, baseline bool) {
 		c.push(key.Spec{Kind: key.Synthetic, Paths: [][]string{p.Segments, t},
 			Terms: []key.Term{{Path: p.Segments}, {Path: t, Bucket: c.bucket()}}})
 	}
-	if last != nil {
+	// A suffix only costs when nothing needs spreading: every query for
+	// one value of p reads all N of its logical partitions.
+	if last != nil && suffixesNeeded(c.largest(p), c.in.TargetBytes, c.in.WriteRU) > 1 {
 		n := suffixCount(c.largest(p), c.in.TargetBytes, c.in.WriteRU)
 		c.push(key.Spec{Kind: key.Synthetic, Paths: [][]string{p.Segments, last},
 			Terms: []key.Term{{Path: p.Segments}, {Path: last, Modulus: n}}})

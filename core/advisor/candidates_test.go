@@ -101,8 +101,10 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			docs:     profile(2000),
 			workload: "200 SELECT * FROM c WHERE c.ns = @ns AND c.ts > @since",
 			sample:   func(s *Sample) { s.TimePath, s.TimeSpan = []string{"ts"}, 2000*time.Second },
-			first:    []string{"/ns,/_id", "/ns,/client,/_id", "/ns+/ts:hour", "/ns+hash(/_id)%2"},
-			absent:   []string{"/ns", "/ts", "/millis", "/nreturned"},
+			first:    []string{"/ns,/_id", "/ns,/client,/_id", "/ns+/ts:hour"},
+			// No namespace nears a limit: a suffix would only make every
+			// query for one read two partitions.
+			absent: []string{"/ns", "/ns+hash(/_id)%2", "/ts", "/millis", "/nreturned"},
 		},
 		{
 			name:     "at 100 GB the largest namespace passes 20 GB: /ns alone is measured after the keys that spread it",
@@ -115,14 +117,15 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			name:     "the busier query's path first",
 			docs:     tenants(600),
 			workload: "10 SELECT * FROM c WHERE c.categoryId = @c\n100 SELECT * FROM c WHERE c.customerId = @k",
-			first:    []string{"/customerId", "/customerId,/id", "/customerId+hash(/id)%2", "/categoryId", "/categoryId,/id", "/categoryId,/customerId,/id"},
+			first:    []string{"/customerId", "/customerId,/id", "/categoryId", "/categoryId,/id", "/categoryId,/customerId,/id"},
+			absent:   []string{"/customerId+hash(/id)%2", "/categoryId+hash(/id)%2"},
 		},
 		{
 			name:     "both filtered: the coarser is the first level, the finer the middle",
 			docs:     tenants(600),
 			workload: "1000 SELECT * FROM c WHERE c.tenantId = @t AND c.categoryId = @c",
-			first:    []string{"/tenantId,/id", "/tenantId,/categoryId,/id", "/tenantId+hash(/id)%2", "/categoryId"},
-			absent:   []string{"/tenantId"},
+			first:    []string{"/tenantId,/id", "/tenantId,/categoryId,/id", "/categoryId"},
+			absent:   []string{"/tenantId", "/tenantId+hash(/id)%2"},
 		},
 		{
 			name:     "IN targets the values it lists",
@@ -134,7 +137,7 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			name:     "a point read by id and key",
 			docs:     tenants(600),
 			workload: "500 read /id /customerId",
-			first:    []string{"/customerId", "/customerId,/id", "/customerId+hash(/id)%2", "/id"},
+			first:    []string{"/customerId", "/customerId,/id", "/id"},
 		},
 		{
 			name: "a path in few documents, because the queries use it",
@@ -151,7 +154,7 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 		{
 			name:  "no workload: the grouping path leads, and is measured alone to show why",
 			docs:  tenants(600),
-			first: []string{"/tenantId,/id", "/tenantId,/customerId,/id", "/tenantId+hash(/id)%2", "/tenantId", "/id"},
+			first: []string{"/tenantId,/id", "/tenantId,/customerId,/id", "/tenantId", "/id"},
 			after: [2]string{"/id", "/customerId"},
 		},
 		{
@@ -334,13 +337,13 @@ func TestCandidatesItemID(t *testing.T) {
 	}{
 		{"a MongoDB export", func(i int) string {
 			return fmt.Sprintf(`{"_id":{"$oid":"%024x"},"tenant":%q,"user":"u%d"}`, uint64(i)*2654435761+1, tenant(i), i%300)
-		}, nil, []string{"/tenant,/_id", "/tenant,/user,/_id", "/tenant+hash(/_id)%2", "/_id"}, []string{"/id"}},
+		}, nil, []string{"/tenant,/_id", "/tenant,/user,/_id", "/_id"}, []string{"/id", "/tenant+hash(/_id)%2"}},
 		{"id and _id: the id wins", func(i int) string {
 			return fmt.Sprintf(`{"id":"d%d","_id":"m%d","tenant":%q}`, i, i, tenant(i))
-		}, nil, []string{"/tenant,/id", "/tenant+hash(/id)%2", "/id"}, []string{"/tenant,/_id", "/tenant+hash(/_id)%2"}},
+		}, nil, []string{"/tenant,/id", "/id"}, []string{"/tenant,/_id", "/tenant+hash(/id)%2"}},
 		{"no id: the time is the last level", func(i int) string {
 			return fmt.Sprintf(`{"tenant":%q,"ts":%d}`, tenant(i), 1700000000+i)
-		}, []string{"ts"}, []string{"/tenant,/ts", "/tenant+/ts:hour", "/tenant+hash(/ts)%2"}, []string{"/ts"}},
+		}, []string{"ts"}, []string{"/tenant,/ts", "/tenant+/ts:hour"}, []string{"/ts", "/tenant+hash(/ts)%2"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := sampleOf(t, lines(600, tt.doc), "")
@@ -514,7 +517,7 @@ func TestCandidatesDatasets(t *testing.T) {
 		{file: "cosmicworks-v4-product.json",
 			workload: "2000 SELECT * FROM c WHERE c.categoryId = @c AND c.id = @id\n500 SELECT * FROM c WHERE c.categoryId = @c",
 			sample:   func(s *Sample) { s.TargetBytes = 10 << 30 },
-			first:    []string{"/categoryId", "/categoryId,/id", "/categoryId+hash(/id)%2", "/id"},
+			first:    []string{"/categoryId", "/categoryId,/id", "/id"},
 			noPath:   "/price"},
 		{file: "dp420-tenant-products.json",
 			workload: "1000 SELECT * FROM c WHERE c.tenantId = @t AND c.categoryId = @c\n200 SELECT * FROM c WHERE c.tenantId = @t",

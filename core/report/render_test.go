@@ -356,7 +356,7 @@ func TestSnippets(t *testing.T) {
 		{"least", least, 3, provision.Container{RU: 9600}},
 		{"create then raise", create, 3, provision.Container{RU: 6000, RaiseTo: 9600}},
 		{"none", defaults, 0, provision.Container{}},
-		{"autoscale", auto, 6, provision.Container{RU: 4000, Autoscale: true}},
+		{"autoscale", auto, 5, provision.Container{RU: 4000, Autoscale: true}},
 	} {
 		c := tt.r.Candidates[tt.c]
 		spec, err := key.Parse(c.Key.Spec)

@@ -817,6 +817,43 @@ func TestRequestsFollowProjectedData(t *testing.T) {
 	}
 }
 
+// A partition's share is of the demand, fan-out included: under /id,
+// queries by tenant read every partition and point reads one each, so the
+// partitions share the load about evenly. Counted by key value alone, the
+// queries were left out, and a workload of queries alone gave every
+// partition 0 % ("0% on 1 of 4").
+func TestSharesCountFanOut(t *testing.T) {
+	const tb = int64(1) << 40
+	src := func() io.Reader {
+		return lines(2000, func(i int) string {
+			return fmt.Sprintf(`{"tenant":"t%d","id":"%d","pad":%q}`, i%7, i, strings.Repeat("x", 900))
+		})
+	}
+	for _, workload := range []string{
+		"300 SELECT * FROM c WHERE c.tenant = @t\n",
+		"300 SELECT * FROM c WHERE c.tenant = @t\n3000 read /id\n",
+	} {
+		ops, errs := query.ReadWorkload(strings.NewReader(workload))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		e := evaluate(t, "/id", src(), partition.Options{}, Settings{TargetBytes: tb, Throughput: capacity.Throughput{RU: 100000}, Operations: asOperations(ops)})
+		var sum float64
+		for i, sh := range e.Load.Shares {
+			sum += sh
+			if want := e.Load.DemandRU[i] / e.Load.TotalRU; math.Abs(sh-want) > 1e-12 {
+				t.Errorf("%q: partition %d takes %.4f, want its demand's share %.4f", workload, i, sh, want)
+			}
+			if fair := 1 / float64(len(e.Physical)); sh < 0.9*fair || sh > 1.1*fair {
+				t.Errorf("%q: partition %d of %d takes %.4f, want about %.4f", workload, i, len(e.Physical), sh, fair)
+			}
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("%q: shares add up to %v", workload, sum)
+		}
+	}
+}
+
 // What a key's reads over several partitions add to the demand is the key's
 // fault, not the throughput's: a tenant's query under /tenant,/id reads every
 // partition the tenant has split into, and under /id every partition. Both

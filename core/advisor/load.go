@@ -21,8 +21,12 @@ type Load struct {
 	// operation from one partition: what no key can save.
 	BaseRU float64
 	// WriteRU is the part of TotalRU that writes.
-	WriteRU    float64
-	Shares     []float64 // each physical partition's share of the requests that go by key value
+	WriteRU float64
+	// Shares are each physical partition's share of the demand: of the
+	// RU/s asked of all of them with a workload, a query that reads every
+	// partition asking each alike; without one, of the requests as the
+	// traffic model spreads them over the key's values.
+	Shares     []float64
 	DemandRU   []float64 // RU/s each physical partition is asked for
 	CapacityRU float64   // RU/s each physical partition has
 	Throttle   capacity.Throttle
@@ -195,10 +199,9 @@ func (e *Evaluation) load(l layout) Load {
 	for i := range l.ranges {
 		keyed := l.shares[i]*spread + l.writes[i]*dm.writes + l.items[i]*dm.items
 		out.DemandRU[i] = keyed + dm.fanOut/float64(p)
-		if dm.keyed > 0 {
-			// The share of the moment's requests, as the demand has it.
-			out.Shares[i] = keyed / dm.keyed
-		}
+		// A partition that every query reads is busy however the key's
+		// values fall: its share counts them too.
+		out.Shares[i] = out.DemandRU[i] / out.TotalRU
 	}
 	out.Throttle = capacity.Throttling(out.DemandRU, out.CapacityRU)
 	out.HottestLogiRU = l.hottest*spread + l.hotWrite*dm.writes + l.hotItems*dm.items

@@ -151,9 +151,15 @@ func needs(e *Evaluation) need {
 		n.roomBytes = storage * limit / l
 		largest = append(largest, "the largest holds "+human.Percent(l/storage)+" of the data")
 	}
-	if hot, total := e.Load.HottestLogiRU, e.Load.TotalRU; e.Load.Active && hot > 0 && total*capacity.PartitionMaxRU/hot < n.roomRU {
-		n.roomRU = total * capacity.PartitionMaxRU / hot
-		largest = append(largest, "the busiest takes "+human.Percent(hot/total)+" of the requests")
+	// Without a workload the requests fall as the traffic model has them,
+	// as HOT_PARTITION and the spread of requests read them.
+	hot := e.HottestShare
+	if e.Load.Active {
+		hot = e.Load.HottestLogiRU / e.Load.TotalRU
+	}
+	if hot > 0 && capacity.PartitionMaxRU/hot < n.roomRU {
+		n.roomRU = capacity.PartitionMaxRU / hot
+		largest = append(largest, "the busiest takes "+human.Percent(hot)+" of the requests")
 	}
 	n.room = fmt.Sprintf("they leave room for %s and %s", human.Bytes(int64(min(n.roomBytes, math.MaxInt64/2))), ru(n.roomRU))
 	if len(largest) > 0 {

@@ -153,8 +153,16 @@ func hashKey(path []string) key.Spec { return key.Spec{Kind: key.Hash, Paths: []
 // a scalar one value per item, not a measurement, a value that changes,
 // a time (alone, a time sends every new write to one value) or prose.
 func (c *chooser) keyable(p paths.Path) bool {
+	return c.findable(p) && !freeText(p)
+}
+
+// findable is keyable for a path the workload finds items by: text with
+// spaces or named a title (a film's, a place's name) is what the
+// application knows of each item it looks up, so it may be a key; prose
+// by name, a measurement, a value that changes and a time still may not.
+func (c *chooser) findable(p paths.Path) bool {
 	return p.Usable && len(p.Segments) > 0 && mainKind(p) != jsontree.Bool && !slices.Equal(p.Segments, c.in.TimePath) &&
-		!measurement(p) && !mutable(p) && !updated(c.in.Operations, p.Segments) && !timeName(p) && !timeValues(p) && !freeText(p)
+		!measurement(p) && !mutable(p) && !updated(c.in.Operations, p.Segments) && !timeName(p) && !timeValues(p) && !prose(p)
 }
 
 // updated reports whether a replace, patch or upsert of the workload sets
@@ -219,7 +227,7 @@ func (c *chooser) filter() []paths.Path {
 	}
 	var hits []hit
 	for _, p := range c.in.Paths {
-		if !c.keyable(p) || p.Distinct < 2 {
+		if !c.findable(p) || p.Distinct < 2 {
 			continue
 		}
 		if share := queried(c.in.Operations, p.Segments); share > 0 {

@@ -158,6 +158,24 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			after: [2]string{"/id", "/customerId"},
 		},
 		{
+			// Titles read as prose, but the application knows a film's
+			// title when it reads its page: by the workload, a key.
+			name: "a point read by a title",
+			docs: lines(600, func(i int) string {
+				return fmt.Sprintf(`{"id":"m%d","title":"The Film Number %d","genre":"g%d","description":"A film of %d things"}`, i, i, i%12, i%40)
+			}),
+			workload: "500 read /id /title\n50 SELECT * FROM c WHERE c.description = @d",
+			first:    []string{"/id", "/title", "/title,/id"},
+			absent:   []string{"/description"},
+		},
+		{
+			name: "titles with no workload",
+			docs: lines(600, func(i int) string {
+				return fmt.Sprintf(`{"id":"m%d","title":"The Film Number %d","genre":"g%d"}`, i, i, i%12)
+			}),
+			absent: []string{"/title"},
+		},
+		{
 			name:     "a query on nothing the documents hold: as without a workload",
 			docs:     tenants(600),
 			workload: "SELECT * FROM c WHERE c.missing = @m",

@@ -29,7 +29,8 @@ import (
 //     cannot be updated, so each change is a delete and an insert;
 //   - timeWords name a moment: a time alone sends every new write to the
 //     one value of the moment;
-//   - proseWords name free text.
+//   - proseWords name free text, and labelWords text that names its item
+//     (a title), a key only where the workload looks items up by it.
 //
 // A name is judged by its last word first: "priceListId" identifies, and
 // "idCount" counts.
@@ -58,7 +59,10 @@ var (
 	mutableWords = words("status", "state", "version", "etag", "revision", "updated", "update", "modified", "changed", "synced", "ttl",
 		"stage", "phase", "progress")
 	timeWords  = words("time", "timestamp", "ts", "date", "datetime", "at", "on", "day", "month", "year", "hour", "week")
-	proseWords = words("description", "comment", "comments", "note", "notes", "text", "body", "summary", "message", "title", "remark", "remarks")
+	proseWords = words("description", "comment", "comments", "note", "notes", "text", "body", "summary", "message", "remark", "remarks")
+	// labelWords name text that names its item: prose to look at, but
+	// what an application may know of each item it looks up.
+	labelWords = words("title")
 	// workflowStates are values that say how far an item got, not where it
 	// is: a "state" holding them changes during the item's life.
 	workflowStates = words("new", "open", "opened", "active", "inactive", "pending", "queued", "running", "started", "paused", "stopped",
@@ -260,10 +264,11 @@ func timeValues(p paths.Path) bool {
 	return true
 }
 
-// freeText reports whether a path holds prose (a description, a comment)
-// rather than an identifier: by its name, or by values with spaces.
+// freeText reports whether a path holds prose (a description, a comment,
+// a title) rather than an identifier: by its name, or by values with
+// spaces.
 func freeText(p paths.Path) bool {
-	if anyWord(lastWords(p), proseWords) {
+	if prose(p) || anyWord(lastWords(p), labelWords) {
 		return true
 	}
 	spaced := 0
@@ -274,6 +279,10 @@ func freeText(p paths.Path) bool {
 	}
 	return len(p.Top) > 0 && spaced*2 > len(p.Top)
 }
+
+// prose reports whether a path's name says it holds prose, which no
+// lookup knows.
+func prose(p paths.Path) bool { return anyWord(lastWords(p), proseWords) }
 
 // mainKind is the kind most of a path's values are.
 func mainKind(p paths.Path) jsontree.Kind {

@@ -164,7 +164,7 @@ func readText(src string) ([]Op, []error) {
 				op.Paths = append(op.Paths, norm)
 			}
 			if err == nil {
-				err = checkOp(op)
+				err = checkOp(&op)
 			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("line %d: %v", op.Line, err))
@@ -274,14 +274,15 @@ func parseItems(kind OpKind, s string) (int, error) {
 
 // checkOp rejects what no request can be: a point read or delete addresses
 // its item by id and key, so without /id it is a query, to be written as one.
-func checkOp(op Op) error {
-	if op.Kind != ReadOp && op.Kind != DeleteOp {
+// A MongoDB document's /_id, which becomes its id on import, names the
+// item as /id does, and is read as it.
+func checkOp(op *Op) error {
+	if op.Kind != ReadOp && op.Kind != DeleteOp || slices.Contains(op.Paths, "/id") {
 		return nil
 	}
-	for _, p := range op.Paths {
-		if p == "/id" {
-			return nil
-		}
+	if i := slices.Index(op.Paths, "/_id"); i >= 0 {
+		op.Paths[i] = "/id"
+		return nil
 	}
 	what := "point read"
 	if op.Kind == DeleteOp {
@@ -433,7 +434,7 @@ func decodeOp(raw json.RawMessage, line int) (Op, error) {
 		}
 		op.RU = ru
 	}
-	if err := checkOp(op); err != nil {
+	if err := checkOp(&op); err != nil {
 		return Op{}, err
 	}
 	if op.Kind == QueryOp {

@@ -33,7 +33,9 @@ func TestReadWorkloadText(t *testing.T) {
 		"sproc 3\n" +
 		"read 2 /id\n" +
 		"batch 0 /orderId\n" +
-		"5 batch -3 /orderId\n"
+		"5 batch -3 /orderId\n" +
+		"300 read /_id /movie_id\n" +
+		"delete /_id\n"
 	ops, errs := ReadWorkload(strings.NewReader(in))
 	want := []Op{
 		{Kind: QueryOp, Weight: 120, Text: "SELECT * FROM c WHERE c.tenantId = @t", Line: 2},
@@ -45,6 +47,9 @@ func TestReadWorkloadText(t *testing.T) {
 		{Kind: QueryOp, Weight: 3, Text: "SELECT * FROM c", Line: 10},
 		{Kind: BatchOp, Weight: 2, Items: 10, Paths: []string{"/orderId"}, Line: 20},
 		{Kind: SprocOp, Weight: 1, Items: 3, Line: 21},
+		// A MongoDB document's _id is its id once imported.
+		{Kind: ReadOp, Weight: 300, Paths: []string{"/id", "/movie_id"}, Line: 25},
+		{Kind: DeleteOp, Weight: 1, Paths: []string{"/id"}, Line: 26},
 	}
 	if len(ops) != len(want) {
 		t.Fatalf("got %d ops, want %d: %+v", len(ops), len(want), ops)

@@ -26,10 +26,16 @@ type DayOne struct {
 
 // dayOne places the sample on the partitions the container starts with.
 func (e *Evaluation) dayOne() DayOne {
-	d := e.Dist
 	n := e.startPartitions()
+	return e.dayOneOn(n, capacity.PerPartitionRU(e.Throughput, n))
+}
+
+// dayOneOn places the sample on n evenly split partitions of capacityRU
+// each.
+func (e *Evaluation) dayOneOn(n int, capacityRU float64) DayOne {
+	d := e.Dist
 	ranges := epk.Ranges(e.version(), n)
-	day := DayOne{Physical: d.Place(ranges), CapacityRU: capacity.PerPartitionRU(e.Throughput, n)}
+	day := DayOne{Physical: d.Place(ranges), CapacityRU: capacityRU}
 	for _, p := range day.Physical {
 		if p.Documents == 0 {
 			day.Empty++

@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
@@ -32,6 +33,9 @@ type Provision struct {
 	// (capacity.CreateRU) before raising it to LeastRU; 0 when it can be
 	// created at LeastRU.
 	CreateRU int
+	// FirstDay: LeastRU serves the workload's writes on the container's
+	// first day too, before any split (see firstDay).
+	FirstDay bool
 }
 
 // provisionTries is how many layouts past the first that needs no more
@@ -123,7 +127,43 @@ func (e *Evaluation) provision() Provision {
 			tries++
 		}
 	}
+	e.firstDay(&p)
 	return p
+}
+
+// firstDay raises p so that the container's first day does not throttle
+// either. Before any split the container has the partitions it was
+// created with, fewer than at the target, and the writes of a moment
+// crowd them as DAY_ONE says: a layout at the target that serves the
+// workload said nothing of them. Each first-day partition gets LeastRU
+// over their number, up to 10,000 RU/s; past that the writes of a moment
+// need more partitions than the first day has, which p does not promise
+// (DAY_ONE says so). A container loaded before it is raised (ByData)
+// takes its first writes as a load, not as the workload.
+func (e *Evaluation) firstDay(p *Provision) {
+	if p.LeastRU == 0 || p.ByData || !(e.Load.WriteRU > 0) {
+		return
+	}
+	auto := e.Throughput.Autoscale
+	n := e.settings.Partitions
+	if n <= 0 {
+		n = capacity.InitialPartitions(capacity.Throughput{RU: cmp.Or(p.CreateRU, p.LeastRU), Autoscale: auto})
+	}
+	n = max(n, capacity.MinPartitions(p.LeastRU))
+	busiest := e.dayOneOn(n, capacity.PartitionMaxRU).WriteRU
+	if !(busiest <= capacity.PartitionMaxRU) {
+		return
+	}
+	p.FirstDay = true
+	need := busiest * float64(n)
+	if need <= float64(p.LeastRU) {
+		return
+	}
+	step := float64(capacity.RUStep(auto))
+	p.LeastRU = int(math.Ceil(need/step) * step)
+	if e.settings.Partitions <= 0 && capacity.InitialPartitions(capacity.Throughput{RU: p.LeastRU, Autoscale: auto}) > n {
+		p.CreateRU = capacity.CreateRU(n, auto) // created with more, it would start with partitions the layout lacks
+	}
 }
 
 // maxDataSplits bounds the layouts split by the data that provision tries:

@@ -199,7 +199,15 @@ func dayOneFit(e *Evaluation) verdict {
 	sev := Info
 	if day.WriteRU > day.CapacityRU {
 		sev = Warning
-		msg += fmt.Sprintf(" The workload's writes ask %s of it: they throttle from the first day, whatever the container's total.", ru(day.WriteRU))
+		msg += fmt.Sprintf(" The workload's writes ask %s of it: they throttle from the first day", ru(day.WriteRU))
+		switch p := e.Provision; {
+		case day.WriteRU > capacity.PartitionMaxRU:
+			msg += fmt.Sprintf(", more than the %s one partition can have: only more partitions from the start, over which the writes of a moment spread, can take them.", partitionRU)
+		case p.FirstDay:
+			msg += fmt.Sprintf(" at this throughput; at %s, the throughput to provision, each partition of the first day has enough.", ru(float64(p.LeastRU)))
+		default:
+			msg += " at this throughput."
+		}
 	}
 	if e.Projection.Factor > 1 && len(e.Physical) != n {
 		msg += fmt.Sprintf(" At the target it has %s partitions.", human.Count(int64(len(e.Physical))))

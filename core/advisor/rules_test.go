@@ -245,9 +245,13 @@ func TestDayOneRule(t *testing.T) {
 		// Three first-level values hashed onto 8 partitions fill 3 at most.
 		{name: "three tenants over 8 partitions", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}}, score: -1,
 			code: DayOneSpread, sev: Info, text: "keeps 5 of them empty"},
-		// 12,000 writes of 5.5 RU, a third on one partition of 6,000 RU/s.
+		// 12,000 writes of 5.5 RU, a third on one partition of 6,000 RU/s:
+		// more than any partition can have.
 		{name: "their writes throttle", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}, Workload: Workload{Writes: 12000}}, score: -1,
-			code: DayOneSpread, sev: Warning, text: "they throttle from the first day"},
+			code: DayOneSpread, sev: Warning, text: "they throttle from the first day, more than the 10,000 RU/s one partition can have"},
+		// 4,000 writes: 7,333 RU/s, which more RU/s a partition serve.
+		{name: "their writes throttle at this throughput", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}, Workload: Workload{Writes: 4000}}, score: -1,
+			code: DayOneSpread, sev: Warning, text: "they throttle from the first day at this throughput"},
 	})
 }
 

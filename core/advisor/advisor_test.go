@@ -254,7 +254,7 @@ func datasetPaths(t *testing.T, name string) *paths.Collector {
 		if err != nil {
 			break
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 	return c
 }
@@ -631,10 +631,11 @@ func TestTimeBucketKey(t *testing.T) {
 func TestSuffixKeyCount(t *testing.T) {
 	e := evaluate(t, "/tenant+hash(/id)%4", lines(400, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d"}`, i, i%3) }), partition.Options{}, Settings{})
 	f := finding(e, LowCardinality)
-	// The largest of three tenants, 134 of 400, over 4 suffixes holds to
-	// 4 x 20 GB / 33.5%.
+	// The largest of three tenants, 134 of 400 documents and, their ids
+	// being shorter, 33.4 % of the bytes, over 4 suffixes holds to
+	// 4 x 20 GB / 33.4 %; its writes follow its documents.
 	if f == nil || f.Severity != Info || !strings.Contains(f.Message, "12 distinct values by design") ||
-		!strings.Contains(f.Message, "hash(/id)%4 holds while the largest value of /tenant (34% of the data, 34% of the writes) fits its 4 suffixes: up to 239 GB") {
+		!strings.Contains(f.Message, "hash(/id)%4 holds while the largest value of /tenant (33% of the data, 34% of the writes) fits its 4 suffixes: up to 239 GB") {
 		t.Errorf("LOW_CARDINALITY %+v", f)
 	}
 	if e.Score < 55 {

@@ -19,6 +19,7 @@ import (
 type Sample struct {
 	Paths       []paths.Path
 	Documents   int           // documents the paths were found in
+	Bytes       int64         // their sizes, summed (paths.Collector.Bytes); 0 if not known
 	TimePath    []string      // the time field, nil if none
 	TimeSpan    time.Duration // the time the documents cover
 	TargetBytes int64         // the expected total size, 0 if not given
@@ -182,20 +183,27 @@ func updated(ops []query.Op, path []string) bool {
 }
 
 // largest is the share of the documents the path's most common value
-// holds.
-func (c *chooser) largest(p paths.Path) float64 {
+// holds, and the largest share of their bytes one value holds: writes
+// follow the documents, storage their sizes, and a value of few large
+// documents fills its partition first.
+func (c *chooser) largest(p paths.Path) (docs, bytes float64) {
 	if len(p.Top) == 0 {
-		return 0
+		return 0, 0
 	}
-	return float64(p.Top[0].Count) / c.docs
+	docs = float64(p.Top[0].Count) / c.docs
+	if c.in.Bytes <= 0 {
+		return docs, docs
+	}
+	return docs, float64(p.Heaviest.Bytes) / float64(c.in.Bytes)
 }
 
-// hottest is the share of the documents a plain key on the path puts in
-// its largest logical partition: the most common value's, or the
-// documents without the path, which Cosmos DB stores under one undefined
-// value.
-func (c *chooser) hottest(p paths.Path) float64 {
-	return max(c.largest(p), 1-float64(p.Documents)/c.docs)
+// hottest is largest for a plain key on the path, its largest logical
+// partition: the most common value's, or the documents without the path,
+// which Cosmos DB stores under one undefined value.
+func (c *chooser) hottest(p paths.Path) (docs, bytes float64) {
+	docs, bytes = c.largest(p)
+	lacking := 1 - float64(p.Documents)/c.docs // their sizes are not known: as many bytes as documents
+	return max(docs, lacking), max(bytes, lacking)
 }
 
 // standsAlone reports whether a path makes a plain key by itself: enough
@@ -204,16 +212,16 @@ func (c *chooser) hottest(p paths.Path) float64 {
 // partition holds and serves (see suffixCount). A path that does not
 // (five namespaces, three tenants) may still lead a hierarchical key.
 func (c *chooser) standsAlone(p paths.Path) bool {
-	top := c.hottest(p)
-	return p.Distinct >= MinDistinct && top <= 1.0/MinDistinct && suffixesNeeded(top, c.in.TargetBytes, c.in.WriteRU) <= 1
+	docs, bytes := c.hottest(p)
+	return p.Distinct >= MinDistinct && docs <= 1.0/MinDistinct && suffixesNeeded(bytes, docs, c.in.TargetBytes, c.in.WriteRU) <= 1
 }
 
 // pastLimit reports whether a plain key on the path puts more in its
 // largest logical partition than Cosmos DB allows at the target: over
 // 20 GB or 10,000 RU/s of writes (concepts-limits).
 func (c *chooser) pastLimit(p paths.Path) bool {
-	top := c.hottest(p)
-	return top*float64(c.in.TargetBytes) > float64(capacity.LogicalPartitionMaxBytes) || top*c.in.WriteRU > capacity.PartitionMaxRU
+	docs, bytes := c.hottest(p)
+	return bytes*float64(c.in.TargetBytes) > float64(capacity.LogicalPartitionMaxBytes) || docs*c.in.WriteRU > capacity.PartitionMaxRU
 }
 
 // filter finds the paths the workload's operations find their items by,
@@ -290,8 +298,8 @@ func (c *chooser) family(p paths.Path, baseline bool) {
 	}
 	// A suffix only costs when nothing needs spreading: every query for
 	// one value of p reads all N of its logical partitions.
-	if last != nil && suffixesNeeded(c.largest(p), c.in.TargetBytes, c.in.WriteRU) > 1 {
-		n := suffixCount(c.largest(p), c.in.TargetBytes, c.in.WriteRU)
+	if docs, bytes := c.largest(p); last != nil && suffixesNeeded(bytes, docs, c.in.TargetBytes, c.in.WriteRU) > 1 {
+		n := suffixCount(bytes, docs, c.in.TargetBytes, c.in.WriteRU)
 		c.push(key.Spec{Kind: key.Synthetic, Paths: [][]string{p.Segments, last},
 			Terms: []key.Term{{Path: p.Segments}, {Path: last, Modulus: n}}})
 	}

@@ -32,9 +32,9 @@ func sampleOf(t *testing.T, docs io.Reader, workload string) Sample {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
-	s := Sample{Paths: c.Paths(), Documents: c.Documents()}
+	s := Sample{Paths: c.Paths(), Documents: c.Documents(), Bytes: c.Bytes()}
 	if workload != "" {
 		ops, errs := query.ReadWorkload(strings.NewReader(workload))
 		if len(errs) > 0 {
@@ -382,27 +382,31 @@ func TestCandidatesItemID(t *testing.T) {
 }
 
 // TestSuffixCount: the fewest suffixes, at least 2, that keep the largest
-// value under half of 20 GB at the target and under half of 10,000 RU/s
-// of its writes (concepts-limits).
+// value under half of 20 GB at the target, by its share of the data, and
+// under half of 10,000 RU/s of its writes, by its share of the documents
+// (concepts-limits).
 func TestSuffixCount(t *testing.T) {
 	for _, tt := range []struct {
-		name     string
-		share    float64
-		targetGB float64
-		writeRU  float64
-		want     int
+		name              string
+		bytes, writeShare float64
+		targetGB          float64
+		writeRU           float64
+		want              int
 	}{
-		{"nothing to spread: the least", 0.5, 0, 0, 2},
-		{"a small largest value: the least", 0.146, 10, 0, 2},
-		{"68 % of 100 GB in 10 GB suffixes", 0.68, 100, 0, 7},
-		{"47 % of 200 GB, and of 17,000 RU/s of writes", 0.47, 200, 17000, 10},
-		{"writes decide: 50 % of 30,000 RU/s in 5,000 RU/s", 0.5, 1, 30000, 3},
-		{"exactly half a limit is enough", 1, 10, 5000, 2},
-		{"past the most Parse allows: the most", 1, 1e6, 0, key.MaxModulus},
+		{"nothing to spread: the least", 0.5, 0.5, 0, 0, 2},
+		{"a small largest value: the least", 0.146, 0.146, 10, 0, 2},
+		{"68 % of 100 GB in 10 GB suffixes", 0.68, 0.68, 100, 0, 7},
+		{"47 % of 200 GB, and of 17,000 RU/s of writes", 0.47, 0.47, 200, 17000, 10},
+		{"writes decide: 50 % of 30,000 RU/s in 5,000 RU/s", 0.5, 0.5, 1, 30000, 3},
+		{"exactly half a limit is enough", 1, 1, 10, 5000, 2},
+		{"past the most Parse allows: the most", 1, 1, 1e6, 0, key.MaxModulus},
+		// A log source with 6.2 % of the lines and 8.4 % of the bytes of
+		// 1.2 TB: 8 suffixes by its lines held 12.6 GB each.
+		{"bytes decide: 8.4 % of the data in 6.2 % of the documents", 0.084, 0.062, 1200, 0, 11},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := suffixCount(tt.share, int64(tt.targetGB*(1<<30)), tt.writeRU); got != tt.want {
-				t.Errorf("suffixCount(%v, %v GB, %v RU/s) = %d, want %d", tt.share, tt.targetGB, tt.writeRU, got, tt.want)
+			if got := suffixCount(tt.bytes, tt.writeShare, int64(tt.targetGB*(1<<30)), tt.writeRU); got != tt.want {
+				t.Errorf("suffixCount(%v, %v, %v GB, %v RU/s) = %d, want %d", tt.bytes, tt.writeShare, tt.targetGB, tt.writeRU, got, tt.want)
 			}
 		})
 	}
@@ -547,7 +551,9 @@ func TestCandidatesDatasets(t *testing.T) {
 				s.TargetBytes, s.TimePath, s.TimeSpan = 200<<30, []string{"ts"}, 24*time.Hour
 				s.WriteRU = 3000 * capacity.DefaultCosts(capacity.Item{Bytes: iotAvg}).Write
 			},
-			want:   []string{"/device_id+/ts:hour", "/device_id+hash(/ts)%10", "/device_id"},
+			// iot-device-03 sends 46.7 % of the readings, 44.6 % of the
+			// bytes: 89 GB of 200 in suffixes of 10 GB.
+			want:   []string{"/device_id+/ts:hour", "/device_id+hash(/ts)%9", "/device_id"},
 			noPath: "/data/"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {

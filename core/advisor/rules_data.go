@@ -68,7 +68,8 @@ func distinctValues(e *Evaluation) verdict {
 			// says if one does not). The count is worth knowing, not a fault.
 			msg := fmt.Sprintf("%s has %s by design: each value of the rest of the key is cut into %d suffixes, so its data and requests spread over %d logical partitions; the count grows only with new values of the rest.",
 				spec, values, m, m)
-			if room, ok := SuffixHolds(d.Spec, d.SuffixGroupShare(), 0); ok {
+			bytes, docs := d.SuffixGroupShares()
+			if room, ok := SuffixHolds(d.Spec, bytes, docs); ok {
 				msg += " " + room.Message
 			}
 			v.findings = append(v.findings, Finding{LowCardinality, Info, msg})

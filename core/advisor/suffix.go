@@ -21,20 +21,19 @@ const (
 	suffixRU    = capacity.PartitionMaxRU / 2
 )
 
-// suffixesNeeded is how many logical partitions a value with share of the
-// documents (and of the writes) needs to stay under half of each limit at
-// targetBytes and writeRU: 1 or less when one is enough.
-func suffixesNeeded(share float64, targetBytes int64, writeRU float64) int {
-	bytes := math.Ceil(share * float64(targetBytes) / float64(suffixBytes))
-	ru := math.Ceil(share * writeRU / suffixRU)
+// suffixesNeeded is how many logical partitions a value with bytesShare
+// of the data and writeShare of the writes needs to stay under half of
+// each limit at targetBytes and writeRU: 1 or less when one is enough.
+func suffixesNeeded(bytesShare, writeShare float64, targetBytes int64, writeRU float64) int {
+	bytes := math.Ceil(bytesShare * float64(targetBytes) / float64(suffixBytes))
+	ru := math.Ceil(writeShare * writeRU / suffixRU)
 	return int(min(max(bytes, ru), key.MaxModulus))
 }
 
-// suffixCount is the N of a computed suffix for a value with share of
-// the documents and the writes: the fewest that suffixesNeeded allows, at
-// least 2 and at most key.MaxModulus.
-func suffixCount(share float64, targetBytes int64, writeRU float64) int {
-	return max(2, suffixesNeeded(share, targetBytes, writeRU))
+// suffixCount is the N of a computed suffix for such a value: the fewest
+// that suffixesNeeded allows, at least 2 and at most key.MaxModulus.
+func suffixCount(bytesShare, writeShare float64, targetBytes int64, writeRU float64) int {
+	return max(2, suffixesNeeded(bytesShare, writeShare, targetBytes, writeRU))
 }
 
 // SuffixRoom is how far the N of a computed suffix holds.

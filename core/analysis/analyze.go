@@ -204,7 +204,7 @@ func (a *analysis) run(r Source) (*report.Report, error) {
 			// The path table and the choice of candidates come from the
 			// window; past it, documents are read only for the paths the
 			// candidates need (see project), which is most of the speed.
-			a.collector.Add(&d.Root)
+			a.collector.Add(&d.Root, d.Bytes)
 			held += hold(d)
 			window = append(window, d)
 			if a.docs == 2 {
@@ -332,6 +332,8 @@ type analysis struct {
 	collector *paths.Collector // until the window is read
 	paths     []paths.Path     // the collector's table, once the window is read
 	described int              // documents in the window, which the table describes
+	// describedBytes are their sizes, summed.
+	describedBytes int64
 	// Paths past paths.MaxPaths, which the table leaves out, and the
 	// documents holding one (paths.Collector.Omitted).
 	omittedPaths, omittedDocs int
@@ -374,7 +376,7 @@ func (a *analysis) problem(e *ingest.Error) {
 func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	// The path table describes the window, which is complete now; the
 	// collector's counts, all in the table, can go.
-	a.paths, a.described = a.collector.Paths(), a.collector.Documents()
+	a.paths, a.described, a.describedBytes = a.collector.Paths(), a.collector.Documents(), a.collector.Bytes()
 	a.omittedPaths, a.omittedDocs = a.collector.Omitted()
 	a.collector = nil
 	if filled {
@@ -407,7 +409,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 			timePath = nil
 		}
 		item := itemOf(a.paths, a.described, a.docs, a.bytes)
-		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described,
+		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described, Bytes: a.describedBytes,
 			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: advisor.WriteRU(a.opts.Workload, a.ops, item),
 			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {

@@ -57,7 +57,7 @@ func Paths(r Source) (*PathSummary, error) {
 				s.Notes = append(s.Notes, n)
 			}
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 	s.Format = r.Format()
 	s.Paths = c.Paths()

@@ -117,7 +117,7 @@ func detectIn(t *testing.T, docs []string) string {
 		if err != nil {
 			break
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 		window = append(window, d)
 	}
 	if len(window) != len(docs) {

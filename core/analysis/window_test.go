@@ -121,7 +121,7 @@ func TestSortedBy(t *testing.T) {
 		if err != nil {
 			break
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 		hold(d)
 		window = append(window, d)
 	}

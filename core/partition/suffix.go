@@ -111,17 +111,18 @@ func (g *suffixGrowth) largest(d *Distribution, n int) []int32 {
 	return order[:min(n, len(order))]
 }
 
-// SuffixGroupShare is, for a key whose last term is a computed suffix, the
-// largest share of the documents one value of the rest of the key holds
-// over all its suffixes; 0 for any other key, or past the exact limit.
-func (d *Distribution) SuffixGroupShare() float64 {
-	if lastSuffix(d.Spec) == 0 || d.Estimated || d.Documents == 0 {
-		return 0
+// SuffixGroupShares are, for a key whose last term is a computed suffix,
+// the largest shares of the bytes and of the documents one value of the
+// rest of the key holds over all its suffixes; 0 for any other key, or
+// past the exact limit.
+func (d *Distribution) SuffixGroupShares() (bytes, docs float64) {
+	if lastSuffix(d.Spec) == 0 || d.Estimated || d.Documents == 0 || d.Bytes == 0 {
+		return 0, 0
 	}
 	g := d.suffixGrowth(lastSuffix(d.Spec), 1)
-	var most int64
+	var mostBytes, mostDocs int64
 	for _, s := range g.group {
-		most = max(most, s.docs)
+		mostBytes, mostDocs = max(mostBytes, s.bytes), max(mostDocs, s.docs)
 	}
-	return float64(most) / float64(d.Documents)
+	return float64(mostBytes) / float64(d.Bytes), float64(mostDocs) / float64(d.Documents)
 }

@@ -56,16 +56,24 @@ type Path struct {
 	// of the documents (a common value outside them is not in Top).
 	DistinctCapped bool
 	Top            []ValueCount // most common scalar values, most frequent first
-	InArray        bool         // the path is inside an array
-	System         string       // what the system property is, if it is one
-	Usable         bool         // the path can be a partition key
-	Reason         string       // why it cannot be, when Usable is false
+	// Heaviest is the value of the documents of the most bytes, which a
+	// key of the path fills its largest logical partition with: not
+	// always among Top (16 log sources of 2,000 lines each, some lines
+	// longer). Of a DistinctCapped path, of the values kept.
+	Heaviest ValueCount
+	InArray  bool   // the path is inside an array
+	System   string // what the system property is, if it is one
+	Usable   bool   // the path can be a partition key
+	Reason   string // why it cannot be, when Usable is false
 }
 
 // ValueCount is a scalar value and the number of times it occurs.
 type ValueCount struct {
 	Value string // compact JSON text: strings are quoted, so "null" and null differ; see EscapeJSON
 	Count int
+	// Bytes is the size of the documents that hold it (Collector.Add), the
+	// data a key of the path stores under the value.
+	Bytes int64
 }
 
 // Options tune a Collector.
@@ -90,11 +98,13 @@ const MaxPaths = 10_000
 // paths are listed by where documents put them (see Paths), and past
 // MaxDistinct values a path keeps those of the smallest hashes.
 type Collector struct {
-	opts  Options
-	root  *node
-	docs  int
-	key   []byte // scratch for value keys
-	paths int    // nodes below the root: the paths described
+	opts     Options
+	root     *node
+	docs     int
+	bytes    int64  // the documents' sizes (Add), and docBytes the last one's
+	key      []byte // scratch for value keys
+	docBytes int64
+	paths    int // nodes below the root: the paths described
 	// Past MaxPaths: the paths not described, by their identities' hashes,
 	// and the documents that hold one.
 	omitted        *distinctSketch
@@ -132,6 +142,7 @@ type valueCount struct {
 	hash  uint64 // of key
 	lit   string // a number's literal as written, when its double would not print it back
 	count int
+	bytes int64 // of the documents counted
 }
 
 // New returns a Collector.
@@ -151,9 +162,15 @@ func New(opts Options) *Collector {
 // Documents returns the number of documents added.
 func (c *Collector) Documents() int { return c.docs }
 
-// Add records the paths of one document.
-func (c *Collector) Add(doc *jsontree.Value) {
+// Bytes returns the sizes of the documents added, summed.
+func (c *Collector) Bytes() int64 { return c.bytes }
+
+// Add records the paths of one document of the given size in bytes, which
+// each of its values is counted with (ValueCount.Bytes).
+func (c *Collector) Add(doc *jsontree.Value, bytes int) {
 	c.docs++
+	c.bytes += int64(bytes)
+	c.docBytes = int64(bytes)
 	c.walk(c.root, doc)
 }
 
@@ -342,6 +359,7 @@ func (c *Collector) count(n *node, v *jsontree.Value) {
 	}
 	if vc, ok := n.values[string(key)]; ok {
 		vc.count++
+		vc.bytes += c.docBytes
 		return
 	}
 	h := xxhash.Sum64(key)
@@ -363,7 +381,7 @@ func (c *Collector) count(n *node, v *jsontree.Value) {
 		}
 		// The value put out makes room for this one, in its memory.
 		delete(n.values, top.key)
-		*top = valueCount{key: string(key), hash: h, lit: literal(v), count: 1}
+		*top = valueCount{key: string(key), hash: h, lit: literal(v), count: 1, bytes: c.docBytes}
 		n.values[top.key] = top
 		n.kept[0].hash = h
 		n.kept.down(0)
@@ -372,7 +390,7 @@ func (c *Collector) count(n *node, v *jsontree.Value) {
 	if n.values == nil {
 		n.values = make(map[string]*valueCount)
 	}
-	vc := &valueCount{key: string(key), hash: h, lit: literal(v), count: 1}
+	vc := &valueCount{key: string(key), hash: h, lit: literal(v), count: 1, bytes: c.docBytes}
 	n.values[vc.key] = vc
 }
 
@@ -543,17 +561,24 @@ func (c *Collector) describe(n *node) Path {
 		return cmp.Compare(a.Value, b.Value)
 	}
 	top := make([]ValueCount, 0, c.opts.Top+1)
+	var heaviest *valueCount // ties by key, which orders as the text does not need to
 	for _, vc := range n.values {
+		if heaviest == nil || vc.bytes > heaviest.bytes || vc.bytes == heaviest.bytes && vc.key < heaviest.key {
+			heaviest = vc
+		}
 		if len(top) == c.opts.Top && vc.count < top[len(top)-1].Count {
 			continue
 		}
-		vc := ValueCount{Value: vc.text(), Count: vc.count}
+		vc := ValueCount{Value: vc.text(), Count: vc.count, Bytes: vc.bytes}
 		if i, _ := slices.BinarySearchFunc(top, vc, order); i < c.opts.Top {
 			top = slices.Insert(top, i, vc)
 			top = top[:min(len(top), c.opts.Top)]
 		}
 	}
 	p.Top = top
+	if heaviest != nil {
+		p.Heaviest = ValueCount{Value: heaviest.text(), Count: heaviest.count, Bytes: heaviest.bytes}
+	}
 	p.Usable, p.Reason = usable(&p)
 	return p
 }

@@ -30,7 +30,7 @@ func collect(t testing.TB, src io.Reader, opts Options) *Collector {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 }
 
@@ -187,7 +187,7 @@ func TestTopText(t *testing.T) {
 			if opts.MaxDistinct > 0 && !p.DistinctCapped {
 				t.Fatalf("%s: the cap is not reached", tt.in)
 			}
-			if opts.MaxDistinct == 0 && (len(p.Top) == 0 || p.Top[0] != (ValueCount{tt.want, 2})) {
+			if opts.MaxDistinct == 0 && (len(p.Top) == 0 || p.Top[0].Value != tt.want || p.Top[0].Count != 2) {
 				t.Errorf("%s: Top %v, want %s twice first", tt.in, p.Top, tt.want)
 			}
 			for _, v := range p.Top {
@@ -207,7 +207,7 @@ func TestTopInfinity(t *testing.T) {
 		want string
 	}{{math.Inf(1), `{"$numberDouble":"Infinity"}`}, {math.Inf(-1), `{"$numberDouble":"-Infinity"}`}, {math.NaN(), `{"$numberDouble":"NaN"}`}} {
 		c := New(Options{})
-		c.Add(&jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "v", Value: jsontree.Value{Kind: jsontree.Number, Num: tt.num}}}})
+		c.Add(&jsontree.Value{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "v", Value: jsontree.Value{Kind: jsontree.Number, Num: tt.num}}}}, 0)
 		if top := c.Paths()[0].Top; len(top) != 1 || top[0].Value != tt.want {
 			t.Errorf("%v: Top %v, want %s", tt.num, top, tt.want)
 		}
@@ -336,7 +336,7 @@ func Example() {
 		if err != nil {
 			break
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 	for _, p := range c.Paths() {
 		fmt.Printf("%-16s in %d of %d documents, %d distinct, usable as key: %v\n", p.Path, p.Documents, c.Documents(), p.Distinct, p.Usable)
@@ -410,8 +410,52 @@ func BenchmarkCollector(b *testing.B) {
 	for b.Loop() {
 		c := New(Options{})
 		for _, d := range docs {
-			c.Add(d)
+			c.Add(d, 0)
 		}
 		c.Paths()
+	}
+}
+
+// TestValueBytes: a value's Bytes are the sizes of the documents that
+// hold it, which a key of the path stores under it: a few large documents
+// weigh more than many small ones.
+func TestValueBytes(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "{\"t\":\"small\",\"n\":%d}\n", i)
+	}
+	for i := range 10 {
+		fmt.Fprintf(&b, "{\"t\":\"large\",\"n\":%d,\"pad\":%q}\n", i, strings.Repeat("x", 200))
+	}
+	c := collect(t, strings.NewReader(b.String()), Options{})
+	var small, large ValueCount
+	for _, v := range byPath(c.Paths())["/t"].Top {
+		switch v.Value {
+		case `"small"`:
+			small = v
+		case `"large"`:
+			large = v
+		}
+	}
+	// {"t":"small","n":0} is 19 bytes, 20 from n = 10; a large one 228.
+	if small.Count != 30 || small.Bytes != 10*19+20*20 || large.Count != 10 || large.Bytes != 10*228 || c.Bytes() != small.Bytes+large.Bytes {
+		t.Errorf("small %+v, large %+v, all %d bytes", small, large, c.Bytes())
+	}
+}
+
+// TestHeaviest: the value of the most bytes, whether or not it is among
+// the most common.
+func TestHeaviest(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		pad := ""
+		if i%8 == 7 {
+			pad = strings.Repeat("x", 300)
+		}
+		fmt.Fprintf(&b, "{\"s\":\"s%d\",\"pad\":%q}\n", i%8, pad)
+	}
+	p := byPath(collect(t, strings.NewReader(b.String()), Options{Top: 3}).Paths())["/s"]
+	if p.Heaviest.Value != `"s7"` || p.Heaviest.Count != 5 || p.Heaviest.Bytes != 5*(19+300) || slices.ContainsFunc(p.Top, func(v ValueCount) bool { return v.Value == `"s7"` }) {
+		t.Errorf("heaviest %+v, top %+v", p.Heaviest, p.Top)
 	}
 }

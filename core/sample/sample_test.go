@@ -34,7 +34,7 @@ func TestOrdersTeach(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 	if c.Documents() != DefaultOrders {
 		t.Fatalf("%d documents", c.Documents())
@@ -80,7 +80,7 @@ func TestTelemetry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Add(&d.Root)
+		c.Add(&d.Root, d.Bytes)
 	}
 	m := map[string]paths.Path{}
 	for _, p := range c.Paths() {

@@ -138,19 +138,21 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 			num, den = num+docs*per, den+docs
 		}
 	}
+	// Each value weighs as it will be: its documents and requests at the
+	// target, grown as Project grows them, beside the values to come.
 	for l := range d.All() {
 		if slices.ContainsFunc(l.Values, func(v epk.Value) bool { return v.Kind == epk.Undefined }) {
 			continue
 		}
-		n := float64(l.Documents)
-		add(n, 1, l.Requests, n*grow)
+		n := float64(l.Documents) * grow
+		add(n, 1, l.Requests*grow, n)
 	}
 	if o := d.Overflow; o.Documents > 0 {
 		// Past the exact limit the values are counted, not kept: each holds
 		// the overflow's documents over its share of the distinct values.
 		extra := max(1, float64(d.Distinct-int64(len(d.Logical)+len(d.Heavy))))
 		per := max(1, float64(o.Documents)/extra)
-		add(float64(o.Documents), extra, o.Requests, per*grow)
+		add(float64(o.Documents)*grow, extra, o.Requests*grow, per*grow)
 	}
 	if fresh := float64(d.Documents) * (factor - 1) * pNew; fresh > 0 {
 		add(fresh, fresh, d.requests()*(factor-1)*pNew, 1)

@@ -1169,7 +1169,15 @@ func TestMatches(t *testing.T) {
 		{"a literal at twice the sample", tenant, 2, ByDocuments, str("a"), 3 * grow},
 		// At twice the sample the tenants grow; the new values to come
 		// (two in five documents bring one) hold one document each.
-		{"by documents at twice the sample", tenant, 2, ByDocuments, nil, (3*3*grow + 1*1*grow + 5*0.4*1) / (4 + 5*0.4)},
+		// A tenant is picked as often as it has documents at the target:
+		// a grown one weighs its 3 x grow. (Weighed by the sample's 3, at
+		// a large target the values to come outweighed every tenant, and
+		// a tenant's query loaded about one item.)
+		{"by documents at twice the sample", tenant, 2, ByDocuments, nil, (3*grow*3*grow + 1*grow*1*grow + 5*0.4*1) / (4*grow + 5*0.4)},
+		{"by documents at a million times", tenant, 1e6, ByDocuments, nil, func() float64 {
+			g := 1 + (1e6-1)*0.6
+			return (3*g*3*g + 1*g*1*g + 5*(1e6-1)*0.4) / (4*g + 5*(1e6-1)*0.4)
+		}()},
 		{"an id matches one", ids, 1, ByDocuments, nil, 1},
 		{"an id matches one at any size", ids, 1000, ByDocuments, nil, 1},
 		{"a bad factor counts as 1", tenant, math.NaN(), ByDocuments, nil, 2.5},

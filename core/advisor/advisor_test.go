@@ -325,7 +325,7 @@ func TestLowCardinalityAgainstTarget(t *testing.T) {
 		// 180 GB, beside it). Its requests, following the documents, pass
 		// 10,000 RU/s at 20,305 RU/s in all, not at 9 x 10,000, as
 		// HOT_PARTITION reads the same share.
-		{"/region", regions, 60 << 30, Info, "Their number would be enough, not the way the data falls on them: they leave room for 40.6 GB and 20,305 RU/s as they fall (the largest holds 49% of the data; the busiest takes 49% of the requests) against the target's 60.0 GB"},
+		{"/region", regions, 60 << 30, Info, "Their number would be enough, not the way the data falls on them: they leave room for 40.6 GB and 20,305 RU/s as they fall (the largest holds 49% of the data at the target; the busiest takes 49% of the requests) against the target's 60.0 GB"},
 		// 9 regions of at most 20 GB hold 180 GB.
 		{"/region", regions, 500 << 30, Critical, "9 values of at most 20 GB hold 180 GB, less than the target's 500 GB"},
 	} {
@@ -623,6 +623,34 @@ func TestTimeBucketKey(t *testing.T) {
 	}
 	if f := finding(e, Monotonic); f == nil || f.Severity != Warning || !strings.Contains(f.Message, "At any hour the busiest of") {
 		t.Errorf("MONOTONIC %+v, want the busiest partition of the hour", f)
+	}
+}
+
+// Values that grow with the data are no low cardinality at a target
+// where they are many: 100 users in 200 comments (90 seen once, 4 twice,
+// 6 with 17 each) said "/email has only 100 distinct values" at 50 GB,
+// where Chao1 gives it 1,107. On the sample as it is, the count is told.
+func TestLowCardinalityGrows(t *testing.T) {
+	src := func() io.Reader {
+		return lines(200, func(i int) string {
+			u := i // 0 to 89 once
+			switch {
+			case i >= 98:
+				u = 94 + (i-98)%6 // 6 users, 17 comments each
+			case i >= 90:
+				u = 90 + (i-90)/2 // 4 users twice
+			}
+			return fmt.Sprintf(`{"id":"c%d","email":"u%d@example.com","pad":%q}`, i, u, strings.Repeat("x", 300))
+		})
+	}
+	for _, tt := range []struct {
+		target int64
+		want   bool
+	}{{0, true}, {50 << 30, false}} {
+		e := evaluate(t, "/email", src(), partition.Options{}, Settings{TargetBytes: tt.target})
+		if f := finding(e, LowCardinality); (f != nil) != tt.want {
+			t.Errorf("at %d bytes: LOW_CARDINALITY %+v, want one: %v", tt.target, f, tt.want)
+		}
 	}
 }
 

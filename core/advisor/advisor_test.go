@@ -798,6 +798,11 @@ func TestCrossPartitionOnePartition(t *testing.T) {
 			"A cross-partition query, or a point read or delete that must first query to find its item, costs about 2.5 RU more for each extra physical partition and its latency grows with them: the container has 4 physical partitions.", "nothing extra"},
 		// 180 GB splits evenly into 4 partitions of 45 GB.
 		{"splits by the target", Settings{TargetBytes: 180 << 30}, Critical, true, "the container has 1 physical partition now and 4 at the target.", "nothing extra"},
+		// 12,000 point reads a second need more than one partition's
+		// 10,000 RU/s: on one, fan-out looked free while the key was
+		// judged at 4,000 RU/s that cannot serve the workload.
+		{"the workload needs more partitions than given", Settings{Throughput: capacity.Throughput{RU: 4000}, Workload: Workload{Reads: 12000}}, Critical, true,
+			"At the throughput given the container has 1 physical partition, but the workload asks 12,", "nothing extra"},
 	} {
 		tt.s.Operations = asOperations(ops)
 		e := evaluate(t, "/id", dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)

@@ -115,9 +115,12 @@ func queryRouting(e *Evaluation) verdict {
 		// e.Physical is the layout at the target; the splits on the way
 		// there are what the container has more than now.
 		now := max(p-e.Projection.Splits, 1)
+		// A workload that needs more than one partition's 10,000 RU/s has
+		// several at the throughput that serves it, whatever was given.
+		forced := e.Provision.Partitions > 1 && p <= 1
 		sev := Info
 		switch {
-		case p <= 1:
+		case p <= 1 && !forced:
 			// One partition reads no others: fan-out costs nothing yet.
 		case q.FanOut > 0.5:
 			sev, v.cap = Critical, 65
@@ -144,6 +147,9 @@ func queryRouting(e *Evaluation) verdict {
 			finds = finds || (w.Op.Kind == query.ReadOp || w.Op.Kind == query.DeleteOp) && w.Assessment.Routing.Kind == query.FanOut && w.Rate > 0
 		}
 		switch {
+		case forced:
+			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves: at %s, the throughput to provision, it has %s, and %s.",
+				has, ru(e.Load.TotalRU), ru(float64(e.Provision.LeastRU)), human.Count(int64(e.Provision.Partitions)), cost)
 		case p <= 1 && finds:
 			msg += fmt.Sprintf(". %s, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits: %s.", sentence(has), cost)
 		case p <= 1:

@@ -17,9 +17,12 @@ import (
 
 // Sample is what Candidates knows of the documents.
 type Sample struct {
-	Paths       []paths.Path
-	Documents   int           // documents the paths were found in
-	Bytes       int64         // their sizes, summed (paths.Collector.Bytes); 0 if not known
+	Paths     []paths.Path
+	Documents int   // documents the paths were found in
+	Bytes     int64 // their sizes, summed (paths.Collector.Bytes); 0 if not known
+	// UniqueIDs: no document has an id, and each is to get one of its
+	// own (a GUID) on import, which is then the item id.
+	UniqueIDs   bool
 	TimePath    []string      // the time field, nil if none
 	TimeSpan    time.Duration // the time the documents cover
 	TargetBytes int64         // the expected total size, 0 if not given
@@ -80,7 +83,7 @@ func Candidates(in Sample) []key.Spec {
 			c.family(*g, true)
 		}
 	}
-	if c.id != nil && c.standsAlone(*c.id) {
+	if c.id != nil && !c.idToCome && c.standsAlone(*c.id) {
 		c.push(hashKey(c.id.Segments))
 	}
 	for _, p := range c.plain() {
@@ -95,6 +98,7 @@ type chooser struct {
 	limit    int
 	docs     float64
 	id       *paths.Path  // the item id: /id, or /_id in a MongoDB export
+	idToCome bool         // id is the id each document is to get (Sample.UniqueIDs)
 	filtered []paths.Path // the paths the workload filters on, busiest first
 	ranked   []paths.Path // the paths for plain keys, best first
 	out      []key.Spec
@@ -107,6 +111,11 @@ func newChooser(in Sample) *chooser {
 		c.limit = MaxCandidates
 	}
 	c.id = itemID(in.Paths)
+	if c.id == nil && in.UniqueIDs {
+		// The last level of hierarchical keys and the suffix's source; not
+		// a key alone, on values the documents do not hold yet.
+		c.id, c.idToCome = &paths.Path{Path: "/id", Segments: []string{"id"}, Documents: in.Documents, Distinct: in.Documents, Usable: true}, true
+	}
 	c.filtered = c.filter()
 	c.ranked = c.rank()
 	return c

@@ -386,6 +386,9 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 		a.ids.mongoExport = true
 		a.paths = asID(a.paths)
 	}
+	if a.ids != nil && a.described > 0 && !slices.ContainsFunc(a.paths, func(p paths.Path) bool { return p.Path == "/id" || p.Path == "/_id" }) {
+		a.ids.unique = true
+	}
 	a.timePath = a.opts.TimePath
 	if a.timePath == nil {
 		a.timePath = detectTime(a.paths, window)
@@ -409,7 +412,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 			timePath = nil
 		}
 		item := itemOf(a.paths, a.described, a.docs, a.bytes)
-		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described, Bytes: a.describedBytes,
+		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described, Bytes: a.describedBytes, UniqueIDs: a.ids != nil && a.ids.unique,
 			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: advisor.WriteRU(a.opts.Workload, a.ops, item),
 			Operations: a.ops, Version: a.opts.HashVersion}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
@@ -511,6 +514,9 @@ func (a *analysis) add(d *ingest.Document) {
 	if a.ids.mongoExport && r.id >= 0 && r.values[r.id] == nil {
 		// A MongoDB export: its _id is the id (mongoExport).
 		r.values[r.id] = key.Lookup(&d.Root, mongoIDPath)
+	}
+	if a.ids.unique && r.id >= 0 && r.values[r.id] == nil {
+		r.values[r.id] = uniqueID(r.values, d.Bytes)
 	}
 	if !math.IsNaN(f.Time) {
 		a.timed++

@@ -2,9 +2,12 @@ package analysis
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
@@ -40,7 +43,11 @@ const maxIDExamples = 10
 type idCheck struct {
 	// mongo says the documents are a MongoDB export: no id, an _id in
 	// most (mongoExport). The keys then read each _id as the id.
-	mongoExport              bool
+	mongoExport bool
+	// unique says no document has an id and the data is no MongoDB
+	// export: each will need one of its own, so the keys read a
+	// document's id as a value no other has (uniqueID).
+	unique                   bool
 	documents                int64 // checked so far
 	missing, mongo           int64 // no id; of those, with an _id
 	mongoNonString           int64 // of those, an _id that is not a string
@@ -95,6 +102,31 @@ func (c *idCheck) check(id *jsontree.Value, d *ingest.Document) {
 		c.hashes = slices.Grow(c.hashes, min(max(2*n, 1024), partition.HashedDocuments)-n)
 	}
 	c.hashes = append(c.hashes, h)
+}
+
+// uniqueID is the id a document without one is read with when none has
+// one: its own, as the GUID an import gives it. It is a hash of the values
+// the keys read in it and of its size, so that it depends on the document,
+// not on where it comes in the input; documents alike in all of those are
+// alike to every key, and share one.
+func uniqueID(values []*jsontree.Value, bytes int) *jsontree.Value {
+	var h xxhash.Digest
+	var b [9]byte
+	for _, v := range values {
+		if v == nil {
+			h.Write(b[:1]) // b[0] is 0: absent
+			continue
+		}
+		b[0] = byte(v.Kind) + 1
+		binary.LittleEndian.PutUint64(b[1:], math.Float64bits(v.Num))
+		h.Write(b[:])
+		h.WriteString(v.Str)
+		binary.LittleEndian.PutUint64(b[1:], uint64(len(v.Str)))
+		h.Write(b[1:]) // ends the string: "ab","c" is not "a","bc"
+	}
+	binary.LittleEndian.PutUint64(b[1:], uint64(bytes))
+	h.Write(b[1:])
+	return &jsontree.Value{Kind: jsontree.String, Str: "pkcalc-" + strconv.FormatUint(h.Sum64(), 16)}
 }
 
 // refused reports whether an id holds a character the service refuses;
@@ -169,7 +201,7 @@ func tableSize(n int) int { return 1 << bits.Len(uint(max(2*n-1, 1))) }
 
 // report is the check as the report has it.
 func (c *idCheck) report() *report.IDs {
-	return &report.IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, UnderscoreIDNonString: c.mongoNonString, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
+	return &report.IDs{Missing: c.missing, MissingWithUnderscoreID: c.mongo, UnderscoreIDAsID: c.mongoExport, MissingAsUnique: c.unique, UnderscoreIDNonString: c.mongoNonString, NonString: c.nonString, TooLong: c.long, InvalidCharacters: c.refused,
 		DuplicatesChecked: int64(len(c.hashes)), Examples: append([]report.IDExample{}, c.examples...)}
 }
 
@@ -225,6 +257,8 @@ func idNotice(ids *report.IDs, cands []report.Candidate, documents int64, meant 
 			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m))+underscoreIDStrings(ids))
 		case meant != "":
 			says = append(says, docs(n, "has", "have")+" no id, but "+meant+" reads as one: rename it id before the import.")
+		case ids.MissingAsUnique:
+			says = append(says, docs(n, "has", "have")+" no id: give each one, a GUID if nothing in it names it. Every figure here reads each document's id as one of its own, as such an id is: /id is unique.")
 		default:
 			says = append(says, docs(n, "has", "have")+" no id: give each one, a GUID if nothing in it names it.")
 		}

@@ -414,3 +414,50 @@ func TestMongoExportIDs(t *testing.T) {
 		t.Errorf("some documents have an id: ids %+v, /id missing in %d", m.IDs, m.Candidates[0].Missing)
 	}
 }
+
+// TestMissingIDsAsUnique: documents with no id and no _id will each get
+// one of their own (a GUID) on import, so the keys read it so: /id was
+// one undefined value holding every document ("1 logical partition,
+// 100 %"), and /origin,/id had as few values as /origin. The candidates
+// take /id as a last level, not as a key alone; the same input in another
+// order gives the same report.
+func TestMissingIDsAsUnique(t *testing.T) {
+	var in strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&in, `{"origin":"o%d","delay":%d,"n":%d}`+"\n", i%9, i%40, i)
+	}
+	opts := Options{Keys: []key.Spec{mustKey(t, "/id"), mustKey(t, "/origin,/id")},
+		Workload: advisor.Workload{Operations: "500 SELECT * FROM c WHERE c.origin = @o\n"}}
+	r, err := Analyze(strings.NewReader(in.String()), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.IDs == nil || r.IDs.Missing != 300 || !r.IDs.MissingAsUnique || !strings.Contains(idWarning(r), "Every figure here reads each document's id as one of its own") {
+		t.Fatalf("ids %+v, %q", r.IDs, idWarning(r))
+	}
+	for _, spec := range []string{"/id", "/origin,/id"} {
+		if c := candidateOf(r, spec); c == nil || c.LogicalPartitions != 300 || c.Missing != 0 {
+			t.Errorf("%s: %+v", spec, c)
+		}
+	}
+	var specs []string
+	for _, c := range r.Candidates {
+		if !c.Named {
+			specs = append(specs, c.Key.Spec)
+		}
+	}
+	if slices.Contains(specs, "/id") || !slices.Contains(specs, "/origin") {
+		t.Errorf("candidates %q: want /origin, and /id only as named", specs)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(in.String()), "\n")
+	slices.Reverse(lines)
+	back, err := Analyze(strings.NewReader(strings.Join(lines, "\n")+"\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range r.Candidates {
+		if b := back.Candidates[i]; b.Key.Spec != c.Key.Spec || b.LogicalPartitions != c.LogicalPartitions || b.Score != c.Score {
+			t.Errorf("reversed: %s %d %d, was %s %d %d", b.Key.Spec, b.LogicalPartitions, b.Score, c.Key.Spec, c.LogicalPartitions, c.Score)
+		}
+	}
+}

@@ -134,6 +134,12 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			want: []string{"/ids/underscoreIdAsId", "/ids/underscoreIdNonString", "/recommended"},
 		},
 		{
+			// No id and no _id: each document's id is read as its own.
+			name:  "no ids",
+			input: schemaLines(20, func(i int) string { return fmt.Sprintf(`{"tenantId":"t%d","n":%d}`, i%4, i) }),
+			want:  []string{"/ids/missingAsUnique", "/recommended"},
+		},
+		{
 			// Ids Cosmos DB refuses: missing (one with a MongoDB _id), a
 			// number, too long, with a slash, and one repeated in a tenant.
 			name: "item ids",

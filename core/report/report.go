@@ -89,6 +89,10 @@ type IDs struct {
 	// MongoDB export): the paths and keys read each _id as the id, as an
 	// import that maps it makes it.
 	UnderscoreIDAsID bool `json:"underscoreIdAsId,omitempty"`
+	// MissingAsUnique: no document has an id, nor a MongoDB _id to be
+	// one: the keys read each document's id as one of its own, as the
+	// GUID an import must give it.
+	MissingAsUnique bool `json:"missingAsUnique,omitempty"`
 	// UnderscoreIDNonString: of MissingWithUnderscoreID, the documents
 	// whose _id is not a string (a number, mostly), which an import must
 	// write as one: an id is a string.

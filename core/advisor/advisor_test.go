@@ -1082,7 +1082,8 @@ func TestProvisionServesTheFirstDay(t *testing.T) {
 	p := e.Provision
 	n := max(capacity.InitialPartitions(capacity.Throughput{RU: cmp.Or(p.CreateRU, p.LeastRU)}), capacity.MinPartitions(p.LeastRU))
 	day := e.dayOneOn(n, capacity.PerPartitionRU(capacity.Throughput{RU: p.LeastRU}, n))
-	if !p.FirstDay || day.WriteRU > day.CapacityRU || p.LeastRU != 19900 || p.CreateRU != 12000 {
+	// At the target it has the layout those 2 partitions grow into.
+	if !p.FirstDay || day.WriteRU > day.CapacityRU || p.LeastRU != 19900 || p.CreateRU != 12000 || p.Partitions != len(e.project(2).Physical) {
 		t.Errorf("provision %+v: on its first %d partitions the busiest is asked %.0f RU/s of its %.0f", p, n, day.WriteRU, day.CapacityRU)
 	}
 	// At the settings' 40,000 RU/s the container starts with 7 partitions

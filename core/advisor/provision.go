@@ -154,13 +154,24 @@ func (e *Evaluation) firstDay(p *Provision) {
 	if !(busiest <= capacity.PartitionMaxRU) {
 		return
 	}
-	p.FirstDay = true
 	need := busiest * float64(n)
 	if need <= float64(p.LeastRU) {
+		p.FirstDay = true
+		return
+	}
+	// Started with n partitions, the container grows into their layout at
+	// the target, which must not throttle either.
+	l := e.load(e.layoutOf(e.project(n)))
+	target := 0.0
+	for _, d := range l.DemandRU {
+		target = max(target, d)
+	}
+	if !(target <= capacity.PartitionMaxRU) {
 		return
 	}
 	step := float64(capacity.RUStep(auto))
-	p.LeastRU = int(math.Ceil(need/step) * step)
+	p.LeastRU = int(math.Ceil(max(need, target*float64(len(l.DemandRU)))/step) * step)
+	p.Partitions, p.FirstDay = len(l.DemandRU), true
 	if e.settings.Partitions <= 0 && capacity.InitialPartitions(capacity.Throughput{RU: p.LeastRU, Autoscale: auto}) > n {
 		p.CreateRU = capacity.CreateRU(n, auto) // created with more, it would start with partitions the layout lacks
 	}

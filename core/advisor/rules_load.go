@@ -168,6 +168,15 @@ func firstLevel(e *Evaluation) (epk.Value, float64) {
 	return val, float64(docs) / float64(d.Documents)
 }
 
+// oneValue is what the writes of a moment crowd under spec: a value, or
+// a hierarchical key's first level.
+func oneValue(spec key.Spec) string {
+	if spec.Kind == key.MultiHash {
+		return "value of the first level"
+	}
+	return "value"
+}
+
 // dayOneFit judges the container's first day: the partitions its
 // throughput gives it, before any split. A key whose first level has few
 // values leaves some of them empty, and one whose writes of a moment share
@@ -201,6 +210,10 @@ func dayOneFit(e *Evaluation) verdict {
 		sev = Warning
 		msg += fmt.Sprintf(" The workload's writes ask %s of it: they throttle from the first day", ru(day.WriteRU))
 		switch p := e.Provision; {
+		case day.WriteRU > capacity.PartitionMaxRU && (e.Dist.Spec.Kind == key.MultiHash || e.Load.HottestLogiRU > capacity.PartitionMaxRU):
+			// One value, or one first level, which sits in one partition
+			// however many the container starts with.
+			msg += fmt.Sprintf(", more than the %s one partition can have, whatever the container's total: they fall on one %s, which one partition holds until it splits.", partitionRU, oneValue(e.Dist.Spec))
 		case day.WriteRU > capacity.PartitionMaxRU:
 			msg += fmt.Sprintf(", more than the %s one partition can have: only more partitions from the start, over which the writes of a moment spread, can take them.", partitionRU)
 		case p.FirstDay:

@@ -246,9 +246,10 @@ func TestDayOneRule(t *testing.T) {
 		{name: "three tenants over 8 partitions", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}}, score: -1,
 			code: DayOneSpread, sev: Info, text: "keeps 5 of them empty"},
 		// 12,000 writes of 5.5 RU, a third on one partition of 6,000 RU/s:
-		// more than any partition can have.
+		// more than any partition can have, on one first-level value,
+		// which more partitions at the start do not split.
 		{name: "their writes throttle", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}, Workload: Workload{Writes: 12000}}, score: -1,
-			code: DayOneSpread, sev: Warning, text: "they throttle from the first day, more than the 10,000 RU/s one partition can have"},
+			code: DayOneSpread, sev: Warning, text: "they throttle from the first day, more than the 10,000 RU/s one partition can have, whatever the container's total: they fall on one value of the first level, which one partition holds until it splits."},
 		// 4,000 writes: 7,333 RU/s, which more RU/s a partition serve.
 		{name: "their writes throttle at this throughput", spec: "/t,/id", src: three, s: Settings{Throughput: capacity.Throughput{RU: 48000}, Workload: Workload{Writes: 4000}}, score: -1,
 			code: DayOneSpread, sev: Warning, text: "they throttle from the first day at this throughput"},

@@ -43,18 +43,8 @@ func route(ops []Operation, spec key.Spec, queriesPerSecond float64) Queries {
 	if !q.Active {
 		return q
 	}
-	scale := 1.0
-	if queriesPerSecond > 0 {
-		var w float64
-		for _, op := range ops {
-			if op.Kind == query.QueryOp {
-				w += op.Weight
-			}
-		}
-		if w > 0 {
-			scale, q.scaled = queriesPerSecond/w, true
-		}
-	}
+	scale, scaled := queryScale(ops, queriesPerSecond)
+	q.scaled = scaled
 	var total float64
 	for _, op := range ops {
 		a := query.Assess(op.Op, spec)
@@ -213,6 +203,65 @@ func describeOp(op query.Op) string {
 		what += " of " + strings.Join(op.Paths, ", ")
 	}
 	return fmt.Sprintf("%s (line %d)", what, op.Line)
+}
+
+// queryScale is what the queries' weights are multiplied by to make their
+// rates: the settings' query rate over their weights, when both are given.
+func queryScale(ops []Operation, queriesPerSecond float64) (scale float64, scaled bool) {
+	if queriesPerSecond <= 0 {
+		return 1, false
+	}
+	var w float64
+	for _, op := range ops {
+		if op.Kind == query.QueryOp {
+			w += op.Weight
+		}
+	}
+	if w <= 0 {
+		return 1, false
+	}
+	return queriesPerSecond / w, true
+}
+
+// Unserved is an operation no key can serve (Unservable).
+type Unserved struct {
+	Index   int     // in Settings.Operations
+	Rate    float64 // executions a second
+	RU      float64 // one execution read from one partition, the least any key makes it
+	Items   float64 // the items that execution loads
+	Message string
+}
+
+// Unservable finds the queries that ask more than a container may have
+// (capacity.ContainerQuotaRU, concepts-limits) even read from one
+// partition, which is the least any key makes them cost: an aggregate over
+// a value grown to millions of items loads them all at every execution.
+// No key serves them, so comparing keys with them in says nothing; the
+// analysis compares the keys without them, and says so.
+func Unservable(s Settings) []Unserved {
+	e := &Evaluation{settings: s, costs: costsOf(s)}
+	scale, _ := queryScale(s.Operations, s.Workload.Queries)
+	var out []Unserved
+	for i, op := range s.Operations {
+		if op.Kind != query.QueryOp {
+			continue
+		}
+		rate := op.Weight * scale
+		charge, _ := e.queryCharge(op, 1)
+		if !(rate*charge > capacity.ContainerQuotaRU) {
+			continue
+		}
+		u := Unserved{Index: i, Rate: rate, RU: charge, Items: e.loaded(op, 1)}
+		u.Message = fmt.Sprintf("%s (%s) asks at least %s under any key: one execution read from one partition costs %s RU, for %s items at the target, past the %s RU/s a container may have (concepts-limits). No key serves it, so the keys are compared without it.",
+			sentence(describeOp(op.Op)), rateText(rate), ru(rate*charge), human.Count(int64(math.Round(charge))), human.Count(int64(math.Round(u.Items))), human.Count(capacity.ContainerQuotaRU))
+		if op.Shape.Aggregate {
+			u.Message += " An aggregate loads every item it matches: keep what it computes in a document of its own, updated as the items are written, and read that (a point read, about 1 RU)."
+		} else {
+			u.Message += " Page it (TOP, or a continuation a page at a time), or lower its rate."
+		}
+		out = append(out, u)
+	}
+	return out
 }
 
 // sentence starts a message with a capital letter, for use after a full stop.

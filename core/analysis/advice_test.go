@@ -12,6 +12,7 @@ import (
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/key"
+	"github.com/pkcalc/pkcalc/core/report"
 	"github.com/pkcalc/pkcalc/core/sample"
 )
 
@@ -148,5 +149,48 @@ func TestAdviceTweets(t *testing.T) {
 	}
 	if r.IDs == nil || r.IDs.NonString != 500 {
 		t.Errorf("numeric ids: %+v", r.IDs)
+	}
+}
+
+// A count over a value grown to millions of items costs more than any
+// container has at every execution, under any key: the keys are compared
+// without it, and the report says why and what to do. With it in, it
+// decided the ranking: capped for throttling under the keys that keep a
+// tenant together, a fan-out key spread it and won.
+func TestAdviceUnservableAggregate(t *testing.T) {
+	for _, tt := range []struct {
+		name, count string
+		unserved    bool
+	}{
+		{"modelled", "300 SELECT VALUE COUNT(1) FROM c WHERE c.tenantId = @t\n", true},
+		{"measured", "300 ru=5 SELECT VALUE COUNT(1) FROM c WHERE c.tenantId = @t\n", false},
+	} {
+		r, err := Analyze(strings.NewReader(sample.OrdersText(sample.DefaultOrders)), Options{
+			TargetBytes: 100 << 30, Throughput: capacity.Throughput{RU: 40000},
+			Workload: advisor.Workload{Operations: tt.count + "500 SELECT * FROM c WHERE c.customerId = @c\n200 read /id /customerId\n"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg string
+		for _, w := range r.Warnings {
+			if w.Code == report.UnservableOperation {
+				msg = w.Message
+			}
+		}
+		if (msg != "") != tt.unserved || tt.unserved && !strings.Contains(msg, `"SELECT VALUE COUNT(1) FROM c WHERE c.tenantId = @t" (line 1) (300 per second) asks at least`) ||
+			tt.unserved && !strings.Contains(msg, "keep what it computes in a document of its own") {
+			t.Errorf("%s: UNSERVABLE_OPERATION %q", tt.name, msg)
+		}
+		c := candidateOf(r, "/customerId")
+		if c == nil || c.Queries == nil {
+			t.Fatalf("%s: no /customerId with queries", tt.name)
+		}
+		if n := len(c.Queries.Verdicts); tt.unserved && n != 2 || !tt.unserved && n != 3 {
+			t.Errorf("%s: /customerId judged on %d operations", tt.name, n)
+		}
+		if tt.unserved && !strings.HasPrefix(r.Recommended, "/customerId") {
+			t.Errorf("%s: recommended %s, want a key led by /customerId, which the rest of the workload finds items by", tt.name, r.Recommended)
+		}
 	}
 }

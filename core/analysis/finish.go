@@ -76,6 +76,14 @@ func (a *analysis) finish() *report.Report {
 	parallel(len(a.accs), func(i int) { dists[i] = a.accs[i].Finish() })
 	rep.Warnings = append(rep.Warnings, a.exactWarnings(dists)...)
 	settings.Operations = operations(a.ops, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic))
+	if unserved := advisor.Unservable(settings); len(unserved) > 0 {
+		// No key serves them: the keys are compared on the rest.
+		for _, u := range slices.Backward(unserved) {
+			rep.Warnings = append(rep.Warnings, report.Notice{Code: report.UnservableOperation, Message: u.Message})
+			settings.Operations = slices.Delete(settings.Operations, u.Index, u.Index+1)
+		}
+		slices.Reverse(rep.Warnings[len(rep.Warnings)-len(unserved):])
+	}
 	evals := make([]*advisor.Evaluation, a.candidates)
 	dups := make([]int64, a.candidates)
 	lays := make([]layout, a.candidates)

@@ -803,6 +803,16 @@ func TestCrossPartitionOnePartition(t *testing.T) {
 		// judged at 4,000 RU/s that cannot serve the workload.
 		{"the workload needs more partitions than given", Settings{Throughput: capacity.Throughput{RU: 4000}, Workload: Workload{Reads: 12000}}, Critical, true,
 			"At the throughput given the container has 1 physical partition, but the workload asks 12,", "nothing extra"},
+		// 3,995 tenant queries a second read every partition under /id:
+		// each partition takes 2.5 RU of each, 9,988 RU/s, and its share
+		// of their items, so only on 128 partitions, past the quota, does
+		// none throttle (70 million RU/s on a 2 GB container was offered
+		// as "the throughput to provision").
+		{"fan-out past the quota", Settings{Throughput: capacity.Throughput{RU: 4000}, Workload: Workload{Queries: 3995}}, Critical, true,
+			"past the 1,000,000 RU/s a container may have, does no partition throttle", "the throughput to provision"},
+		// At 5,000 a second each partition takes 12,500 RU/s of them.
+		{"fan-out no throughput serves", Settings{Throughput: capacity.Throughput{RU: 4000}, Workload: Workload{Queries: 5000}}, Critical, true,
+			"no throughput is enough, as each partition added is read by every such query", "nothing extra"},
 	} {
 		tt.s.Operations = asOperations(ops)
 		e := evaluate(t, "/id", dataset(t, "dp420-tenant-products.json"), partition.Options{}, tt.s)

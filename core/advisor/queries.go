@@ -107,7 +107,7 @@ func queryRouting(e *Evaluation) verdict {
 		now := max(p-e.Projection.Splits, 1)
 		// A workload that needs more than one partition's 10,000 RU/s has
 		// several at the throughput that serves it, whatever was given.
-		forced := e.Provision.Partitions > 1 && p <= 1
+		forced := p <= 1 && (e.Provision.Partitions > 1 || e.Load.Active && e.Load.TotalRU > capacity.PartitionMaxRU)
 		sev := Info
 		switch {
 		case p <= 1 && !forced:
@@ -137,6 +137,14 @@ func queryRouting(e *Evaluation) verdict {
 			finds = finds || (w.Op.Kind == query.ReadOp || w.Op.Kind == query.DeleteOp) && w.Assessment.Routing.Kind == query.FanOut && w.Rate > 0
 		}
 		switch {
+		case forced && e.Provision.LeastRU == 0:
+			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves, and %s: no throughput is enough, as each partition added is read by every such query.",
+				has, ru(e.Load.TotalRU), cost)
+		case forced && e.Provision.LeastRU > capacity.ContainerQuotaRU:
+			// Each partition added to serve the queries is read by every
+			// one of them: the least that serves them is past the quota.
+			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves, and %s: only at %s, on %s partitions, past the %s RU/s a container may have, does no partition throttle.",
+				has, ru(e.Load.TotalRU), cost, ru(float64(e.Provision.LeastRU)), human.Count(int64(e.Provision.Partitions)), human.Count(capacity.ContainerQuotaRU))
 		case forced:
 			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves: at %s, the throughput to provision, it has %s, and %s.",
 				has, ru(e.Load.TotalRU), ru(float64(e.Provision.LeastRU)), human.Count(int64(e.Provision.Partitions)), cost)

@@ -236,6 +236,19 @@ func TestShortfallNamesTheHeaviest(t *testing.T) {
 			t.Errorf("UNDERPROVISIONED lacks %q: %s", want, msg)
 		}
 	}
+	// A query with no = filter, its range an unknown share: it loads a
+	// page from each partition, which the message says, not "the
+	// container's 200 items" of a container of millions.
+	scan, errs := query.ReadWorkload(strings.NewReader("5000 SELECT * FROM c WHERE c.ts >= @from\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	scans := asOperations(scan)
+	scans[0].Matches = 1e7
+	e = evaluate(t, "/id", src(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Partitions: 2, Operations: scans})
+	if msg := Shortfall(e); !strings.Contains(msg, "every one of the 200 items of a page from each of the 2 partitions it reads (it has no = or IN filter on the item's paths to count by, so it matches every item)") {
+		t.Errorf("a range alone: %s", msg)
+	}
 	// Reads that need more than the container has, none of them most.
 	reads, _ := query.ReadWorkload(strings.NewReader("1000 read /id /tenant\n1000 read /id /tenant\n1000 read /id /tenant\n"))
 	e = evaluate(t, "/tenant", src(), partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 400}, Operations: asOperations(reads)})

@@ -215,9 +215,14 @@ func heaviest(e *Evaluation) string {
 		items := human.Count(int64(math.Round(ch.Items)))
 		matched := "the " + items + " items its = and IN filters match"
 		if at < len(e.settings.Operations) {
-			switch fs := e.settings.Operations[at].Shape.Filters; {
+			op := e.settings.Operations[at]
+			switch fs := op.Shape.Filters; {
+			case len(fs) == 0 && ch.Items < op.Matches:
+				// Matching every item, it loads a page from each partition.
+				matched = fmt.Sprintf("the %s items of a page from each of the %s %s it reads (it has no = or IN filter on the item's paths to count by, so it matches every item)",
+					items, human.Count(int64(ch.Partitions)), human.Plural(int64(ch.Partitions), "partition", "partitions"))
 			case len(fs) == 0:
-				matched = "the container's " + items + " items (it has no = or IN filter)"
+				matched = "the container's " + items + " items (it has no = or IN filter on the item's paths to count by)"
 			case slices.ContainsFunc(fs, func(f query.Filter) bool { return f.Literals == nil }):
 				// A parameter: the items of a value as requests choose them.
 				matched = "the " + items + " items its = and IN filters match on average"

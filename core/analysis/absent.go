@@ -28,6 +28,10 @@ func (a *analysis) keysAbsent() []report.Notice {
 	for _, p := range a.paths {
 		have[p.Path] = true
 	}
+	// The ids ID_RULES speaks of: a MongoDB export's _id, listed as /id,
+	// and the id every document is to get.
+	have["/_id"] = have["/_id"] || a.ids != nil && a.ids.mongoExport
+	have["/id"] = have["/id"] || a.ids != nil && a.ids.unique
 	arrays, of := a.arrayPaths()
 	var out []report.Notice
 	seen := map[string]bool{}

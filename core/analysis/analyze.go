@@ -323,6 +323,7 @@ func (a *analysis) project(r Source) {
 			need = append(need, f)
 		}
 	}
+	need = append(need, a.idFrom...)
 	p.Project(need)
 }
 
@@ -355,12 +356,13 @@ type analysis struct {
 	exact, added int
 	ops          []query.Op
 	opErrs       []string
-	timed        int      // documents with a time at the time field
-	weighed      int      // documents with a weight above 0 at the weight field
-	capped       int      // of those, documents weighing more than options.MaxWeight, read as it
-	cappedAt     string   // the first of them and its weight: "document 2, at line 3, with 1e308"
-	ids          *idCheck // nil for aggregates
-	sorted       []order  // what the window's documents are in order of, when it filled up
+	timed        int        // documents with a time at the time field
+	weighed      int        // documents with a weight above 0 at the weight field
+	capped       int        // of those, documents weighing more than options.MaxWeight, read as it
+	cappedAt     string     // the first of them and its weight: "document 2, at line 3, with 1e308"
+	ids          *idCheck   // nil for aggregates
+	idFrom       [][]string // the paths a document's own id is made from, with the keys' (uniqueID)
+	sorted       []order    // what the window's documents are in order of, when it filled up
 }
 
 func (a *analysis) problem(e *ingest.Error) {
@@ -425,7 +427,10 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	a.candidates = len(specs)
 	specs = append(specs, filterSpecs(a.ops, specs)...)
 	a.accs = make([]*partition.Accumulator, len(specs))
-	a.reads = newReads(specs, a.timePath, a.opts.WeightPath)
+	if a.ids != nil && a.ids.unique {
+		a.idFrom = idSources(a.paths)
+	}
+	a.reads = newReads(specs, a.timePath, a.opts.WeightPath, a.idFrom)
 	a.shareExact(len(specs))
 	for i, s := range specs {
 		limit := a.exact
@@ -550,7 +555,7 @@ type reads struct {
 	id           int                 // idPath's
 }
 
-func newReads(specs []key.Spec, timePath, weightPath []string) reads {
+func newReads(specs []key.Spec, timePath, weightPath []string, extra [][]string) reads {
 	var r reads
 	index := func(p []string) int {
 		if p == nil {
@@ -573,6 +578,9 @@ func newReads(specs []key.Spec, timePath, weightPath []string) reads {
 	}
 	r.time, r.weight = index(timePath), index(weightPath)
 	r.id = index(idPath)
+	for _, p := range extra {
+		index(p)
+	}
 	r.values = make([]*jsontree.Value, len(r.paths))
 	return r
 }

@@ -106,9 +106,9 @@ func (c *idCheck) check(id *jsontree.Value, d *ingest.Document) {
 
 // uniqueID is the id a document without one is read with when none has
 // one: its own, as the GUID an import gives it. It is a hash of the values
-// the keys read in it and of its size, so that it depends on the document,
-// not on where it comes in the input; documents alike in all of those are
-// alike to every key, and share one.
+// read in it (the keys' paths and idSources) and of its size, so that it
+// depends on the document, not on where it comes in the input; documents
+// alike in all of those share one.
 func uniqueID(values []*jsontree.Value, bytes int) *jsontree.Value {
 	var h xxhash.Digest
 	var b [9]byte
@@ -127,6 +127,27 @@ func uniqueID(values []*jsontree.Value, bytes int) *jsontree.Value {
 	binary.LittleEndian.PutUint64(b[1:], uint64(bytes))
 	h.Write(b[1:])
 	return &jsontree.Value{Kind: jsontree.String, Str: "pkcalc-" + strconv.FormatUint(h.Sum64(), 16)}
+}
+
+// idSources are the paths that tell documents apart best, beside those
+// the keys read, for uniqueID: the three with the most distinct values,
+// ties by path text. A key of /id alone reads nothing else, and every
+// document looked alike to it.
+func idSources(ps []paths.Path) [][]string {
+	var c []paths.Path
+	for _, p := range ps {
+		if p.Segments != nil && !p.InArray && p.Distinct > 1 {
+			c = append(c, p)
+		}
+	}
+	slices.SortFunc(c, func(a, b paths.Path) int {
+		return cmp.Or(cmp.Compare(b.Distinct, a.Distinct), strings.Compare(a.Path, b.Path))
+	})
+	var out [][]string
+	for _, p := range c[:min(len(c), 3)] {
+		out = append(out, p.Segments)
+	}
+	return out
 }
 
 // refused reports whether an id holds a character the service refuses;

@@ -461,3 +461,29 @@ func TestMissingIDsAsUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestIDKeysFound: a named /_id of a MongoDB export, which the path table
+// lists as /id, and a named /id where none has one, which every document
+// is to get, are keys the documents hold: KEY_NOT_FOUND said "in none of
+// the 29,470 documents" beside 29,470 logical partitions.
+func TestIDKeysFound(t *testing.T) {
+	var export, bare strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&export, `{"_id":{"$oid":"65a0000000000000000%05d"},"state":"s%d"}`+"\n", i, i%7)
+		fmt.Fprintf(&bare, `{"state":"s%d","n":%d}`+"\n", i%7, i)
+	}
+	for _, tt := range []struct{ in, key string }{{export.String(), "/_id"}, {bare.String(), "/id"}} {
+		r, err := Analyze(strings.NewReader(tt.in), Options{Keys: []key.Spec{mustKey(t, tt.key)}, NoSuggest: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range r.Warnings {
+			if w.Code == report.KeyNotFound {
+				t.Errorf("%s: %s", tt.key, w.Message)
+			}
+		}
+		if c := candidateOf(r, tt.key); c == nil || c.LogicalPartitions != 50 {
+			t.Errorf("%s: %+v", tt.key, c)
+		}
+	}
+}

@@ -264,7 +264,7 @@ func TestReads(t *testing.T) {
 		}
 		specs = append(specs, k)
 	}
-	r := newReads(specs, []string{"d"}, []string{"w"})
+	r := newReads(specs, []string{"d"}, []string{"w"}, nil)
 	wantPaths := [][]string{{"a"}, {"b", "c"}, {"d"}, {"b/c"}, {"w"}, {"id"}}
 	wantUses := [][]int{{0}, {0, 1}, {1, 0}, {2, 0}, {3}}
 	if !slices.EqualFunc(r.paths, wantPaths, slices.Equal) || !slices.EqualFunc(r.uses, wantUses, slices.Equal) {
@@ -275,10 +275,10 @@ func TestReads(t *testing.T) {
 	}
 	// A key on /id shares its path with the id check.
 	idKey, _ := key.Parse("/tenantId,/id")
-	if r := newReads([]key.Spec{idKey}, nil, nil); len(r.paths) != 2 || r.id != 1 {
+	if r := newReads([]key.Spec{idKey}, nil, nil, nil); len(r.paths) != 2 || r.id != 1 {
 		t.Errorf("key /tenantId,/id: paths %q, id at %d, want 2 paths and 1", r.paths, r.id)
 	}
-	if r := newReads(specs, nil, nil); r.time != -1 || r.weight != -1 || r.at(r.time) != nil {
+	if r := newReads(specs, nil, nil, nil); r.time != -1 || r.weight != -1 || r.at(r.time) != nil {
 		t.Errorf("no time or weight field: at %d and %d", r.time, r.weight)
 	}
 	for k, use := range r.uses {

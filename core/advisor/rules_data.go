@@ -77,18 +77,22 @@ func distinctValues(e *Evaluation) verdict {
 		return v
 	}
 	sev, why := Info, ""
-	// The values the target has, which may be more than the sample's.
-	count := human.Count(int64(math.Round(projected))) + " values"
-	if int64(math.Round(projected)) != d.Distinct {
+	// The values the target has, which may be more than the sample's, in
+	// whole values: the products below are of the count said (140 values
+	// serve 1,400,000 RU/s, not the 1,403,468 of 140.35), and as whole
+	// values are no more than the estimate, "less than" still holds.
+	whole := math.Floor(projected)
+	count := human.Count(int64(whole)) + " values"
+	if int64(whole) != d.Distinct {
 		count = "at the target its " + count
 	}
 	switch {
 	case projected < n.storage:
 		sev, why = Critical, fmt.Sprintf("%s of at most %s hold %s, less than the target's %s", count, logicalLimit,
-			human.Bytes(int64(projected*float64(capacity.LogicalPartitionMaxBytes))), human.Bytes(e.storage()))
+			human.Bytes(int64(whole*float64(capacity.LogicalPartitionMaxBytes))), human.Bytes(e.storage()))
 	case projected < n.throughput:
 		sev, why = Critical, fmt.Sprintf("%s of at most %s serve %s, less than the workload's %s: more throughput cannot fix that",
-			count, partitionRU, ru(projected*capacity.PartitionMaxRU), ru(e.Load.TotalRU))
+			count, partitionRU, ru(whole*capacity.PartitionMaxRU), ru(e.Load.TotalRU))
 	case projected < 4*n.partitions && n.partitions > 1:
 		// Hashed onto the partitions, a few values per partition load
 		// them unevenly, and fewer than partitions leave some idle.

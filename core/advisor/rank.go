@@ -92,6 +92,44 @@ func Justify(evals []*Evaluation) {
 			"Nothing in the data or the workload calls for %s over the plain key %s: no value of %s passes %s at the target, no operation stays in one partition under it that %s sends to several, and its writes need no spreading. The plain key is simpler to query, compute and change, so this key scores no higher (%d).",
 			e.Dist.Spec, plain.Dist.Spec, plain.Dist.Spec, logicalLimit, plain.Dist.Spec, e.Score)})
 	}
+	for _, e := range evals {
+		justifyMiddle(evals, e)
+	}
+}
+
+// justifyMiddle holds a hierarchical key with a middle level to the
+// score of the same key without it (/asin,/reviewerID,/id to /asin,/id)
+// when the middle level fixes none of that key's findings and keeps no
+// more operations in one partition: the two share their first level, so
+// what else tells them apart is the chance of where the sample's values
+// fall at the target, and every point read and prefix query must know the
+// middle level too.
+func justifyMiddle(evals []*Evaluation, e *Evaluation) {
+	levels := e.Dist.Spec.PathStrings()
+	if e.Dist.Spec.Kind != key.MultiHash || len(levels) != 3 {
+		return
+	}
+	short := slices.IndexFunc(evals, func(o *Evaluation) bool {
+		return o.Dist.Spec.Kind == key.MultiHash && Acceptable(o) && slices.Equal(o.Dist.Spec.PathStrings(), []string{levels[0], levels[2]})
+	})
+	if short < 0 {
+		return
+	}
+	s := evals[short]
+	if len(reasons(e, s)) > 0 || e.Score <= s.Score && e.Uncapped <= s.Uncapped {
+		return
+	}
+	for _, v := range e.Queries.Verdicts {
+		// An operation that names the middle level reads fewer partitions
+		// by it (a tenant and category's query: the prefix of two levels).
+		if r := v.Assessment.Routing; v.Rate > 0 && (r.Kind == query.Single || r.Kind == query.Targeted && r.Prefix >= 2) {
+			return
+		}
+	}
+	e.Score, e.Uncapped, e.Grade = min(e.Score, s.Score), min(e.Uncapped, s.Uncapped), grade(min(e.Score, s.Score))
+	e.Findings = append(e.Findings, Finding{CompositeKey, Info, fmt.Sprintf(
+		"Nothing in the data or the workload calls for the middle level %s over %s: it fixes none of that key's findings and keeps no more operations in one partition, while every point read and prefix query must know it too. So this key scores no higher (%d).",
+		levels[1], s.Dist.Spec, e.Score)})
 }
 
 // bestPart is the best-scoring acceptable plain key among the paths of e.

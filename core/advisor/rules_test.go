@@ -277,3 +277,39 @@ func TestWriteRU(t *testing.T) {
 		}
 	}
 }
+
+// TestJustifyMiddle: a middle level that no operation names is held to
+// the score of the key without it, which then ranks first (the simpler);
+// one that a query's prefix names keeps its own.
+func TestJustifyMiddle(t *testing.T) {
+	src := func() io.Reader {
+		return lines(600, func(i int) string {
+			return fmt.Sprintf(`{"id":"r%d","asin":"p%d","reviewer":"u%d"}`, i, i%30, i%97)
+		})
+	}
+	for _, tt := range []struct {
+		workload string
+		held     bool
+	}{
+		{"500 SELECT TOP 10 * FROM c WHERE c.asin = @a\n100 read /id /asin\n", true},
+		{"500 SELECT * FROM c WHERE c.asin = @a AND c.reviewer = @r\n", false},
+	} {
+		ops, errs := query.ReadWorkload(strings.NewReader(tt.workload))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		s := Settings{Operations: asOperations(ops)}
+		short := evaluate(t, "/asin,/id", src(), partition.Options{}, s)
+		long := evaluate(t, "/asin,/reviewer,/id", src(), partition.Options{}, s)
+		// As the chance of a layout at the target can make it.
+		long.Score, long.Uncapped = short.Score+3, short.Uncapped+3
+		rank := Rank([]*Evaluation{short, long})
+		held := long.Score == short.Score && rank[0] == 1
+		if held != tt.held {
+			t.Errorf("%q: /asin,/reviewer,/id %d against %d, ranks %v; want held: %v", tt.workload, long.Score, short.Score, rank, tt.held)
+		}
+		if f := finding(long, CompositeKey); held && (f == nil || !strings.Contains(f.Message, "Nothing in the data or the workload calls for the middle level /reviewer over /asin,/id")) {
+			t.Errorf("COMPOSITE_KEY %+v", f)
+		}
+	}
+}

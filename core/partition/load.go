@@ -154,7 +154,8 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 		per := max(1, float64(o.Documents)/extra)
 		add(float64(o.Documents)*grow, extra, o.Requests*grow, per*grow)
 	}
-	if fresh := float64(d.Documents) * (factor - 1) * pNew; fresh > 0 {
+	// The values to come, from the documents that have the key.
+	if fresh := float64(d.Documents-d.Unkeyed()) * (factor - 1) * pNew; fresh > 0 {
 		add(fresh, fresh, d.requests()*(factor-1)*pNew, 1)
 	}
 	if den == 0 {

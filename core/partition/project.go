@@ -2,6 +2,7 @@ package partition
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -96,15 +97,28 @@ func (d *Distribution) growth(factor float64) *growth {
 	return g
 }
 
-// scaled is l at the target scale.
+// scaled is l at the target scale. The documents that lack the key share
+// one undefined value, and the documents to come lack it as often: that
+// value grows with the data, by factor, not as a value the new ones
+// dilute (5 % of 1 TB lacking the key is one logical partition of 50 GB).
 func (g *growth) scaled(l Logical) Logical {
-	if g.suffixed != nil {
+	grow := g.grow
+	switch {
+	case unkeyed(l.Values):
+		grow = g.factor
+	case g.suffixed != nil:
 		return g.suffixed.scaled(l)
 	}
-	l.Documents = int64(math.Round(float64(l.Documents) * g.grow))
-	l.Bytes = int64(math.Round(float64(l.Bytes) * g.grow))
-	l.Requests *= g.grow
+	l.Documents = int64(math.Round(float64(l.Documents) * grow))
+	l.Bytes = int64(math.Round(float64(l.Bytes) * grow))
+	l.Requests *= grow
 	return l
+}
+
+// unkeyed reports whether a logical partition's every component is
+// undefined: the documents that lack the key.
+func unkeyed(values []epk.Value) bool {
+	return len(values) > 0 && !slices.ContainsFunc(values, func(v epk.Value) bool { return v.Kind != epk.Undefined })
 }
 
 // newValues works out the mass of new values. A hash key spreads them
@@ -113,9 +127,17 @@ func (g *growth) scaled(l Logical) Logical {
 // range), so there the new mass follows the existing partitions.
 func (g *growth) newValues() {
 	d, factor, pNew := g.d, g.factor, g.pNew
-	g.uniformBytes = float64(d.Bytes) * (factor - 1) * pNew
-	g.uniformDocs = float64(d.Documents) * (factor - 1) * pNew
-	g.uniformReq = d.requests() * (factor - 1) * pNew
+	// Of the documents that have the key: those that lack it grow their
+	// one value (scaled).
+	var lack Logical
+	for l := range d.All() {
+		if unkeyed(l.Values) {
+			lack.Documents, lack.Bytes, lack.Requests = lack.Documents+l.Documents, lack.Bytes+l.Bytes, lack.Requests+l.Requests
+		}
+	}
+	g.uniformBytes = float64(d.Bytes-lack.Bytes) * (factor - 1) * pNew
+	g.uniformDocs = float64(d.Documents-lack.Documents) * (factor - 1) * pNew
+	g.uniformReq = (d.requests() - lack.Requests) * (factor - 1) * pNew
 	// The new values themselves: one per document that brings one, but
 	// for a time bucket, whose new documents go to new buckets, as many as
 	// the sample has per document.

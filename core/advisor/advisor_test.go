@@ -637,6 +637,14 @@ func TestTimeBucketKey(t *testing.T) {
 	if f := finding(e, Monotonic); f == nil || f.Severity != Warning || !strings.Contains(f.Message, "At any hour the busiest of") {
 		t.Errorf("MONOTONIC %+v, want the busiest partition of the hour", f)
 	}
+	// With the workload's writes far from what that partition has, it is
+	// said how far, not that it throttles first: 100 writes a second of
+	// some 6 RU, half of them on a partition of 10,000 RU/s.
+	e = evaluate(t, "/dev+/at:hour", docs(), opts, Settings{TargetBytes: 500 * gb, Partitions: 20,
+		Throughput: capacity.Throughput{RU: 200000}, Workload: Workload{Writes: 100}})
+	if f := finding(e, Monotonic); f == nil || f.Severity != Info || !strings.Contains(f.Message, "It would throttle first as writes grow") || strings.Contains(f.Message, "and throttles first") {
+		t.Errorf("MONOTONIC with light writes %+v", f)
+	}
 }
 
 // Values that grow with the data are no low cardinality at a target

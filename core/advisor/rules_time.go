@@ -42,7 +42,18 @@ func writesOverTime(e *Evaluation) verdict {
 		}
 	}
 	concentrated, crowded := writesCrowd(d, e.Spread, p, fullestShare(e.Projection))
-	if crowded {
+	switch l := e.Load; {
+	case crowded && l.Active && l.WriteRU == 0:
+		add(Finding{Monotonic, Info, fmt.Sprintf(
+			"At any %s the busiest of %s physical partitions takes %s of the writes (fair: %s), as the documents came: the workload writes nothing, so that costs nothing here.",
+			e.Spread.Unit, human.Count(int64(p)), human.Percent(e.Spread.HottestShare), human.Percent(1/float64(p)))})
+	case crowded && l.Active && l.WriteRU*e.Spread.HottestShare <= l.CapacityRU:
+		// The workload's writes say how far that is from throttling.
+		add(Finding{Monotonic, Info, fmt.Sprintf(
+			"At any %s the busiest of %s physical partitions takes %s of the writes (fair: %s): of the workload's %s of writes, %s of its %s. It would throttle first as writes grow, %s times, however even the data is in total.",
+			e.Spread.Unit, human.Count(int64(p)), human.Percent(e.Spread.HottestShare), human.Percent(1/float64(p)),
+			ru(l.WriteRU), ru(l.WriteRU*e.Spread.HottestShare), ru(l.CapacityRU), trimFloat(math.Floor(10*l.CapacityRU/(l.WriteRU*e.Spread.HottestShare))/10))})
+	case crowded:
 		v.cap = 70
 		add(Finding{Monotonic, Warning, fmt.Sprintf(
 			"At any %s the busiest of %s physical partitions takes %s of the writes (fair: %s): it takes the write load of the moment and throttles first, however even the data is in total.",

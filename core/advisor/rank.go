@@ -174,7 +174,11 @@ func fixes(e, p *Evaluation) []string {
 	fix(Throttled, fmt.Sprintf("%s throttles, and this key spreads its requests", p.Dist.Spec))
 	fix(HotPartition, fmt.Sprintf("one value of %s takes much of the data or the requests, which this key spreads", p.Dist.Spec))
 	fix(LowCardinality, fmt.Sprintf("%s has too few values for the target", p.Dist.Spec))
-	fix(Monotonic, fmt.Sprintf("the writes of a moment share a value of %s, which this key spreads", p.Dist.Spec))
+	if e.Dist.Spec.TimeBucket() == "" {
+		// A time bucket does not spread the writes of a moment: they share
+		// the bucket too.
+		fix(Monotonic, fmt.Sprintf("the writes of a moment share a value of %s, which this key spreads", p.Dist.Spec))
+	}
 	return why
 }
 

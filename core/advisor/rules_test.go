@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pkcalc/pkcalc/core/capacity"
+	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/query"
 )
@@ -310,6 +312,28 @@ func TestJustifyMiddle(t *testing.T) {
 		}
 		if f := finding(long, CompositeKey); held && (f == nil || !strings.Contains(f.Message, "Nothing in the data or the workload calls for the middle level /reviewer over /asin,/id")) {
 			t.Errorf("COMPOSITE_KEY %+v", f)
+		}
+	}
+}
+
+// TestFixesMoment: a computed suffix spreads the writes of a moment that
+// share a value of the plain key; a time bucket does not, as they share
+// the bucket too ("/conversationId+/created_date:month does better: the
+// writes of a moment share a value of /conversationId, which this key
+// spreads" was said of a key ranked below it).
+func TestFixesMoment(t *testing.T) {
+	plain := &Evaluation{Dist: &partition.Distribution{Spec: hashKey([]string{"c"})}, Findings: []Finding{{Monotonic, Warning, ""}}}
+	for _, tt := range []struct {
+		spec    string
+		spreads bool
+	}{{"/c+hash(/id)%4", true}, {"/c+/t:month", false}} {
+		spec, err := key.Parse(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := fixes(&Evaluation{Dist: &partition.Distribution{Spec: spec}}, plain)
+		if got := slices.ContainsFunc(why, func(s string) bool { return strings.Contains(s, "writes of a moment") }); got != tt.spreads {
+			t.Errorf("%s: %q", tt.spec, why)
 		}
 	}
 }

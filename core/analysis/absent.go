@@ -78,6 +78,18 @@ func (a *analysis) idMeant() string {
 	if m, ok := nearMiss(idPath, a.paths); ok && m.class <= missCase {
 		return m.path.Path + ", " + m.why + ","
 	}
+	// A top-level identifier with a value of its own in every document
+	// (a CSV export's order_id): the id the import should take.
+	for _, p := range a.paths {
+		if len(p.Segments) != 1 {
+			continue
+		}
+		words := nameWords(p.Segments[0])
+		if p.Usable && p.Documents == a.described && len(p.Top) > 0 && p.Top[0].Count == 1 &&
+			len(words) > 1 && slices.Contains([]string{"id", "key", "uuid", "guid"}, words[len(words)-1]) {
+			return p.Path + ", a value of its own in every document,"
+		}
+	}
 	return ""
 }
 

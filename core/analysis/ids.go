@@ -277,7 +277,11 @@ func idNotice(ids *report.IDs, cands []report.Candidate, documents int64, meant 
 		case m > 0:
 			says = append(says, fmt.Sprintf("%s no id, %s of them a MongoDB _id: map _id to id before the import, and give the rest an id.", docs(n, "has", "have"), human.Count(m))+underscoreIDStrings(ids))
 		case meant != "":
-			says = append(says, docs(n, "has", "have")+" no id, but "+meant+" reads as one: rename it id before the import.")
+			say := docs(n, "has", "have") + " no id, but " + meant + " reads as one: rename it id before the import."
+			if ids.MissingAsUnique {
+				say += " Every figure here reads each document's id as one of its own: /id is unique."
+			}
+			says = append(says, say)
 		case ids.MissingAsUnique:
 			says = append(says, docs(n, "has", "have")+" no id: give each one, a GUID if nothing in it names it. Every figure here reads each document's id as one of its own, as such an id is: /id is unique.")
 		default:

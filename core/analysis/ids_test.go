@@ -487,3 +487,20 @@ func TestIDKeysFound(t *testing.T) {
 		}
 	}
 }
+
+// TestIDMeantUnique: with no id, a top-level identifier that holds a
+// value of its own in every document (a CSV export's order_id) is the one
+// to map to id, which ID_RULES says rather than "a GUID".
+func TestIDMeantUnique(t *testing.T) {
+	var in strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&in, `{"order_id":"o%d","customer_id":"c%d","status":"s%d"}`+"\n", i, i%7, i%3)
+	}
+	r, err := Analyze(strings.NewReader(in.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := idWarning(r); !strings.Contains(w, "60 documents have no id, but /order_id, a value of its own in every document, reads as one: rename it id before the import. Every figure here reads each document's id as one of its own") {
+		t.Errorf("ID_RULES %q", w)
+	}
+}

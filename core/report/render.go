@@ -280,7 +280,7 @@ func provisionText(c Candidate) string {
 	if *w.LeastRU > capacity.ContainerQuotaRU {
 		quota = " That is past the " + human.Count(capacity.ContainerQuotaRU) + " RU/s a container may have unless an Azure support ticket raises its quota."
 	}
-	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s%s): from there no partition throttles.%s On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
+	return fmt.Sprintf("Throughput: provision %s RU/s or more (on %s physical %s at the target%s): from there no partition throttles.%s On the %s physical %s of the settings, the workload needs %s RU/s under this key.",
 		human.Count(int64(*w.LeastRU)), human.Count(int64(w.LeastRUPartitions)), human.Plural(int64(w.LeastRUPartitions), "partition", "partitions"), split, quota,
 		human.Count(p), human.Plural(p, "partition", "partitions"), human.Count(human.Int(math.Ceil(w.TotalRU))))
 }

@@ -1002,7 +1002,7 @@ func (a *analysis) settingWarnings() []report.Notice {
 		}
 	}
 	if f := a.factor(); f >= farProjection {
-		out = append(out, report.Notice{Code: report.FarProjection, Message: fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values that hold most of the input keep their share, values seen once are taken for new ones, and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
+		out = append(out, report.Notice{Code: report.FarProjection, Message: fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values seen grow with the data, less what goes to new values: as large a share of the documents to come as the input's documents whose value is seen once (so where most are, the largest value's share falls); documents without the key keep their share; and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
 			human.Bytes(a.targetBytes()), human.Count(int64(math.Round(f))), human.Bytes(a.bytes), human.Count(int64(a.docs)), human.Plural(int64(a.docs), "document", "documents"))})
 	}
 	// A sample is projected up, never down (a factor below 1 is taken as 1).

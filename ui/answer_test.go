@@ -357,3 +357,14 @@ func TestRevealNoRecommendation(t *testing.T) {
 		t.Error("the reason has no link to the guide")
 	}
 }
+
+// TestNoticesTitle: the warnings' heading says what they are about, each
+// once, in their order.
+func TestNoticesTitle(t *testing.T) {
+	c := &Root{Report: &report.Report{Warnings: []report.Notice{{Code: report.IDRules}, {Code: report.UnservableOperation},
+		{Code: report.Underprovisioned}, {Code: report.FarProjection}, {Code: report.WeightFieldUnused}}}}
+	want := "Documents Cosmos DB would refuse for their id; queries no key can serve; the throughput and the target; settings the documents did not bear out"
+	if got := c.NoticesTitle(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

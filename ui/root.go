@@ -504,7 +504,7 @@ func (c *Root) WarningsTitle() string {
 // NoticesTitle heads the report's warnings by what they are about, in the
 // order they come: settings the documents did not bear out, documents whose
 // id Cosmos DB would refuse, the documents the candidates come from, the
-// throughput and the target.
+// throughput and the target, the queries no key can serve.
 func (c *Root) NoticesTitle() string {
 	var parts []string
 	for _, w := range c.Report.Warnings {
@@ -516,6 +516,8 @@ func (c *Root) NoticesTitle() string {
 			about = "the documents the candidates come from"
 		case report.Underprovisioned, report.FarProjection:
 			about = "the throughput and the target"
+		case report.UnservableOperation:
+			about = "queries no key can serve"
 		case report.KeyInArray, report.KeyNotFound:
 			about = "the keys named"
 		}

@@ -312,15 +312,11 @@ func TestServeGuards(t *testing.T) {
 	}
 
 	// One analysis under way, its body still coming: the next is answered
-	// 503 at once (within a few tries: the first may come before the held
-	// one is read, which on a loaded machine took past 5 seconds), and
-	// once it ends the next runs.
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	io.WriteString(conn, "POST /v1/analyze HTTP/1.1\r\nHost: "+addr+"\r\nTransfer-Encoding: chunked\r\n\r\n"+chunk(docs))
+	// 503 at once, and once it ends the next runs. A post that comes
+	// before the held request is read takes the place itself, and the
+	// held one is refused (on a loaded machine every post for 30 s ran,
+	// and the held one was answered 503): then the held request starts
+	// over on a new connection, given longer to be read.
 	post := func() (*http.Response, string) {
 		t.Helper()
 		res, err := http.Post("http://"+addr+"/v1/analyze", "application/json", strings.NewReader(docs))
@@ -331,11 +327,26 @@ func TestServeGuards(t *testing.T) {
 		res.Body.Close()
 		return res, string(b)
 	}
-	res, b := post()
-	for deadline := time.Now().Add(30 * time.Second); res.StatusCode == 200 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		res, b = post()
+	var conn net.Conn
+	var res *http.Response
+	var b string
+	for try := 1; try <= 8; try++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(c, "POST /v1/analyze HTTP/1.1\r\nHost: "+addr+"\r\nTransfer-Encoding: chunked\r\n\r\n"+chunk(docs))
+		time.Sleep(time.Duration(try) * 50 * time.Millisecond)
+		if res, b = post(); res.StatusCode != 200 {
+			conn = c
+			break
+		}
+		c.Close()
 	}
+	if conn == nil {
+		t.Fatal("the held analysis never held its place: every post ran")
+	}
+	defer conn.Close()
 	if ra, _ := strconv.Atoi(res.Header.Get("Retry-After")); res.StatusCode != 503 || ra != api.RetryAfterSeconds || res.Header.Get("Content-Type") != "application/json" ||
 		!strings.Contains(b, `{"error":{"status":503,"message":"this server is running as many analyses as it takes at once (1): try again in 5 seconds"}}`) {
 		t.Errorf("past --max-analyses: %d, Retry-After %q, %s", res.StatusCode, res.Header.Get("Retry-After"), b)

@@ -551,12 +551,22 @@ func (d *Distribution) KeyIsTime() bool {
 
 // Unkeyed is the documents known to lack every level of the key: those of
 // the logical partitions whose every component is undefined.
-func (d *Distribution) Unkeyed() int64 {
-	var n int64
+func (d *Distribution) Unkeyed() int64 { return d.unkeyedSum().Documents }
+
+// unkeyedSum sums the documents, bytes and requests of the logical
+// partitions of documents that lack the key (unkeyed).
+func (d *Distribution) unkeyedSum() Logical {
+	var sum Logical
 	for l := range d.All() {
-		if !slices.ContainsFunc(l.Values, func(v epk.Value) bool { return v.Kind != epk.Undefined }) {
-			n += l.Documents
+		if unkeyed(l.Values) {
+			sum.Documents, sum.Bytes, sum.Requests = sum.Documents+l.Documents, sum.Bytes+l.Bytes, sum.Requests+l.Requests
 		}
 	}
-	return n
+	return sum
+}
+
+// unkeyed reports whether a logical partition's every component is
+// undefined: the documents that lack the key.
+func unkeyed(values []epk.Value) bool {
+	return len(values) > 0 && !slices.ContainsFunc(values, func(v epk.Value) bool { return v.Kind != epk.Undefined })
 }

@@ -2,7 +2,6 @@ package partition
 
 import (
 	"math"
-	"slices"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/key"
@@ -115,12 +114,6 @@ func (g *growth) scaled(l Logical) Logical {
 	return l
 }
 
-// unkeyed reports whether a logical partition's every component is
-// undefined: the documents that lack the key.
-func unkeyed(values []epk.Value) bool {
-	return len(values) > 0 && !slices.ContainsFunc(values, func(v epk.Value) bool { return v.Kind != epk.Undefined })
-}
-
 // newValues works out the mass of new values. A hash key spreads them
 // evenly over the key space; a hierarchical key puts them beside the values
 // that share their first levels (a tenant's new items land in the tenant's
@@ -129,12 +122,7 @@ func (g *growth) newValues() {
 	d, factor, pNew := g.d, g.factor, g.pNew
 	// Of the documents that have the key: those that lack it grow their
 	// one value (scaled).
-	var lack Logical
-	for l := range d.All() {
-		if unkeyed(l.Values) {
-			lack.Documents, lack.Bytes, lack.Requests = lack.Documents+l.Documents, lack.Bytes+l.Bytes, lack.Requests+l.Requests
-		}
-	}
+	lack := d.unkeyedSum()
 	g.uniformBytes = float64(d.Bytes-lack.Bytes) * (factor - 1) * pNew
 	g.uniformDocs = float64(d.Documents-lack.Documents) * (factor - 1) * pNew
 	g.uniformReq = (d.requests() - lack.Requests) * (factor - 1) * pNew

@@ -66,17 +66,13 @@ func (e *Evaluation) provision() Provision {
 	floor := float64(capacity.MinRU(t.Autoscale, e.storage(), 0))
 	step := float64(capacity.RUStep(t.Autoscale))
 	try := func(proj partition.Projection, start int, byData bool) bool {
-		l := e.load(e.layoutOf(proj))
-		busiest := 0.0
-		for _, d := range l.DemandRU {
-			busiest = max(busiest, d)
-		}
-		if !(busiest <= capacity.PartitionMaxRU) { // NaN too: int(NaN) was the least int, -9,223,372,036,854,775,808 RU/s
+		need, n, ok := e.needOn(proj)
+		if !ok {
 			return false
 		}
-		ru := int(math.Ceil(max(float64(len(l.DemandRU))*busiest, floor)/step) * step)
+		ru := int(math.Ceil(max(need, floor)/step) * step)
 		if p.LeastRU == 0 || ru < p.LeastRU {
-			p.LeastRU, p.Partitions, p.ByData, p.CreateRU = ru, len(l.DemandRU), byData, 0
+			p.LeastRU, p.Partitions, p.ByData, p.CreateRU = ru, n, byData, 0
 			if create := capacity.CreateRU(start, t.Autoscale); ru > create || byData {
 				p.CreateRU = create
 			}
@@ -161,20 +157,32 @@ func (e *Evaluation) firstDay(p *Provision) {
 	}
 	// Started with n partitions, the container grows into their layout at
 	// the target, which must not throttle either.
-	l := e.load(e.layoutOf(e.project(n)))
-	target := 0.0
-	for _, d := range l.DemandRU {
-		target = max(target, d)
-	}
-	if !(target <= capacity.PartitionMaxRU) {
+	target, partitions, ok := e.needOn(e.project(n))
+	if !ok {
 		return
 	}
 	step := float64(capacity.RUStep(auto))
-	p.LeastRU = int(math.Ceil(max(need, target*float64(len(l.DemandRU)))/step) * step)
-	p.Partitions, p.FirstDay = len(l.DemandRU), true
+	p.LeastRU = int(math.Ceil(max(need, target)/step) * step)
+	p.Partitions, p.FirstDay = partitions, true
 	if e.settings.Partitions <= 0 && capacity.InitialPartitions(capacity.Throughput{RU: p.LeastRU, Autoscale: auto}) > n {
 		p.CreateRU = capacity.CreateRU(n, auto) // created with more, it would start with partitions the layout lacks
 	}
+}
+
+// needOn is the RU/s at which no partition of a layout throttles: its
+// busiest partition's demand times its partitions, and how many it has;
+// ok is false when the busiest needs more than one partition can have
+// (past it, more RU/s split the container into another layout).
+func (e *Evaluation) needOn(proj partition.Projection) (ru float64, partitions int, ok bool) {
+	l := e.load(e.layoutOf(proj))
+	busiest := 0.0
+	for _, d := range l.DemandRU {
+		busiest = max(busiest, d)
+	}
+	if !(busiest <= capacity.PartitionMaxRU) { // NaN too: int(NaN) was the least int, -9,223,372,036,854,775,808 RU/s
+		return 0, len(l.DemandRU), false
+	}
+	return float64(len(l.DemandRU)) * busiest, len(l.DemandRU), true
 }
 
 // maxDataSplits bounds the layouts split by the data that provision tries:

@@ -136,18 +136,18 @@ func queryRouting(e *Evaluation) verdict {
 		for _, w := range q.Verdicts {
 			finds = finds || (w.Op.Kind == query.ReadOp || w.Op.Kind == query.DeleteOp) && w.Assessment.Routing.Kind == query.FanOut && w.Rate > 0
 		}
-		switch {
-		case forced && e.Provision.LeastRU == 0:
-			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves, and %s: no throughput is enough, as each partition added is read by every such query.",
-				has, ru(e.Load.TotalRU), cost)
-		case forced && e.Provision.LeastRU > capacity.ContainerQuotaRU:
+		// What a workload that needs more partitions than given is told.
+		more := fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves", has, ru(e.Load.TotalRU))
+		switch pr := e.Provision; {
+		case forced && pr.LeastRU == 0:
+			msg += fmt.Sprintf("%s, and %s: no throughput is enough, as each partition added is read by every such query.", more, cost)
+		case forced && pr.LeastRU > capacity.ContainerQuotaRU:
 			// Each partition added to serve the queries is read by every
 			// one of them: the least that serves them is past the quota.
-			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves, and %s: only at %s, on %s partitions, past the %s RU/s a container may have, does no partition throttle.",
-				has, ru(e.Load.TotalRU), cost, ru(float64(e.Provision.LeastRU)), human.Count(int64(e.Provision.Partitions)), human.Count(capacity.ContainerQuotaRU))
+			msg += fmt.Sprintf("%s, and %s: only at %s, on %s partitions, past the %s RU/s a container may have, does no partition throttle.",
+				more, cost, ru(float64(pr.LeastRU)), human.Count(int64(pr.Partitions)), human.Count(capacity.ContainerQuotaRU))
 		case forced:
-			msg += fmt.Sprintf(". At the throughput given %s, but the workload asks %s under this key, more than one partition serves: at %s, the throughput to provision, it has %s, and %s.",
-				has, ru(e.Load.TotalRU), ru(float64(e.Provision.LeastRU)), human.Count(int64(e.Provision.Partitions)), cost)
+			msg += fmt.Sprintf("%s: at %s, the throughput to provision, it has %s, and %s.", more, ru(float64(pr.LeastRU)), human.Count(int64(pr.Partitions)), cost)
 		case p <= 1 && finds:
 			msg += fmt.Sprintf(". %s, so a query costs nothing extra for it yet, but a point read or delete that must first query to find its item pays for that query already. It would cost more once the container splits: %s.", sentence(has), cost)
 		case p <= 1:

@@ -135,6 +135,7 @@ func checkProjection(t *testing.T, in []byte) {
 		}
 		checkQuick(t, in, paths)
 	}
+	checkQuick(t, in, nil) // whole documents
 }
 
 // checkQuick reads in under a projection with quick reading and without,
@@ -384,7 +385,58 @@ func quickRandomInput(t *testing.T, rng *rand.Rand, value func(int) string, dama
 		}
 		in = append(append(in, doc...), '\n')
 	}
-	for _, paths := range [][][]string{{{"id"}, {"n"}, {"c", "id"}, {"t"}}, {{"x"}, {"y", "x"}}, {{"é"}, {"id"}}} {
+	for _, paths := range [][][]string{{{"id"}, {"n"}, {"c", "id"}, {"t"}}, {{"x"}, {"y", "x"}}, {{"é"}, {"id"}}, nil} {
 		checkQuick(t, in, paths)
+	}
+}
+
+// TestQuickWhole: with no projection, plain documents are read quickly
+// whole, escapes and all, and others carefully; both ways read the same.
+func TestQuickWhole(t *testing.T) {
+	for _, c := range []struct {
+		doc   string
+		quick bool
+	}{
+		{`{"id":"1","n":2,"x":[{"a":1},{"b":[true,false,null]}],"t":"2025-01-01T00:00:00Z"}`, true},
+		{`{ "id" : "1" ,	"n" : 1.50 , "c" : { "id" : -0 , "z" : {} } , "e" : [ ] , "o" : { } }`, true},
+		{`{"id":"naïve ☃","n":123456789012345678901,"x":["日本", 1, [], [[2]]]}`, true},
+		{`{}`, true},
+		{`{"x":"a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00é"}`, true}, // escapes, decoded
+		{`{"x":["\u0000", "\uFFFF", "é\n"]}`, true},
+		{`{"id":"a\"b"}`, true},
+		{`{"a\"b":1}`, false},                  // an escaped name
+		{`{"id":"1","n":2,"id":"3"}`, false},   // duplicate name
+		{`{"x":[{"a":1,"a":2}]}`, false},       // duplicate, nested
+		{`{"x":["\ud800"]}`, false},            // unpaired surrogate
+		{`{"x":"\ud800\u0041"}`, false},        // unpaired surrogate
+		{`{"x":"\q"}`, false},                  // invalid escape
+		{"{\"x\":\"\xc3\\u00a9\"}", false},     // invalid UTF-8 before an escape
+		{"{\"x\":\"a\\n\xff\"}", false},        // invalid UTF-8 after one
+		{"{\"x\":\"a\\nb\tc\"}", false},        // control character
+		{`{"x":1e999}`, false},                 // beyond a double
+		{`{"_id":{"$oid":"5f1b"}}`, false},     // Extended JSON
+		{`{"x":[{"$date":1}]}`, false},         // Extended JSON, nested
+		{"{\"id\":\"1\",\n\"n\":[\n2]}", true}, // lines are counted
+		{"{\r\n  \"id\": \"1\",\r\n  \"x\": [\r\n    1\r\n  ]\r\n}", true},
+		{`{"x":[1,]}`, false},                                                      // a syntax error
+		{`{"x":[1 2]}`, false},                                                     // a syntax error
+		{`{"x":[1`, false},                                                         // the input ends
+		{`{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, false}, // deep
+		{`{"x":"` + strings.Repeat("y\\n", 1<<16) + `"}`, false},                   // past the buffer
+	} {
+		r := NewReader(strings.NewReader(c.doc))
+		r.peek()
+		r.docs = 1
+		r.startDoc()
+		d := r.quickDocument(r.docStart, r.line)
+		if (d != nil) != c.quick {
+			t.Errorf("%.60s: read quickly %v, want %v", c.doc, d != nil, c.quick)
+		}
+		if d == nil && (r.pos != 0 || len(r.members) != 0 || len(r.elems) != 0) {
+			t.Errorf("%.60s: a document not read quickly left position %d, %d members, %d elements", c.doc, r.pos, len(r.members), len(r.elems))
+		}
+		in := []byte(c.doc + "\n" + c.doc)
+		checkQuick(t, in, nil)
+		checkQuick(t, append([]byte("["), append(bytes.ReplaceAll(in, []byte("\n"), []byte(",")), ']')...), nil)
 	}
 }

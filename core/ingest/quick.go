@@ -52,9 +52,15 @@ type quickName struct {
 // nothing read. It never reads input: one document in a bufferful runs
 // past its end and is read carefully, which fills the buffer again.
 func (r *Reader) quickDocument(start int64, line int) *Document {
-	q := quickRead{r: r, b: r.buf[r.pos:r.end], arena: len(r.arena), members: len(r.members),
+	q := quickRead{r: r, b: r.buf[r.pos:r.end], arena: len(r.arena), members: len(r.members), elems: len(r.elems),
 		names: r.quickNames[:0], frames: r.quickFrames[:0], crEnd: -1}
-	v, ok := q.object(r.proj, 1)
+	var v jsontree.Value
+	var ok bool
+	if r.proj == nil {
+		v, ok = q.wholeObject(1)
+	} else {
+		v, ok = q.object(r.proj, 1)
+	}
 	r.quickNames, r.quickFrames = q.names[:0], q.frames[:0] // kept for the next document
 	if ok {
 		from := r.pos
@@ -77,6 +83,7 @@ func (r *Reader) quickDocument(start int64, line int) *Document {
 	clear(r.arena[q.arena:])
 	r.arena = r.arena[:q.arena]
 	r.popMembers(q.members)
+	r.popElems(q.elems)
 	return nil
 }
 
@@ -91,6 +98,7 @@ type quickRead struct {
 	crEnd     int // just past the last '\r' among it, or -1
 	arena     int // len(r.arena) and len(r.members) before, to undo
 	members   int
+	elems     int          // and len(r.elems), for whole documents
 	names     []quickName  // of the objects being read, innermost last
 	frames    []quickFrame // of the objects and arrays being skipped
 }
@@ -302,15 +310,11 @@ func (q *quickRead) expect(f *quickFrame, sn *shapeName) bool {
 // the Reader's names (as strIntern shares them).
 func (q *quickRead) shapeOf(node *projection, names []quickName, shape []shapeName) []shapeName {
 	for _, n := range names {
-		b := q.b[n.start:n.end]
-		text, ok := q.r.keys[string(b)]
-		if !ok {
-			text = string(b)
-			if len(q.r.keys) < 1<<16 && len(text) <= 1<<10 {
-				q.r.keys[text] = text
-			}
+		sn := shapeName{text: q.intern(n), slot: n.slot}
+		if node != nil { // nil for a whole document
+			sn.child = node.childAt(q.b[n.start:n.end], n.slot)
 		}
-		shape = append(shape, shapeName{text: text, slot: n.slot, child: node.childAt(b, n.slot)})
+		shape = append(shape, sn)
 	}
 	return shape
 }
@@ -390,23 +394,13 @@ func (q *quickRead) object(node *projection, depth int) (jsontree.Value, bool) {
 			// pops): in WebAssembly every copy of a Value is a call to
 			// copy memory, and natively a Member built aside is read back
 			// in wider words than it was written, which stalls.
-			ms := slices.Grow(r.members, 1)
-			ms = ms[:len(ms)+1]
-			m := &ms[len(ms)-1]
-			m.Key = child.name
-			r.members = ms
-			if !q.scalar(&m.Value) {
+			if !q.scalar(r.pushMember(child.name)) {
 				return jsontree.Value{}, false
 			}
 		}
-		if !q.space() {
+		if closed, ok := q.after('}'); !ok {
 			return jsontree.Value{}, false
-		}
-		switch q.b[q.i] {
-		case ',':
-			q.i++
-		case '}':
-			q.i++
+		} else if closed {
 			v := r.partialObject(node, nil, r.members[base:], jsontree.Value{})
 			r.popMembers(base)
 			if depth == 1 && (same != len(shape) || len(q.names)-frame.names != same) {
@@ -414,10 +408,36 @@ func (q *quickRead) object(node *projection, depth int) (jsontree.Value, bool) {
 			}
 			q.names = q.names[:frame.names]
 			return v, true
-		default:
-			return jsontree.Value{}, false
 		}
 	}
+}
+
+// pushMember pushes a member named key on the Reader's stack and returns
+// its zero value, to be built in place (see object).
+func (r *Reader) pushMember(key string) *jsontree.Value {
+	ms := slices.Grow(r.members, 1)
+	ms = ms[:len(ms)+1]
+	m := &ms[len(ms)-1]
+	m.Key = key
+	r.members = ms
+	return &m.Value
+}
+
+// after reads what follows a member or an element: a comma, or close,
+// which it reports; false for anything else.
+func (q *quickRead) after(close byte) (closed, ok bool) {
+	if !q.space() {
+		return false, false
+	}
+	switch q.b[q.i] {
+	case ',':
+		q.i++
+		return false, true
+	case close:
+		q.i++
+		return true, true
+	}
+	return false, false
 }
 
 // scalar reads a string, number, true, false or null into the zero v, as

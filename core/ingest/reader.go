@@ -445,7 +445,9 @@ func (r *Reader) document() (*Document, error) {
 	line := r.line
 	start := r.docStart
 	c, _ := r.peek()
-	if c == '{' && r.proj != nil && !r.careful {
+	// A page of a query's results in an array (SetPages) is read
+	// carefully, to be found by wrappedDocuments below.
+	if c == '{' && !r.careful && (r.proj != nil || !r.pages || r.state != stArray) {
 		if d := r.quickDocument(start, line); d != nil {
 			return d, nil
 		}

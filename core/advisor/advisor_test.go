@@ -206,6 +206,38 @@ func TestWorkload(t *testing.T) {
 	}
 }
 
+// TestThrottledUnderAnyKey: where the container is short for the workload
+// on any key, THROTTLED says how much of the throttling is that and how
+// much the key adds, and calls only what the key adds healthy. It said
+// "93% of requests would be throttled. That is within the 5.0% the docs
+// call healthy".
+func TestThrottledUnderAnyKey(t *testing.T) {
+	for _, tt := range []struct {
+		tenants int
+		sev     Severity
+		want    []string
+	}{
+		{25, Info, []string{"50% of requests would be throttled (HTTP 429). Of all requests, 50% would be under any key, as the container has less throughput than the workload needs, and this key adds 0.5%.",
+			"What it adds is within the 5.0% the docs call healthy"}},
+		{20, Warning, []string{"57% of requests would be throttled (HTTP 429). Of all requests, 50% would be under any key", "and this key adds 7.5%. Under this key"}},
+	} {
+		in := lines(4000, func(i int) string { return fmt.Sprintf(`{"id":"%d","tenant":"t%d"}`, i, i%tt.tenants) })
+		e := evaluate(t, "/tenant", in, partition.Options{}, Settings{Throughput: capacity.Throughput{RU: 20000}, Workload: Workload{Writes: 8000}})
+		f := finding(e, Throttled)
+		if f == nil || f.Severity != tt.sev {
+			t.Fatalf("%d tenants: THROTTLED %+v, want %s", tt.tenants, f, tt.sev)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(f.Message, w) {
+				t.Errorf("%d tenants: THROTTLED lacks %q: %s", tt.tenants, w, f.Message)
+			}
+		}
+		if strings.Contains(f.Message, "That is within") {
+			t.Errorf("%d tenants: the throttling of the container's shortfall called healthy: %s", tt.tenants, f.Message)
+		}
+	}
+}
+
 // TestShortfallNamesTheHeaviest: when one operation asks most of what
 // the workload needs, UNDERPROVISIONED names it, and says when its items
 // are only an upper bound and how to give its measured charge: a count

@@ -82,7 +82,15 @@ func requestSpread(e *Evaluation) verdict {
 		}
 		msg := fmt.Sprintf("At %s of demand, physical partition %d is asked for %s but has %s: %s of requests would be throttled (HTTP 429).",
 			ru(l.TotalRU), t.Hottest, ru(l.DemandRU[max(t.Hottest, 0)]), ru(l.CapacityRU), human.Percent(t.ThrottledFraction))
-		if sev == Info {
+		if short := e.shortfall(); short > 0.001 && e.settings.Throughput.RU > 0 {
+			// The container is short for the workload on any key
+			// (UNDERPROVISIONED): this key is judged on what it adds.
+			msg += fmt.Sprintf(" Of all requests, %s would be under any key, as the container has less throughput than the workload needs, and this key adds %s.",
+				human.Percent(short), human.Percent(keyThrottled))
+			if sev == Info {
+				msg += fmt.Sprintf(" What it adds is within the %s the docs call healthy when the throughput is fully used.", human.Percent(healthyThrottling))
+			}
+		} else if sev == Info {
 			msg += fmt.Sprintf(" That is within the %s the docs call healthy when the throughput is fully used.", human.Percent(healthyThrottling))
 		}
 		if l.TotalRU > 1.5*l.BaseRU {

@@ -144,7 +144,10 @@ func (a *Accumulator) Finish() *Distribution {
 	d.Distinct = int64(len(d.Logical))
 	if a.distinct != nil {
 		d.Estimated = true
-		d.Distinct = max(int64(a.distinct.Count()), int64(len(d.Logical)))
+		// No more values than documents that hold one: past the exact
+		// limit the sketch's estimate ran 0.5 to 0.7 % over, and "79,034
+		// distinct values" of 78,624 documents reads as a fault.
+		d.Distinct = max(min(int64(a.distinct.Count()), d.Documents-d.Invalid), int64(len(d.Logical)))
 		d.DistinctError = a.distinct.StdError()
 		for _, it := range a.heavy.Items() {
 			// The documents its bytes count: the sketch's count may include

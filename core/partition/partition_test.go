@@ -163,6 +163,18 @@ func TestPlace(t *testing.T) {
 	}
 }
 
+// TestDistinctAtMostDocuments: past the exact limit the estimate of
+// distinct values is never more than the documents that hold one. For
+// 78,624 air readings of a value each it said 79,034.
+func TestDistinctAtMostDocuments(t *testing.T) {
+	for _, n := range []int{2000, 20000, 78624} {
+		d := accumulate(t, "/id", lines(n, func(i int) string { return fmt.Sprintf(`{"id":"reading-%d"}`, i) }), Options{MaxDistinct: 1000})
+		if !d.Estimated || d.Distinct > int64(n) || float64(d.Distinct) < float64(n)*(1-3*d.DistinctError) {
+			t.Errorf("%d documents of a value each: %d distinct (estimated %v, error %.4f)", n, d.Distinct, d.Estimated, d.DistinctError)
+		}
+	}
+}
+
 func TestOverflow(t *testing.T) {
 	d := accumulate(t, "/id", lines(20000, func(i int) string {
 		if i%2 == 0 {

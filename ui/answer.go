@@ -159,6 +159,7 @@ var guideOf = map[string]string{
 	"MISSING_VALUES":          "guide-one",
 	"NOT_TIME_VALUES":         "guide-one",
 	"INVALID_VALUES":          "guide-one",
+	"DUPLICATE_IDS":           "guide-one",
 	"KEY_TOO_LONG":            "guide-one",
 	"IMPRECISE_NUMBERS":       "guide-one",
 	"KEY_UPDATED":             "guide-stable",

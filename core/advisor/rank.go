@@ -174,6 +174,7 @@ func fixes(e, p *Evaluation) []string {
 	fix(Throttled, fmt.Sprintf("%s throttles, and this key spreads its requests", p.Dist.Spec))
 	fix(HotPartition, fmt.Sprintf("one value of %s takes much of the data or the requests, which this key spreads", p.Dist.Spec))
 	fix(LowCardinality, fmt.Sprintf("%s has too few values for the target", p.Dist.Spec))
+	fix(DuplicateIDs, fmt.Sprintf("documents that repeat an id under %s, which the service would refuse, are told apart", p.Dist.Spec))
 	if e.Dist.Spec.TimeBucket() == "" {
 		// A time bucket does not spread the writes of a moment: they share
 		// the bucket too.

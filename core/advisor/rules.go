@@ -119,6 +119,7 @@ const (
 	MissingValues         = "MISSING_VALUES"
 	NotTimeValues         = "NOT_TIME_VALUES"
 	InvalidValues         = "INVALID_VALUES"
+	DuplicateIDs          = "DUPLICATE_IDS"
 	KeyTooLong            = "KEY_TOO_LONG"
 	TruncationCollision   = "TRUNCATION_COLLISION"
 	ImpreciseNumbers      = "IMPRECISE_NUMBERS"

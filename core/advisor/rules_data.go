@@ -337,10 +337,18 @@ func keyPresent(e *Evaluation) verdict {
 	miss := float64(d.Missing) / math.Max(float64(d.Documents), 1)
 	notTime := float64(d.NotTime) / math.Max(float64(d.Documents), 1)
 	inv := e.invalidShare()
-	c.Score = pct(1 - 10*(miss+notTime+inv))
+	dup := float64(d.DuplicateIDs) / math.Max(float64(d.IDsChecked), 1)
+	c.Score = pct(1 - 10*(miss+notTime+inv+dup))
 	c.Note = fmt.Sprintf("%s of documents lack the key, %s hold an object or array there", human.Percent(miss), human.Percent(inv))
 	if d.NotTime > 0 {
 		c.Note = fmt.Sprintf("%s of documents lack the key, %s hold no time where it needs one, %s hold an object or array there", human.Percent(miss), human.Percent(notTime), human.Percent(inv))
+	}
+	if d.DuplicateIDs > 0 {
+		c.Note += fmt.Sprintf(", %s repeat an id under it", human.Percent(dup))
+		v.findings = append(v.findings, duplicateIDs(d, dup))
+		if dup >= duplicatesCritical {
+			v.cap = 60
+		}
 	}
 	paths := strings.Join(d.Spec.PathStrings(), " or ")
 	if d.Missing > 0 {
@@ -388,6 +396,31 @@ func keyPresent(e *Evaluation) verdict {
 			human.Count(d.Invalid), human.Plural(d.Invalid, "document holds", "documents hold"), paths, human.Plural(d.Invalid, "it", "them"))})
 	}
 	return v
+}
+
+// duplicatesCritical is the share of documents refused for repeating an
+// id under a key from which the key is not fit to use: one in a thousand,
+// more than a stray copy of an item in an export.
+const duplicatesCritical = 0.001
+
+// duplicateIDs is the finding on the documents that repeat an id under a
+// key. The id is unique within a logical partition, so the service refuses
+// a second item with the same id and key value (409 Conflict) and an
+// upsert overwrites the first (docs: partitioning-overview,
+// troubleshoot-conflict; REPORT.md, Ids).
+func duplicateIDs(d *partition.Distribution, share float64) Finding {
+	sev := Warning
+	if share >= duplicatesCritical {
+		sev = Critical
+	}
+	checked := ""
+	if d.IDsChecked < d.Documents {
+		checked = fmt.Sprintf(" of the first %s checked", human.Count(d.IDsChecked))
+	}
+	return Finding{DuplicateIDs, sev, fmt.Sprintf(
+		"%s %s (%s%s) %s the id of an earlier document with the same value of %s. An id is unique only within its logical partition, so Cosmos DB refuses %s with 409 Conflict, and an upsert overwrites the earlier one: a key that tells them apart stores them, or each id must be made unique within its key value.",
+		human.Count(d.DuplicateIDs), human.Plural(d.DuplicateIDs, "document", "documents"), human.Percent(share), checked,
+		human.Plural(d.DuplicateIDs, "repeats", "repeat"), d.Spec, human.Plural(d.DuplicateIDs, "it", "them"))}
 }
 
 // keyValues judges the key values themselves: their length, hash V1's

@@ -88,11 +88,12 @@ func (a *analysis) finish() *report.Report {
 	dups := make([]int64, a.candidates)
 	lays := make([]layout, a.candidates)
 	parallel(len(evals), func(i int) {
-		evals[i] = advisor.Evaluate(dists[i], settings)
 		if a.ids != nil {
 			dups[i] = a.ids.duplicates(dists[i].ValueHashes)
+			dists[i].DuplicateIDs, dists[i].IDsChecked = dups[i], int64(len(a.ids.hashes))
 		}
 		dists[i].ValueHashes = nil // counted: let them go
+		evals[i] = advisor.Evaluate(dists[i], settings)
 		// The rows the report lists, and then no more per partition: of
 		// 65,536 partitions, each key held some 30 MB until the end.
 		lays[i] = layoutOf(evals[i])

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/aggregate"
+	"github.com/pkcalc/pkcalc/core/capacity"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/partition"
 	"github.com/pkcalc/pkcalc/core/report"
@@ -502,5 +503,44 @@ func TestIDMeantUnique(t *testing.T) {
 	}
 	if w := idWarning(r); !strings.Contains(w, "60 documents have no id, but /order_id, a value of its own in every document, reads as one: rename it id before the import. Every figure here reads each document's id as one of its own") {
 		t.Errorf("ID_RULES %q", w)
+	}
+}
+
+// TestDuplicateIDsRank: a key under which documents repeat an id is
+// judged on the documents the service would refuse, before it is ranked.
+// Posts numbered within their site repeat ids across sites: /thread, the
+// thread's number, merged two sites' posts and was recommended at grade A
+// with the duplicates named only in a warning on the report.
+func TestDuplicateIDsRank(t *testing.T) {
+	var in strings.Builder
+	for i := range 3000 {
+		site := fmt.Sprintf("site-%d", i%3)
+		post := i / 3 // the same numbers on every site
+		fmt.Fprintf(&in, `{"id":"%d","site":%q,"thread":"%d","score":%d}`+"\n", post, site, post/4, i%7)
+	}
+	ops := "300 SELECT * FROM c WHERE c.site = @s AND c.thread = @t\n100 read /id /site /thread\n"
+	rep, err := Analyze(strings.NewReader(in.String()), Options{Keys: schemaKeys(t, "/thread", "/site,/thread,/id"), NoSuggest: true,
+		Workload: advisor.Workload{Operations: ops}, TargetBytes: 200 << 30, Throughput: capacity.Throughput{RU: 30000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]report.Candidate{}
+	for _, c := range rep.Candidates {
+		byKey[c.Key.Spec] = c
+	}
+	thread, site := byKey["/thread"], byKey["/site,/thread,/id"]
+	if *thread.DuplicateIDs != 2000 || *site.DuplicateIDs != 0 {
+		t.Fatalf("duplicates %d under /thread, %d under /site,/thread,/id; want 2,000 and 0", *thread.DuplicateIDs, *site.DuplicateIDs)
+	}
+	if !hasFinding(thread, advisor.DuplicateIDs) || thread.Score > 60 || hasFinding(site, advisor.DuplicateIDs) {
+		t.Errorf("/thread scores %d with findings %+v; /site,/thread,/id %d", thread.Score, thread.Findings, site.Score)
+	}
+	if rep.Recommended != "/site,/thread,/id" || site.Score <= thread.Score {
+		t.Errorf("recommended %q; /site,/thread,/id %d against /thread %d", rep.Recommended, site.Score, thread.Score)
+	}
+	for _, f := range thread.Findings {
+		if f.Code == advisor.DuplicateIDs && (f.Severity != string(advisor.Critical) || !strings.Contains(f.Message, "2,000 documents (67%) repeat the id of an earlier document with the same value of /thread")) {
+			t.Errorf("DUPLICATE_IDS: %+v", f)
+		}
 	}
 }

@@ -75,6 +75,12 @@ type Distribution struct {
 	// are not documents and have none.
 	ValueHashes []uint64
 
+	// DuplicateIDs is the documents, among the first IDsChecked, whose id
+	// and key value are those of an earlier document, which Cosmos DB
+	// refuses. The caller that reads the ids sets both from ValueHashes;
+	// zero when nobody did.
+	DuplicateIDs, IDsChecked int64
+
 	Samples []Sample // in input order
 
 	bySize []int32 // Logical and Heavy, largest first (sizeOrder); sorted on first use

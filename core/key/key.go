@@ -82,10 +82,10 @@ func Parse(s string) (Spec, error) {
 	if s == "" {
 		return Spec{}, fmt.Errorf("empty key: name a path such as /tenantId")
 	}
-	if len(splitTop(s, '+')) > 1 || len(splitTop(s, ':')) > 1 || strings.HasPrefix(s, "hash(") {
+	if len(paths.SplitTop(s, '+')) > 1 || len(paths.SplitTop(s, ':')) > 1 || strings.HasPrefix(s, "hash(") {
 		return parseSynthetic(s)
 	}
-	parts := splitTop(s, ',')
+	parts := paths.SplitTop(s, ',')
 	if len(parts) > MaxLevels {
 		return Spec{}, fmt.Errorf("key %q has %d levels; a hierarchical key has at most %d", s, len(parts), MaxLevels)
 	}
@@ -111,7 +111,7 @@ func Parse(s string) (Spec, error) {
 
 func parseSynthetic(s string) (Spec, error) {
 	spec := Spec{Kind: Synthetic}
-	for i, t := range splitTop(s, '+') {
+	for i, t := range paths.SplitTop(s, '+') {
 		t = strings.TrimSpace(t)
 		term, err := parseTerm(t)
 		if err != nil {
@@ -149,7 +149,7 @@ func parseTerm(t string) (Term, error) {
 		return Term{Path: p, Modulus: n}, nil
 	}
 	path, unit := t, ""
-	if parts := splitTop(t, ':'); len(parts) == 2 {
+	if parts := paths.SplitTop(t, ':'); len(parts) == 2 {
 		path, unit = parts[0], parts[1]
 		if unit == "" {
 			return Term{}, fmt.Errorf("a time unit must follow ':': hour, day or month, as in /ts:day")
@@ -199,7 +199,7 @@ func notSystem(names []string) error {
 // its own), as one setting can hold several: "/tenantId;/tenantId,/id".
 func ParseList(s string) ([]Spec, error) {
 	var out []Spec
-	for _, one := range splitTop(s, ';') {
+	for _, one := range paths.SplitTop(s, ';') {
 		k, err := Parse(one)
 		if err != nil {
 			return nil, err
@@ -207,24 +207,6 @@ func ParseList(s string) ([]Spec, error) {
 		out = append(out, k)
 	}
 	return out, nil
-}
-
-// splitTop splits s at sep outside double quotes.
-func splitTop(s string, sep byte) []string {
-	var out []string
-	quoted, start := false, 0
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\\' && quoted:
-			i++
-		case s[i] == '"':
-			quoted = !quoted
-		case s[i] == sep && !quoted:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // String returns the spec as Parse reads it.

@@ -99,6 +99,39 @@ func plain(name string) bool {
 	return true
 }
 
+// SplitTop splits s at sep outside double quotes: the paths of a list, or
+// of a key's levels and terms, whose quoted names may hold sep.
+func SplitTop(s string, sep byte) []string {
+	var out []string
+	quoted, start := false, 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && quoted:
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case s[i] == sep && !quoted:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// ParseList reads paths separated by commas, as Parse reads each:
+// "/customerId, /"ship to"/city".
+func ParseList(list string) ([][]string, error) {
+	var out [][]string
+	for _, p := range SplitTop(list, ',') {
+		names, err := Parse(strings.TrimSpace(p))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, names)
+	}
+	return out, nil
+}
+
 // Parse reads a Cosmos DB path such as /a/b or /"a b"/c into its property
 // names; in quotes, \uXXXX is a character and \ takes the next one as it
 // is. Array steps ([] or [0]) are refused: a partition key path names a

@@ -244,7 +244,7 @@ func (c *chooser) filter() []paths.Path {
 	}
 	var hits []hit
 	for _, p := range c.in.Paths {
-		if !c.findable(p) || p.Distinct < 2 {
+		if !c.findable(p) {
 			continue
 		}
 		if share := queried(c.in.Operations, p.Segments); share > 0 {

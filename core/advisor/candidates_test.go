@@ -176,6 +176,18 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			absent: []string{"/title"},
 		},
 		{
+			// One repository's issues: the application finds them by
+			// repository and number, so the sample is one tenant of many,
+			// and the path leads its family (not alone: one value).
+			name: "a filter path of one value",
+			docs: lines(600, func(i int) string {
+				return fmt.Sprintf(`{"id":"i%d","repository_url":"https://api.github.com/repos/o/r","number":%d,"state":"s%d"}`, i, i, i%2)
+			}),
+			workload: "400 SELECT * FROM c WHERE c.repository_url = @repo AND c.number = @n\n150 SELECT * FROM c WHERE c.repository_url = @repo AND c.state = 'open'",
+			first:    []string{"/repository_url,/id"},
+			absent:   []string{"/repository_url"},
+		},
+		{
 			name:     "a query on nothing the documents hold: as without a workload",
 			docs:     tenants(600),
 			workload: "SELECT * FROM c WHERE c.missing = @m",

@@ -12,7 +12,7 @@
 //          ru, autoscale, targetGb, targetDocs, growthGbPerDay with
 //          retentionDays, noSuggest, readsPerSecond,
 //          writesPerSecond, queriesPerSecond, readRu, writeRu, queryRu, traffic, timeField,
-//          weightField, maxDistinct, workers (how many Web Workers read
+//          weightField, newValues (paths separated by commas), maxDistinct, workers (how many Web Workers read
 //          JSON Lines and arrays beside the engine, 1 for none; default
 //          pkcalc.defaultWorkers, 2 where there are two cores; the report
 //          is the same for any), queries (the text of a workload file,
@@ -101,7 +101,7 @@
 
   var names = ["keys", "noSuggest", "hashVersion", "partitions", "ru", "autoscale", "targetGb", "targetDocs", "growthGbPerDay", "retentionDays",
     "readsPerSecond", "writesPerSecond", "queriesPerSecond", "readRu", "writeRu", "queryRu", "traffic", "timeField",
-    "weightField", "maxDistinct", "queries", "aggregates", "docBytes", "workers", "inputFormat"];
+    "weightField", "newValues", "maxDistinct", "queries", "aggregates", "docBytes", "workers", "inputFormat"];
 
   // Web Workers that read JSON Lines and arrays beside the engine (engine.js's
   // helpers): two where there are two cores. The engine's own thread bounds

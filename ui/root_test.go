@@ -755,7 +755,7 @@ func TestAddress(t *testing.T) {
 // is one the address is read for, alone and after a query of presets, and
 // reads back as it was.
 func TestAddressNamesEverySetting(t *testing.T) {
-	value := map[options.Kind]string{options.Bool: "true", options.Count: "1", options.Number: "1", options.Path: "/t", options.Text: "1 read /a"}
+	value := map[options.Kind]string{options.Bool: "true", options.Count: "1", options.Number: "1", options.Path: "/t", options.Paths: "/t,/u", options.Text: "1 read /a"}
 	for _, o := range options.All {
 		if o.In&options.Page == 0 {
 			continue

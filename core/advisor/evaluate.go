@@ -120,7 +120,7 @@ func Evaluate(d *partition.Distribution, s Settings) *Evaluation {
 	ranges := e.Projection.Ranges()
 	e.Physical = d.Place(ranges)
 	e.Monotonicity = d.Monotonicity()
-	e.Spread = d.WriteSpread(ranges)
+	e.Spread = d.TargetWriteSpread(ranges)
 	e.costs = costsOf(s)
 	e.Queries = route(s.Operations, d.Spec, s.Workload.Queries)
 	// The layout of the target, on the placement and spread just measured.

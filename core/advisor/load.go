@@ -76,7 +76,7 @@ type layout struct {
 // projection p, placing the sample on them.
 func (e *Evaluation) layoutOf(p partition.Projection) layout {
 	ranges := p.Ranges()
-	return e.layout(ranges, p, e.Dist.Place(ranges), e.Dist.WriteSpread(ranges))
+	return e.layout(ranges, p, e.Dist.Place(ranges), e.Dist.TargetWriteSpread(ranges))
 }
 
 // layout works out how the key's requests fall on ranges, the partitions

@@ -48,6 +48,12 @@ func distinctValues(e *Evaluation) verdict {
 		c.Score = 100
 		c.Note = values + "; most documents bring a new one, so they grow with the data"
 		return v
+	case d.GrowsByNewValues():
+		// The user says so, or the key holds the time: new values keep
+		// coming, each keeping its documents.
+		c.Score = 100
+		c.Note = fmt.Sprintf("%s; new ones keep coming with the data, about %s at the target", values, human.Count(int64(math.Round(projectDistinct(d, e.Projection.Factor)))))
+		return v
 	}
 	if d.Documents == d.Invalid {
 		c.Score, c.Note = 0, "no document has a value Cosmos DB accepts as a key"
@@ -217,7 +223,7 @@ func sampleScope(d *partition.Distribution) string {
 	if span := sampleSpan(d); span > 0 {
 		docs += " over " + spanText(span)
 	}
-	if d.Singletons() == 0 && !d.Estimated {
+	if d.Singletons() == 0 && !d.Estimated && !d.GrowsByNewValues() {
 		return "in " + docs + ", each seen more than once: the sample may hold the whole set"
 	}
 	return "in " + docs + " of the sample"
@@ -487,8 +493,9 @@ func projectDistinct(d *partition.Distribution, factor float64) float64 {
 		n += float64(d.Overflow.Documents)
 	}
 	seen := float64(d.Distinct)
-	if d.Spec.TimeBucket() != "" {
-		// New buckets, each with as many values as the sample's have.
+	if d.GrowsByNewValues() {
+		// New buckets, each with as many values as the sample's have; new
+		// customers, each with as many documents.
 		return max(seen, min(seen*factor, n*factor))
 	}
 	if factor <= 1 || n < 2 || f1 == 0 {

@@ -31,7 +31,7 @@ func requestSpread(e *Evaluation) verdict {
 	if len(largest) > 0 && d.Bytes > 0 {
 		topShare = float64(largest[0].Bytes) / float64(d.Bytes)
 	}
-	growing := d.Singletons() >= 0.5 || d.Spec.TimeBucket() != ""
+	growing := d.Singletons() >= 0.5 || d.GrowsByNewValues()
 	if len(largest) > 0 && !growing && (e.HottestShare >= 0.2 || topShare >= 0.2) && d.Distinct > 1 {
 		sev := Warning
 		if e.HottestShare >= 0.5 || topShare >= 0.5 {
@@ -42,7 +42,13 @@ func requestSpread(e *Evaluation) verdict {
 			ValueText(largest[0].Values), human.Percent(float64(largest[0].Documents)/math.Max(keyed, 1)), human.Percent(e.HottestShare), partitionRU)})
 	}
 	if d.Spec.Kind == key.MultiHash {
-		if val, share := firstLevel(e); share >= 0.2 {
+		val, share := firstLevel(e)
+		if d.NewFirstLevels() {
+			// New first levels keep coming, and each keeps its documents:
+			// at the target this one holds its share of the sample's.
+			share /= e.Projection.Factor
+		}
+		if share >= 0.2 {
 			// With one physical partition there is nothing to be hot against
 			// yet; the projection shows it once a target size is given.
 			sev := Info

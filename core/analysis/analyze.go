@@ -52,10 +52,11 @@ type Options struct {
 	GrowthGBPerDay float64 // with RetentionDays, what set TargetBytes (their product); echoed in the report
 	RetentionDays  float64
 	Workload       advisor.Workload
-	TimePath       []string // the time field; nil: detected
-	WeightPath     []string // a numeric field weighting requests per document
-	MaxDistinct    int      // distinct values kept exactly per key; 0: 50,000
-	Window         int      // most documents read before candidates are chosen; 0: windowDocs
+	TimePath       []string   // the time field; nil: detected
+	WeightPath     []string   // a numeric field weighting requests per document
+	NewValuePaths  [][]string // paths whose values keep coming as the data grows (partition.Options)
+	MaxDistinct    int        // distinct values kept exactly per key; 0: 50,000
+	Window         int        // most documents read before candidates are chosen; 0: windowDocs
 	Progress       func(Progress)
 	// MaxExactValues is the most values all keys keep exactly (shareExact);
 	// 0: options.MaxExactValues. A host of less memory gives less.
@@ -442,9 +443,10 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 			MaxDistinct: limit,
 			// The filters' groupings answer only how many documents a
 			// value has.
-			CountOnly:  i >= a.candidates,
-			TimePath:   a.timePath,
-			WeightPath: a.opts.WeightPath,
+			CountOnly:     i >= a.candidates,
+			TimePath:      a.timePath,
+			WeightPath:    a.opts.WeightPath,
+			NewValuePaths: a.opts.NewValuePaths,
 			// With more than one core, keys count while the reader reads.
 			Background: runtime.GOMAXPROCS(0) > 1,
 		})
@@ -1002,8 +1004,16 @@ func (a *analysis) settingWarnings() []report.Notice {
 		}
 	}
 	if f := a.factor(); f >= farProjection {
-		out = append(out, report.Notice{Code: report.FarProjection, Message: fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values seen grow with the data, less what goes to new values: as large a share of the documents to come as the input's documents whose value is seen once (so where most are, the largest value's share falls); documents without the key keep their share; and which value is largest is the input's chance. Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
-			human.Bytes(a.targetBytes()), human.Count(int64(math.Round(f))), human.Bytes(a.bytes), human.Count(int64(a.docs)), human.Plural(int64(a.docs), "document", "documents"))})
+		// Whether customers to come are new customers or the same ones
+		// ordering more, the input cannot tell: it says which it assumed.
+		o, _ := options.Lookup("newValues")
+		coming := fmt.Sprintf("Where new customers, users or tenants keep coming, each keeping the documents the input shows, name the paths of their ids in the setting %q (--%s, %s): keys on them then grow by new values.", o.Label, o.Flag, o.Name)
+		if ps := formatPaths(a.opts.NewValuePaths); len(ps) > 0 {
+			coming = fmt.Sprintf("Values of %s keep coming, as the settings say: a key on %s grows by new values, each keeping the documents the input shows.",
+				strings.Join(ps, ", "), human.Plural(int64(len(ps)), "it", "one of them"))
+		}
+		out = append(out, report.Notice{Code: report.FarProjection, Message: fmt.Sprintf("The target, %s, is %s times the input (%s in %s %s): every figure at the target is the input's proportions grown that far. The values seen grow with the data, less what goes to new values: as large a share of the documents to come as the input's documents whose value is seen once (so where most are, the largest value's share falls); documents without the key keep their share; and which value is largest is the input's chance. %s Figures that rest on more: a larger sample, or per-key aggregates of the real data (pkcalc aggregate-query).",
+			human.Bytes(a.targetBytes()), human.Count(int64(math.Round(f))), human.Bytes(a.bytes), human.Count(int64(a.docs)), human.Plural(int64(a.docs), "document", "documents"), coming)})
 	}
 	// A sample is projected up, never down (a factor below 1 is taken as 1).
 	switch o := a.opts; {

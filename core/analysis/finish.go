@@ -28,6 +28,7 @@ func (a *analysis) finish() *report.Report {
 			HashVersion: int(o.HashVersion), RU: o.Throughput.RU, Autoscale: o.Throughput.Autoscale, Partitions: o.Partitions,
 			TargetGB: targetGB(o.TargetBytes), TargetDocs: o.TargetDocs, GrowthGB: o.GrowthGBPerDay, Retention: o.RetentionDays,
 			Reads: o.Workload.Reads, Writes: o.Workload.Writes, Queries: o.Workload.Queries, Traffic: string(o.Workload.Traffic),
+			NewValues: formatPaths(o.NewValuePaths),
 		},
 		Warnings:       append(append(a.settingWarnings(), a.windowWarnings()...), a.pathsWarnings()...),
 		Candidates:     []report.Candidate{},
@@ -497,4 +498,13 @@ func ratio(a, b int64) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// formatPaths writes each path as the options read it; nil for none.
+func formatPaths(ps [][]string) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, paths.Format(p))
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func OptionsFrom(s options.Settings) Options {
 			Traffic:    partition.Traffic(s.Traffic),
 			Operations: s.Operations,
 		},
-		TimePath: s.TimePath, WeightPath: s.WeightPath, MaxDistinct: s.MaxDistinct, Workers: s.Workers,
+		TimePath: s.TimePath, WeightPath: s.WeightPath, NewValuePaths: s.NewValuePaths, MaxDistinct: s.MaxDistinct, Workers: s.Workers,
 	}
 }
 

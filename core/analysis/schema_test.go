@@ -229,9 +229,9 @@ func schemaInlineCases(t *testing.T) []schemaCase {
 			}),
 			opts: Options{
 				Throughput: capacity.Throughput{RU: 10000, Autoscale: true}, Partitions: 4, TargetDocs: 5_000_000,
-				Workload: advisor.Workload{Writes: 100}, WeightPath: []string{"weight"},
+				Workload: advisor.Workload{Writes: 100}, WeightPath: []string{"weight"}, NewValuePaths: [][]string{{"customerId"}},
 			},
-			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writesPerSecond"},
+			want: []string{"/settings/partitions", "/settings/targetDocs", "/settings/writesPerSecond", "/settings/newValues"},
 		},
 		{
 			// pkcalc analyze --growth-gb-per-day 2 --retention-days 365

@@ -30,6 +30,7 @@ const (
 	Number             // a number of 0 or more
 	Choice             // one of Choices
 	Path               // a property path: /a/b
+	Paths              // property paths separated by commas: /a/b,/c
 	Keys               // partition key specs: several values, or one value of specs separated by ;
 	Text               // free text: the workload
 	Key                // one partition key spec
@@ -208,6 +209,8 @@ var All = []Option{
 		Help: "`path` of each document's time (default: detected, such as /_ts or /timestamp)"},
 	{Name: "weightField", Flag: "weight-field", Kind: Path, Label: "Weight field", In: Everywhere,
 		Help: "`path` of a number weighting each document's requests"},
+	{Name: "newValues", Flag: "new-values", Kind: Paths, Label: "Values that keep coming", In: Everywhere,
+		Help: "`paths`, separated by commas, whose values keep coming as the data grows (new customers, users, tenants, devices): each value keeps the documents the input shows, and there are as many more values as documents (default: as the input's own repeats suggest; docs/REPORT.md, projection)"},
 	{Name: "maxDistinct", Flag: "max-distinct", Kind: Count, Label: "Values counted exactly per key", In: Everywhere, Max: MaxDistinctLimit,
 		Over: "pkcalc keeps exactly per key (%s); past it, values are counted by sketches anyway",
 		Help: "distinct `values` counted exactly per key before estimating (default 50,000)"},

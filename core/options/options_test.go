@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,7 +36,7 @@ func TestParse(t *testing.T) {
 		"keys": {"/tenantId;/tenantId,/id", `/"a;b"`}, "noSuggest": {"true"}, "hashVersion": {"2"},
 		"partitions": {"4"}, "ru": {"12000"}, "autoscale": {"1"}, "targetGb": {"1.5"}, "targetDocs": {"1000"},
 		"readsPerSecond": {"10"}, "writesPerSecond": {"2.5"}, "queriesPerSecond": {"1"}, "writeRu": {"7"}, "traffic": {"uniform"},
-		"timeField": {"/_ts"}, "weightField": {"/w"}, "maxDistinct": {"99"},
+		"timeField": {"/_ts"}, "weightField": {"/w"}, "maxDistinct": {"99"}, "newValues": {`/customerId, /"ship, to"/city`},
 	}, API)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestParse(t *testing.T) {
 	if strings.Join(keys, " ") != `/tenantId /tenantId,/id /"a;b"` || !o.NoSuggest || o.Partitions != 4 || o.Throughput.RU != 12000 ||
 		!o.Throughput.Autoscale || o.TargetBytes != 3<<29 || o.TargetDocs != 1000 || o.Writes != 2.5 ||
 		o.Measured.Write != 7 || o.Measured.PointRead != 0 || o.Traffic != "uniform" || o.TimePath[0] != "_ts" ||
-		o.WeightPath[0] != "w" || o.MaxDistinct != 99 {
+		o.WeightPath[0] != "w" || o.MaxDistinct != 99 || !reflect.DeepEqual(o.NewValuePaths, [][]string{{"customerId"}, {"ship, to", "city"}}) {
 		t.Errorf("%+v keys %q", o, keys)
 	}
 	for _, bad := range []struct {
@@ -65,6 +66,8 @@ func TestParse(t *testing.T) {
 		{url.Values{"noSuggest": {"true"}}, "noSuggest needs at least one key: name it with keys"},
 		{url.Values{"hashVersion": {"1"}, "keys": {"/a,/b"}}, "needs hash version 2"},
 		{url.Values{"timeField": {"ts"}}, "timeField: path"},
+		{url.Values{"newValues": {"/a,b"}}, `newValues: path "b" must start with '/'`},
+		{url.Values{"newValues": {"/a,"}}, "newValues: empty path"},
 		{url.Values{"growthGbPerDay": {"2"}}, "go together"},
 		{url.Values{"growthGbPerDay": {"2"}, "retentionDays": {"30"}, "targetGb": {"9"}}, "not both"},
 		{url.Values{"keys": {strings.Repeat("/a;", MaxKeys) + "/b"}}, "25 keys named; pkcalc measures at most 24 at once"},

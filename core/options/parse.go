@@ -34,14 +34,15 @@ type Settings struct {
 	Traffic                string   // "", ByDocuments, Uniform or ByWeight (set to ByWeight by a weight field)
 	TimePath               []string // nil: detected
 	WeightPath             []string
-	MaxDistinct            int    // distinct values kept exactly per key; 0: the analysis's default
-	Operations             string // the workload's text (the option queries)
-	Aggregates             bool   // the input is per-key aggregates for the one key named
-	DocBytes               int64  // average document size of aggregate rows without bytes
-	Format                 string // output format; "": the front end's default
-	InputFormat            string // "": as the input's name or type says
-	Emit                   string // the snippet to print instead of a report (provision.IDs); "": the report
-	Workers                int    // goroutines or Web Workers that read JSON Lines and arrays; 0: one per core
+	NewValuePaths          [][]string // paths whose values keep coming (newValues)
+	MaxDistinct            int        // distinct values kept exactly per key; 0: the analysis's default
+	Operations             string     // the workload's text (the option queries)
+	Aggregates             bool       // the input is per-key aggregates for the one key named
+	DocBytes               int64      // average document size of aggregate rows without bytes
+	Format                 string     // output format; "": the front end's default
+	InputFormat            string     // "": as the input's name or type says
+	Emit                   string     // the snippet to print instead of a report (provision.IDs); "": the report
+	Workers                int        // goroutines or Web Workers that read JSON Lines and arrays; 0: one per core
 
 	// The diagnosis of a live container (docs/DIAGNOSE.md): its key, and
 	// which of its exports are given (a front end holds their files).
@@ -75,6 +76,7 @@ func Parse(v url.Values, fe FrontEnd) (Settings, error) {
 	s.Measured = capacity.Costs{PointRead: p.number("readRu"), Write: p.number("writeRu"), Query: p.number("queryRu")}
 	s.Traffic = p.choice("traffic")
 	s.TimePath, s.WeightPath = p.path("timeField"), p.path("weightField")
+	s.NewValuePaths = p.paths("newValues")
 	s.MaxDistinct = p.int("maxDistinct")
 	s.Operations = v.Get("queries")
 	s.Aggregates = p.bool("aggregates")
@@ -266,6 +268,19 @@ func (p *reader) path(name string) []string {
 		p.fail("%s: %v", p.fe.Name(name), err)
 	}
 	return names
+}
+
+// paths reads a list of paths, each as path reads one.
+func (p *reader) paths(name string) [][]string {
+	_, s := p.text(name)
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	list, err := paths.ParseList(s)
+	if err != nil {
+		p.fail("%s: %v", p.fe.Name(name), err)
+	}
+	return list
 }
 
 // diagnoseRules are the checks between a diagnosis's options.

@@ -51,7 +51,12 @@ type Options struct {
 	MaxDistinct int         // distinct key values kept exactly; default 50,000
 	TimePath    []string    // a field holding each document's time, for monotonicity and write spread; nil if none
 	WeightPath  []string    // a numeric field weighting each document's requests; nil to weigh documents equally
-	Samples     int         // documents kept in the reservoir sample; default 20,000
+	// NewValuePaths are paths whose values keep coming as the data grows
+	// (customers, tenants, devices the input has not met yet): a key on
+	// one of them, or on the time field, grows by new values, each value
+	// keeping the documents it has (Distribution.NewValueShare).
+	NewValuePaths [][]string
+	Samples       int // documents kept in the reservoir sample; default 20,000
 	// CountOnly counts documents by value and nothing else: no reservoir
 	// sample (no monotonicity or write spread) and no value hashes, some
 	// 2 MB a key on 100,000 documents. For a grouping that only answers

@@ -39,6 +39,7 @@ type Distribution struct {
 	Invalid   int64    // documents whose key path holds an object or array: Cosmos DB rejects them
 	Weighted  bool     // Requests holds request weights
 	timePath  []string // the time field the samples' times come from, nil if none
+	newValues keyGrowth
 
 	// NotTime is the documents with an undefined key value because the
 	// path of a time-bucket term holds a value that is not a time: a
@@ -111,6 +112,7 @@ func (a *Accumulator) Finish() *Distribution {
 		Spec:             a.spec,
 		Version:          a.opts.Version,
 		timePath:         a.opts.TimePath,
+		newValues:        growthOf(a.spec, a.opts),
 		Documents:        a.docs,
 		Bytes:            a.bytes,
 		Missing:          a.missing,
@@ -474,6 +476,53 @@ func (d *Distribution) bucketOf(e string) (Bucket, bool) {
 	}
 	return bs[i], true
 }
+
+// keyGrowth is how a key's values grow with the data, as far as its
+// paths tell (growthOf).
+type keyGrowth uint8
+
+const (
+	bySample    keyGrowth = iota // as the sample's repeats suggest (Singletons)
+	byNewValues                  // new values keep coming; each value keeps its documents
+	byNewFirst                   // so, and its first level too: new values land anywhere in the key space
+)
+
+// growthOf is how values of spec grow: by new values when one of its
+// paths is the time field (every moment brings its own) or one the user
+// says keeps bringing new ones (Options.NewValuePaths), or when it has a
+// time bucket; else as the sample suggests.
+func growthOf(spec key.Spec, o Options) keyGrowth {
+	opens := func(p []string) bool {
+		return slices.Equal(p, o.TimePath) && o.TimePath != nil || slices.ContainsFunc(o.NewValuePaths, func(q []string) bool { return slices.Equal(p, q) })
+	}
+	switch {
+	case len(spec.Paths) > 0 && opens(spec.Paths[0]):
+		return byNewFirst
+	case slices.ContainsFunc(spec.Paths, opens) || spec.TimeBucket() != "":
+		return byNewValues
+	}
+	return bySample
+}
+
+// NewValueShare is the share of the documents to come that bring a key
+// value not seen yet: 1 for a key whose values keep coming (growthOf),
+// whose documents to come are written under new values as the sample's
+// were, else Singletons.
+func (d *Distribution) NewValueShare() float64 {
+	if d.newValues != bySample {
+		return 1
+	}
+	return d.Singletons()
+}
+
+// GrowsByNewValues reports whether the key's values keep coming as the
+// data grows, each keeping its documents (see growthOf).
+func (d *Distribution) GrowsByNewValues() bool { return d.newValues != bySample }
+
+// NewFirstLevels reports whether the first level's values (a hierarchical
+// key's tenants) keep coming too: its values' shares in the sample fall
+// as the data grows.
+func (d *Distribution) NewFirstLevels() bool { return d.newValues == byNewFirst }
 
 // Singletons is the share of documents whose key value occurs once: by
 // Good and Turing's estimate, the chance that the next document brings a

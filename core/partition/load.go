@@ -106,7 +106,9 @@ func (d *Distribution) requests() float64 {
 // large values weigh most); uniform, every value alike (N / values);
 // weighted, by the weight field. At the target, the values seen grow as
 // Project grows them and the values to come (Singletons) hold one document
-// each. Documents that lack a key path match no request.
+// each; where values keep coming (GrowsByNewValues), each keeps its
+// documents and the new ones come as the sample's did, so the sample's
+// average holds. Documents that lack a key path match no request.
 //
 // With want set, it is the documents of that one value (a query that
 // names a literal): 0 for a value the sample does not hold exactly.
@@ -117,7 +119,7 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 	if t == ByWeight && !d.Weighted {
 		t = ByDocuments
 	}
-	pNew := d.Singletons()
+	pNew := d.NewValueShare()
 	grow := 1 + (factor-1)*(1-pNew)
 	if want != nil {
 		for l := range d.All() {
@@ -154,8 +156,10 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 		per := max(1, float64(o.Documents)/extra)
 		add(float64(o.Documents)*grow, extra, o.Requests*grow, per*grow)
 	}
-	// The values to come, from the documents that have the key.
-	if fresh := float64(d.Documents-d.Unkeyed()) * (factor - 1) * pNew; fresh > 0 {
+	// The values to come, from the documents that have the key. Where
+	// values keep coming, each keeping its documents, the new ones come
+	// as the sample's did: the sample's average is the target's.
+	if fresh := float64(d.Documents-d.Unkeyed()) * (factor - 1) * pNew; fresh > 0 && !d.GrowsByNewValues() {
 		add(fresh, fresh, d.requests()*(factor-1)*pNew, 1)
 	}
 	if den == 0 {

@@ -77,14 +77,15 @@ func (d *Distribution) growth(factor float64) *growth {
 	if factor < 1 || math.IsNaN(factor) || math.IsInf(factor, 0) {
 		factor = 1
 	}
-	pNew := d.Singletons()
-	if d.Spec.TimeBucket() != "" {
-		// A key with a time bucket grows by adding buckets: the documents
-		// to come are written in hours, days or months not yet seen, so
-		// the values seen (past buckets) keep their size.
-		pNew = 1
-	}
-	g := &growth{d: d, factor: factor, pNew: pNew, grow: 1 + (factor-1)*(1-pNew), clustered: d.Spec.Kind == key.MultiHash}
+	// A key with a time bucket grows by adding buckets: the documents to
+	// come are written in hours, days or months not yet seen, so the
+	// values seen (past buckets) keep their size; so does a key whose
+	// values keep coming (NewValueShare).
+	pNew := d.NewValueShare()
+	// A hierarchical key's new values land beside those of their first
+	// level, unless new first levels come too (new tenants).
+	clustered := d.Spec.Kind == key.MultiHash && d.newValues != byNewFirst
+	g := &growth{d: d, factor: factor, pNew: pNew, grow: 1 + (factor-1)*(1-pNew), clustered: clustered}
 	// A computed suffix spreads a value of the rest of the key evenly
 	// over its suffixes as the data grows: how unevenly the sample's few
 	// documents fell on them is chance, and growing it would make a

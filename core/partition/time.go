@@ -167,7 +167,19 @@ func (b *TimeBucket) Hottest() float64 {
 
 // WriteSpread measures writes per time bucket on the reservoir sample,
 // placing each on ranges. It returns nil when no sampled document has a time.
-func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
+func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread { return d.writeSpread(ranges, false) }
+
+// TargetWriteSpread is WriteSpread at the target. A hierarchical key whose
+// first level keeps bringing new values (new tenants) writes at any moment
+// under first levels the sample has not met, anywhere in the key space:
+// each sampled write stands for one of them, placed by the hash of its
+// whole value, not beside the sample's first level. (A sample of one
+// tenant put every write of a moment on that tenant's partition.)
+func (d *Distribution) TargetWriteSpread(ranges []epk.Range) *Spread {
+	return d.writeSpread(ranges, d.newValues == byNewFirst && d.Spec.Kind == key.MultiHash)
+}
+
+func (d *Distribution) writeSpread(ranges []epk.Range, scatter bool) *Spread {
 	timed := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Samples {
@@ -223,7 +235,7 @@ func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread {
 		w := &writes[i]
 		first := k == 0 || writes[byValue[k-1]].h != w.h
 		if first {
-			p = d.locate(ranges, w.values)
+			p = d.locate(ranges, w.values, scatter)
 		}
 		b := &sp.Buckets[w.bucket]
 		if p >= 0 {
@@ -324,8 +336,15 @@ func median(v []float64) float64 {
 
 // locate places a key value on ranges. A V2 or hierarchical EPK is placed
 // by its first 16 digits alone unless a boundary shares them: the whole
-// EPK, as text, cost twice as much per sampled value.
-func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value) int {
+// EPK, as text, cost twice as much per sampled value. Scattered, a
+// hierarchical value is placed by the hash of all its levels together.
+func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value, scatter bool) int {
+	if scatter && len(vals) > 0 {
+		if i, ok := epk.LocateHead(ranges, epk.HeadV2(vals...)); ok {
+			return i
+		}
+		return epk.Locate(ranges, epk.HashV2(vals...))
+	}
 	if len(vals) > 0 && (d.Version == epk.V2 || d.Spec.Kind == key.MultiHash) {
 		levels := vals
 		if d.Spec.Kind == key.MultiHash {

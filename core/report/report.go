@@ -214,6 +214,9 @@ type Settings struct {
 	Writes      float64 `json:"writesPerSecond,omitempty"`
 	Queries     float64 `json:"queriesPerSecond,omitempty"`
 	Traffic     string  `json:"traffic,omitempty"`
+	// NewValues are the paths whose values keep coming as the data grows
+	// (--new-values), as written.
+	NewValues []string `json:"newValues,omitempty"`
 }
 
 // Candidate is one key's measurements and judgement.

@@ -160,10 +160,15 @@ func matches(sh query.Shape, dists []*partition.Distribution, factor float64, do
 		return float64(docs) * factor
 	}
 	pinned := sh.Filters[:len(s.Paths)]
-	if want, ok := query.KeyValues(pinned, d.Spec.PathStrings()); ok {
+	if want, any, ok := query.KeyPatterns(pinned, d.Spec.PathStrings()); ok {
 		var n float64
 		for _, w := range want {
-			n += d.Matches(factor, t, w)
+			n += d.MatchesLike(factor, t, w, any)
+		}
+		for _, f := range pinned {
+			if f.Literals == nil {
+				n *= float64(f.Values) // a parameter's IN (@a, @b) matches the items of each
+			}
 		}
 		return n
 	}

@@ -113,14 +113,7 @@ func (d *Distribution) requests() float64 {
 // With want set, it is the documents of that one value (a query that
 // names a literal): 0 for a value the sample does not hold exactly.
 func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) float64 {
-	if !(factor >= 1) || math.IsInf(factor, 0) {
-		factor = 1
-	}
-	if t == ByWeight && !d.Weighted {
-		t = ByDocuments
-	}
-	pNew := d.NewValueShare()
-	grow := 1 + (factor-1)*(1-pNew)
+	factor, t, pNew, grow := d.matching(factor, t)
 	if want != nil {
 		for l := range d.All() {
 			if equal(l.Values, want) {
@@ -128,6 +121,47 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 			}
 		}
 		return 0
+	}
+	return d.average(factor, t, grow, pNew, nil, nil)
+}
+
+// MatchesLike is Matches for a request that names some levels of the key
+// and leaves the others to a parameter: the average over the values whose
+// levels are those of pattern wherever any is false. The values past the
+// exact limit and those to come count in the share of the documents the
+// matching values hold.
+func (d *Distribution) MatchesLike(factor float64, t Traffic, pattern []epk.Value, any []bool) float64 {
+	if !slices.Contains(any, true) {
+		return d.Matches(factor, t, pattern)
+	}
+	factor, t, pNew, grow := d.matching(factor, t)
+	return d.average(factor, t, grow, pNew, pattern, any)
+}
+
+// matching is what Matches works with: the factor (1 below 1 or when it
+// is not a number), the traffic (by documents when weighted with no
+// weights), the share of new values and how each value seen grows.
+func (d *Distribution) matching(factor float64, t Traffic) (float64, Traffic, float64, float64) {
+	if !(factor >= 1) || math.IsInf(factor, 0) {
+		factor = 1
+	}
+	if t == ByWeight && !d.Weighted {
+		t = ByDocuments
+	}
+	pNew := d.NewValueShare()
+	return factor, t, pNew, 1 + (factor-1)*(1-pNew)
+}
+
+// average is Matches's average over the values, or over those like
+// pattern (see MatchesLike).
+func (d *Distribution) average(factor float64, t Traffic, grow, pNew float64, pattern []epk.Value, any []bool) float64 {
+	like := func(vals []epk.Value) bool {
+		for i, v := range pattern {
+			if !any[i] && (i >= len(vals) || !equal(vals[i:i+1], []epk.Value{v})) {
+				return false
+			}
+		}
+		return true
 	}
 	var num, den float64
 	add := func(docs, values, requests, per float64) {
@@ -142,25 +176,35 @@ func (d *Distribution) Matches(factor float64, t Traffic, want []epk.Value) floa
 	}
 	// Each value weighs as it will be: its documents and requests at the
 	// target, grown as Project grows them, beside the values to come.
+	var kept, liked float64 // documents of the kept values, and of those like pattern
 	for l := range d.All() {
 		if slices.ContainsFunc(l.Values, func(v epk.Value) bool { return v.Kind == epk.Undefined }) {
 			continue
 		}
+		kept += float64(l.Documents)
+		if pattern != nil && !like(l.Values) {
+			continue
+		}
+		liked += float64(l.Documents)
 		n := float64(l.Documents) * grow
 		add(n, 1, l.Requests*grow, n)
 	}
-	if o := d.Overflow; o.Documents > 0 {
+	share := 1.0 // of the values not kept or to come, those like pattern
+	if pattern != nil {
+		share = liked / math.Max(kept, 1)
+	}
+	if o := d.Overflow; o.Documents > 0 && share > 0 {
 		// Past the exact limit the values are counted, not kept: each holds
 		// the overflow's documents over its share of the distinct values.
 		extra := max(1, float64(d.Distinct-int64(len(d.Logical)+len(d.Heavy))))
 		per := max(1, float64(o.Documents)/extra)
-		add(float64(o.Documents)*grow, extra, o.Requests*grow, per*grow)
+		add(float64(o.Documents)*grow*share, extra*share, o.Requests*grow*share, per*grow)
 	}
 	// The values to come, from the documents that have the key. Where
 	// values keep coming, each keeping its documents, the new ones come
 	// as the sample's did: the sample's average is the target's.
-	if fresh := float64(d.Documents-d.Unkeyed()) * (factor - 1) * pNew; fresh > 0 && !d.GrowsByNewValues() {
-		add(fresh, fresh, d.requests()*(factor-1)*pNew, 1)
+	if fresh := float64(d.Documents-d.Unkeyed()) * (factor - 1) * pNew * share; fresh > 0 && !d.GrowsByNewValues() {
+		add(fresh, fresh, d.requests()*(factor-1)*pNew*share, 1)
 	}
 	if den == 0 {
 		return 0

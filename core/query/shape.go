@@ -247,34 +247,55 @@ func scans(e Expr) bool {
 // filter, any value is a parameter, or the combinations pass 1,024 (a
 // large IN, which an average serves).
 func KeyValues(fs []Filter, keyPaths []string) ([][]epk.Value, bool) {
-	by := map[string][]Literal{}
-	for _, f := range fs {
-		if f.Literals == nil {
-			return nil, false
-		}
-		by[f.Path] = f.Literals
+	values, any, ok := KeyPatterns(fs, keyPaths)
+	if !ok || slices.Contains(any, true) {
+		return nil, false
 	}
-	out := [][]epk.Value{nil}
-	for _, p := range keyPaths {
-		if by[p] == nil {
-			return nil, false
+	return values, true
+}
+
+// KeyPatterns are KeyValues where some filters are parameters: the
+// values the literals name, with any marking the levels a parameter
+// fills (their values are zero), so that a query for one tenant's open
+// issues (tenant = @t AND state = 'open') averages over the tenants' open
+// issues, not over every state. ok is false when a path has no filter,
+// none has a literal, or the combinations pass 1,024.
+func KeyPatterns(fs []Filter, keyPaths []string) (patterns [][]epk.Value, any []bool, ok bool) {
+	by := map[string]Filter{}
+	for _, f := range fs {
+		by[f.Path] = f
+	}
+	patterns, any = [][]epk.Value{nil}, make([]bool, len(keyPaths))
+	literal := false
+	for i, p := range keyPaths {
+		f, found := by[p]
+		if !found {
+			return nil, nil, false
 		}
+		if f.Literals == nil {
+			any[i] = true
+			for j := range patterns {
+				patterns[j] = append(patterns[j], epk.Value{})
+			}
+			continue
+		}
+		literal = true
 		var next [][]epk.Value
-		for _, prefix := range out {
-			for _, l := range by[p] {
+		for _, prefix := range patterns {
+			for _, l := range f.Literals {
 				v, ok := literalValue(l)
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				next = append(next, append(slices.Clone(prefix), v))
 			}
 		}
-		out = next
-		if len(out) > 1024 {
-			return nil, false // a large IN: the average serves
+		patterns = next
+		if len(patterns) > 1024 {
+			return nil, nil, false
 		}
 	}
-	return out, true
+	return patterns, any, literal
 }
 
 // literalValue is a literal as a key value.

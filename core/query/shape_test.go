@@ -85,3 +85,30 @@ func TestKeyValues(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyPatterns: where some filters are parameters, the literals still
+// name their levels, and the others are any value.
+func TestKeyPatterns(t *testing.T) {
+	x, one, two, none := epk.Str("x"), epk.Value{Kind: epk.Number, Num: 1}, epk.Value{Kind: epk.Number, Num: 2}, epk.Value{}
+	for _, tt := range []struct {
+		where string
+		paths []string
+		want  [][]epk.Value // nil for none
+		any   []bool
+	}{
+		{"c.a = @a AND c.b = 'x'", []string{"/a", "/b"}, [][]epk.Value{{none, x}}, []bool{true, false}},
+		{"c.b IN (1, 2) AND c.a = @a", []string{"/a", "/b"}, [][]epk.Value{{none, one}, {none, two}}, []bool{true, false}},
+		{"c.a = 'x' AND c.b = 1", []string{"/a", "/b"}, [][]epk.Value{{x, one}}, []bool{false, false}},
+		{"c.a = @a AND c.b = @b", []string{"/a", "/b"}, nil, nil}, // no literal: the plain average
+		{"c.a = @a", []string{"/a", "/b"}, nil, nil},              // /b named by nothing
+	} {
+		q, err := Parse("SELECT * FROM c WHERE " + tt.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, any, ok := KeyPatterns(ShapeOf(q).Filters, tt.paths)
+		if ok != (tt.want != nil) || ok && (!reflect.DeepEqual(got, tt.want) || !reflect.DeepEqual(any, tt.any)) {
+			t.Errorf("%s on %v: %v %v, %v; want %v %v", tt.where, tt.paths, got, any, ok, tt.want, tt.any)
+		}
+	}
+}

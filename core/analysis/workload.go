@@ -145,6 +145,9 @@ func operations(ops []query.Op, dists []*partition.Distribution, factor float64,
 // the documents of the values it names, found in the distribution that
 // groups by its paths.
 func matches(sh query.Shape, dists []*partition.Distribution, factor float64, docs int64, t partition.Traffic) float64 {
+	if sh.Empty {
+		return 0 // its filters contradict each other
+	}
 	s, ok := filterSpec(sh)
 	if !ok {
 		return float64(docs) * factor

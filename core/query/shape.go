@@ -39,6 +39,9 @@ type Shape struct {
 	// Aggregate: the projection is an aggregate (COUNT, SUM, AVG, MIN,
 	// MAX), which reads every matching item and returns one value.
 	Aggregate bool
+	// Empty: two filters pin one path to literals no value holds both of
+	// (c.a = 'x' AND c.a = 'y'), so the query matches no item.
+	Empty bool
 }
 
 // Filter is one property path pinned to constants.
@@ -96,8 +99,17 @@ func ShapeOf(q *Query) Shape {
 			continue
 		}
 		if old := byPath[f.Path]; old != nil {
-			// Two pins of one path: the narrower holds (a value in both).
-			if f.Values < old.Values {
+			// Two pins of one path: literals hold both (or neither, and the
+			// query matches nothing); else the narrower holds (a value in
+			// both).
+			switch {
+			case old.Literals != nil && f.Literals != nil:
+				old.Literals = slices.DeleteFunc(old.Literals, func(l Literal) bool {
+					return !slices.ContainsFunc(f.Literals, func(m Literal) bool { return m.String() == l.String() })
+				})
+				old.Values = len(old.Literals)
+				s.Empty = s.Empty || old.Values == 0
+			case f.Values < old.Values:
 				*old = f
 			}
 			continue
@@ -122,12 +134,16 @@ func conjuncts(e Expr) []Expr {
 	return []Expr{e}
 }
 
-// pin reads "path = constant" or "path IN (constants)" on the FROM alias.
+// pin reads "path = constant" or "path IN (constants)" on the FROM alias,
+// and an OR of those on one path, which names their values as IN does.
 func pin(e Expr, alias string, base []string) (Filter, bool) {
 	var prop, val Expr
 	var list []Expr
 	switch e := e.(type) {
 	case *Binary:
+		if e.Op == "OR" {
+			return pinEither(e, alias, base)
+		}
 		if e.Op != "=" {
 			return Filter{}, false
 		}
@@ -177,6 +193,44 @@ func pin(e Expr, alias string, base []string) (Filter, bool) {
 		f.Literals = nil
 	}
 	return f, f.Values > 0
+}
+
+// pinEither reads an OR of pins of one path (c.a = @x OR c.a IN (@y, 'z'))
+// as the one pin of all their values.
+func pinEither(e *Binary, alias string, base []string) (Filter, bool) {
+	var either func(e Expr) []Expr
+	either = func(e Expr) []Expr {
+		if b, ok := e.(*Binary); ok && b.Op == "OR" {
+			return append(either(b.Left), either(b.Right)...)
+		}
+		return []Expr{e}
+	}
+	var all Filter
+	seen := map[string]bool{}
+	literal := true
+	for i, d := range either(e) {
+		f, ok := pin(d, alias, base)
+		if !ok || i > 0 && f.Path != all.Path {
+			return Filter{}, false
+		}
+		all.Path = f.Path
+		if f.Literals == nil {
+			literal = false
+			all.Values += f.Values // parameters: each may be any value
+			continue
+		}
+		for _, l := range f.Literals {
+			if !seen[l.String()] {
+				seen[l.String()] = true
+				all.Values++
+				all.Literals = append(all.Literals, l)
+			}
+		}
+	}
+	if !literal {
+		all.Literals = nil
+	}
+	return all, all.Values > 0
 }
 
 // aggregateNames are the aggregate system functions (query language

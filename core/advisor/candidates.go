@@ -290,6 +290,11 @@ func (c *chooser) family(p paths.Path, baseline bool) {
 	if c.isID(p) {
 		return
 	}
+	if c.ownValues(p) {
+		// Every value its own document's, as the id's: a level after it,
+		// or a time bucket with it, tells nothing more apart.
+		return
+	}
 	// p is keyable, so neither the id nor the time: last is another path.
 	last, fine := c.lastLevel(), c.finer(p)
 	switch {
@@ -393,9 +398,22 @@ func (c *chooser) rank() []paths.Path {
 	return out
 }
 
-// plain are the ranked paths that stand alone.
+// plain are the ranked paths that stand alone. With a workload and an
+// item id, a path whose every value is its own document's is left out
+// unless an operation finds items by it: under it data and requests spread
+// as under the id, and no operation reads fewer partitions (an issue's
+// URLs and node id, beside its id, took four of twelve places).
 func (c *chooser) plain() []paths.Path {
-	return slices.DeleteFunc(slices.Clone(c.ranked), func(p paths.Path) bool { return !c.standsAlone(p) })
+	return slices.DeleteFunc(slices.Clone(c.ranked), func(p paths.Path) bool {
+		clone := c.id != nil && len(c.in.Operations) > 0 && c.ownValues(p) && queried(c.in.Operations, p.Segments) == 0
+		return !c.standsAlone(p) || clone
+	})
+}
+
+// ownValues reports whether every value of p is its own document's, in
+// (nearly) every document, as the id's are.
+func (c *chooser) ownValues(p paths.Path) bool {
+	return len(p.Top) > 0 && p.Top[0].Count <= 1 && float64(p.Documents) >= 0.99*c.docs
 }
 
 // queried is the share of the operations that find their items (queries,

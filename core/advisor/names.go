@@ -63,6 +63,9 @@ var (
 	// labelWords name text that names its item: prose to look at, but
 	// what an application may know of each item it looks up.
 	labelWords = words("title")
+	// calledWords name what an item is called, a person's or a company's
+	// name among them.
+	calledWords = words("name", "fullname", "displayname")
 	// workflowStates are values that say how far an item got, not where it
 	// is: a "state" holding them changes during the item's life.
 	workflowStates = words("new", "open", "opened", "active", "inactive", "pending", "queued", "running", "started", "paused", "stopped",
@@ -271,9 +274,16 @@ func freeText(p paths.Path) bool {
 	if prose(p) || anyWord(lastWords(p), labelWords) {
 		return true
 	}
+	// Three words or more; or two, in a path named a name, as a person's
+	// or a company's is ("Claire Gute"): what the application shows, not
+	// what it finds an item by.
+	spaces := 2
+	if lastWord(lastWords(p), calledWords) {
+		spaces = 1
+	}
 	spaced := 0
 	for _, v := range p.Top {
-		if strings.Count(v.Value, " ") >= 2 {
+		if strings.Count(v.Value, " ") >= spaces {
 			spaced++
 		}
 	}

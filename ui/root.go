@@ -514,7 +514,7 @@ func (c *Root) NoticesTitle() string {
 			about = "documents Cosmos DB would refuse for their id"
 		case report.WindowPartial, report.WindowSorted:
 			about = "the documents the candidates come from"
-		case report.Underprovisioned, report.FarProjection:
+		case report.Underprovisioned, report.FarProjection, report.GrownValues:
 			about = "the throughput and the target"
 		case report.UnservableOperation:
 			about = "queries no key can serve"

@@ -241,6 +241,23 @@ func TestAdviceNewCustomers(t *testing.T) {
 	if least < 0 || least > 5000 || !strings.Contains(c.ScoreBreakdown[0].Note, "800 distinct values; new ones keep coming with the data, about 45,") {
 		t.Errorf("/customerId needs %d RU/s; %s: %s", least, c.ScoreBreakdown[0].Name, c.ScoreBreakdown[0].Note)
 	}
+	// Closed, the report says that the SUM's charge rests on it, and how
+	// to say otherwise.
+	grown := func(r *report.Report) string {
+		for _, w := range r.Warnings {
+			if w.Code == report.GrownValues {
+				return w.Message
+			}
+		}
+		return ""
+	}
+	if msg := grown(closed); !strings.Contains(msg, "The input's values of /customerId mostly recur") || !strings.Contains(msg, "line 3 (") ||
+		!strings.Contains(msg, "6 in the input") || !strings.Contains(msg, "--new-values") {
+		t.Errorf("GROWN_VALUES: %q", msg)
+	}
+	if msg := grown(open); msg != "" {
+		t.Errorf("GROWN_VALUES with new customers: %q", msg)
+	}
 	for _, r := range []*report.Report{closed, open} {
 		for _, w := range r.Warnings {
 			if w.Code == report.FarProjection && !strings.Contains(w.Message, "new-values") && !strings.Contains(w.Message, "Values of /customerId keep coming") {

@@ -130,6 +130,9 @@ func (a *analysis) finish() *report.Report {
 		if msg := advisor.Shortfall(evals[best]); msg != "" {
 			rep.Warnings = append(rep.Warnings, report.Notice{Code: report.Underprovisioned, Message: msg})
 		}
+		if n := grownLookups(settings.Operations, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic), evals[best]); n != nil {
+			rep.Warnings = append(rep.Warnings, *n)
+		}
 	case best >= 0:
 		rep.NoRecommendation = &report.Notice{Code: report.NoUsableKey, Message: "No key measured is usable: in each, more than half the documents lack the key or hold an object or array there, which Cosmos DB rejects."}
 	default:

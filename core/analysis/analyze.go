@@ -359,6 +359,7 @@ type analysis struct {
 	opErrs       []string
 	timed        int        // documents with a time at the time field
 	weighed      int        // documents with a weight above 0 at the weight field
+	zeroTimed    int        // documents whose time field holds 1970-01-01T00:00:00Z, a time never set
 	capped       int        // of those, documents weighing more than options.MaxWeight, read as it
 	cappedAt     string     // the first of them and its weight: "document 2, at line 3, with 1e308"
 	ids          *idCheck   // nil for aggregates
@@ -527,6 +528,8 @@ func (a *analysis) add(d *ingest.Document) {
 	}
 	if !math.IsNaN(f.Time) {
 		a.timed++
+	} else if t, ok := key.Seconds(r.at(r.time)); ok && t == 0 {
+		a.zeroTimed++ // no time: FactsOf
 	}
 	if f.Weight > 0 {
 		a.weighed++
@@ -988,6 +991,11 @@ func (a *analysis) settingWarnings() []report.Notice {
 		case 2*(a.docs-a.timed) > a.docs:
 			out = append(out, report.Notice{Code: report.TimeFieldSparse, Message: fmt.Sprintf("The time field %s holds a time in only %s of the %s documents: the correlation with time and the write spread cover those alone.",
 				paths.Format(t), human.Count(int64(a.timed)), n)})
+		}
+		if a.zeroTimed > 0 {
+			out = append(out, report.Notice{Code: report.TimeFieldZero, Message: fmt.Sprintf("The time field %s holds 0, or 1970-01-01T00:00:00Z, in %s %s: what a time never set is written as. %s left out of the time the documents cover, the correlation with time and the write spread; a key's time bucket still reads %s as 1970, as the application's code would.",
+				paths.Format(t), human.Count(int64(a.zeroTimed)), human.Plural(int64(a.zeroTimed), "document", "documents"),
+				human.Plural(int64(a.zeroTimed), "It is", "They are"), human.Plural(int64(a.zeroTimed), "it", "them"))})
 		}
 	}
 	// Throughput the service would not allow for the target's storage is

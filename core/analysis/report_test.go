@@ -502,6 +502,14 @@ func TestSettingWarnings(t *testing.T) {
 			return fmt.Sprintf(`,"at":"2024-03-02T%02d:00:00Z"`, i-30)
 		}), Options{TimePath: []string{"at"}}, []string{report.TimeFieldSparse}, "The time field /at holds a time in only 10 of the 40 documents"},
 		{"time field detected", docs(40, none), Options{}, nil, ""},
+		{"times never set", schemaLines(40, func(i int) string {
+			at := 1709280000 + 3600*i
+			if i%10 == 0 {
+				at = 0
+			}
+			return fmt.Sprintf(`{"id":"%d","device":"dev-%d","at":%d}`, i, i%4, at)
+		}), Options{TimePath: []string{"at"}}, []string{report.TimeFieldZero},
+			"The time field /at holds 0, or 1970-01-01T00:00:00Z, in 4 documents: what a time never set is written as. They are left out of the time the documents cover"},
 		{"target below the input", docs(40, none), Options{TargetBytes: 107}, []string{report.TargetBelowInput},
 			"The target size, 107 B, is below the input's own, "},
 		{"target documents below the input", docs(40, none), Options{TargetDocs: 10}, []string{report.TargetBelowInput},

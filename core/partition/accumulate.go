@@ -253,7 +253,11 @@ func FactsOf(at, weight *jsontree.Value, weighted bool) Facts {
 			f.Weight = weight.Num
 		}
 	}
-	if t, ok := key.Seconds(at); ok {
+	// 1970-01-01T00:00:00Z exactly is what a time never set is written
+	// as: sixteen MovieLens ratings at 0 stretched the sample's 22 years
+	// to 47 and made a bucket of their own. It is no time here; a key's
+	// time bucket still reads it, as the application's code would.
+	if t, ok := key.Seconds(at); ok && t != 0 {
 		f.Time = t
 	}
 	return f

@@ -1427,3 +1427,21 @@ func TestProjectUnkeyed(t *testing.T) {
 		t.Errorf("largest %v holds %.4f of the target, %d over the limit; want the undefined value with %.4f", p.Largest.Values, share, p.OverLimitN, want)
 	}
 }
+
+// TestFactsOfUnsetTime: 1970-01-01T00:00:00Z exactly, as a number or as
+// text, is a time never set, and no time; the seconds around it are.
+func TestFactsOfUnsetTime(t *testing.T) {
+	for _, tt := range []struct {
+		v    jsontree.Value
+		time bool
+	}{
+		{jsontree.Value{Kind: jsontree.Number, Num: 0}, false},
+		{jsontree.Value{Kind: jsontree.String, Str: "1970-01-01T00:00:00Z"}, false},
+		{jsontree.Value{Kind: jsontree.Number, Num: 1}, true},
+		{jsontree.Value{Kind: jsontree.Number, Num: 1709280000}, true},
+	} {
+		if f := FactsOf(&tt.v, nil, false); math.IsNaN(f.Time) == tt.time {
+			t.Errorf("%s: time %v, want one %v", tt.v.JSON(), f.Time, tt.time)
+		}
+	}
+}

@@ -73,6 +73,7 @@ const (
 	Underprovisioned       = "UNDERPROVISIONED"         // the workload needs more than the container has under any key
 	UnservableOperation    = "UNSERVABLE_OPERATION"     // a query asks more than a container may have under any key: the keys are compared without it
 	GrownValues            = "GROWN_VALUES"             // a lookup's items grow with the target because the input's values are taken for all there are
+	TimeFieldZero          = "TIME_FIELD_ZERO"          // documents hold the time 0 (1970-01-01), a time never set: left out of what is measured against time
 	FarProjection          = "FAR_PROJECTION"           // the target is thousands of times the sample: its figures rest on the sample's proportions
 	KeyInArray             = "KEY_IN_ARRAY"             // a named key's path steps into an array the documents hold
 	KeyNotFound            = "KEY_NOT_FOUND"            // a named key's path is in no document: maybe it meant one that reads the same

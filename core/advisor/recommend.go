@@ -3,11 +3,13 @@ package advisor
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pkcalc/pkcalc/core/epk"
 	"github.com/pkcalc/pkcalc/core/human"
 	"github.com/pkcalc/pkcalc/core/key"
 	"github.com/pkcalc/pkcalc/core/paths"
+	"github.com/pkcalc/pkcalc/core/query"
 )
 
 // Recommendation is advice for a key, with why, and the key it points to.
@@ -24,6 +26,7 @@ const (
 	DedicatedContainer   = "DEDICATED_CONTAINER"
 	UseHashV2            = "USE_HASH_V2"
 	UseFinerKey          = "FINER_KEY"
+	SecondContainer      = "SECOND_CONTAINER"
 	recommendationsLimit = 3
 )
 
@@ -90,12 +93,83 @@ func Recommend(evals []*Evaluation) [][]Recommendation {
 					"Use %s (grade %s) or add a hash suffix: a key that follows time writes to one partition at a time.", s.Dist.Spec, s.Grade), s.Dist.Spec.String()})
 			}
 		}
+		if r, ok := secondContainer(evals, e); ok {
+			recs = append(recs, r)
+		}
 		if has(KeyTooLong, Warning) || has(TruncationCollision) {
 			recs = append(recs, Recommendation{UseHashV2, "Create the container with hash V2 (large partition keys): it allows key values up to 2,048 bytes and hashes them whole.", ""})
 		}
 		out[i] = recs[:min(len(recs), recommendationsLimit)]
 	}
 	return out
+}
+
+// secondContainer is the advice for a key under which some of the
+// workload's queries read every physical partition and ask much of the
+// throughput, where another key serves them from one or a few: keep this
+// key, and a copy of the items keyed the other way for those queries,
+// kept up to date from the change feed (a materialized view: Microsoft's
+// change-feed-design-patterns, and materialized-views, whose views have a
+// partition key of their own). The copy costs its writes again, so it is
+// advised only where the queries would save more than that (a movie's
+// page under /userId; a user's dashboard under a repository's key).
+func secondContainer(evals []*Evaluation, e *Evaluation) (Recommendation, bool) {
+	l := e.Load
+	if !l.Active || !e.Queries.Active || l.TotalRU <= 0 {
+		return Recommendation{}, false
+	}
+	var fan []int // the fan-out queries, by index
+	var cost float64
+	for i, v := range e.Queries.Verdicts {
+		if v.Op.Kind == query.QueryOp && v.Rate > 0 && v.Assessment.Routing.Kind == query.FanOut && i < len(l.Charges) {
+			fan = append(fan, i)
+			cost += v.Rate * l.Charges[i].RU
+		}
+	}
+	if len(fan) == 0 || cost < 0.2*l.TotalRU {
+		return Recommendation{}, false
+	}
+	var best *Evaluation
+	var bestCost float64
+	for _, o := range evals {
+		// The other key must be worse in all: else it is the better
+		// key, which the ranking says.
+		if o == e || !Acceptable(o) || o.Score > e.Score || !slices.Contains([]string{"A", "B", "C"}, o.Grade) || !o.Load.Active {
+			continue
+		}
+		var c float64
+		served := true
+		for _, i := range fan {
+			v := o.Queries.Verdicts[i]
+			if k := v.Assessment.Routing.Kind; k != query.Single && k != query.Targeted || i >= len(o.Load.Charges) {
+				served = false
+				break
+			}
+			c += v.Rate * o.Load.Charges[i].RU
+		}
+		if served && (best == nil || c < bestCost) {
+			best, bestCost = o, c
+		}
+	}
+	if best == nil || cost-bestCost <= l.WriteRU {
+		return Recommendation{}, false
+	}
+	var lines []string
+	for _, i := range fan {
+		lines = append(lines, fmt.Sprint(e.Queries.Verdicts[i].Op.Line))
+	}
+	return Recommendation{SecondContainer, fmt.Sprintf(
+		"Under %s the %s at %s %s every physical partition, %s (%s of what the key needs); under %s (grade %s) %s one or a few, for %s. Keep this key, and for those queries a copy of the items keyed %s, kept up to date from this container's change feed (a materialized view): writing the copy costs about the workload's writes again, %s, besides reading the change feed.",
+		e.Dist.Spec, human.Plural(int64(len(fan)), "query", "queries"), lineList(lines), human.Plural(int64(len(fan)), "reads", "read"), ru(cost), human.Percent(cost/l.TotalRU),
+		best.Dist.Spec, best.Grade, human.Plural(int64(len(fan)), "it reads", "they read"), ru(bestCost), best.Dist.Spec, ru(l.WriteRU)), best.Dist.Spec.String()}, true
+}
+
+// lineList is "line 8" or "lines 8, 12 and 14".
+func lineList(lines []string) string {
+	if len(lines) == 1 {
+		return "line " + lines[0]
+	}
+	return "lines " + strings.Join(lines[:len(lines)-1], ", ") + " and " + lines[len(lines)-1]
 }
 
 // Acceptable reports whether a key may be recommended at all: most

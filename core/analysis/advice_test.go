@@ -266,3 +266,44 @@ func TestAdviceNewCustomers(t *testing.T) {
 		}
 	}
 }
+
+// Where the workload finds items two ways, by user and by movie, no key
+// serves both from one partition: the recommended key says which queries
+// read every partition, what they cost, and that a copy of the items keyed
+// the other way, kept from the change feed, serves them for less than it
+// costs to write (Microsoft's change feed design patterns: materialized
+// views). A review of MovieLens ratings found pkcalc only counting the
+// fan-out.
+func TestAdviceSecondContainer(t *testing.T) {
+	ratings := schemaLines(6000, func(i int) string {
+		return fmt.Sprintf(`{"id":"r%d","userId":"u%d","movieId":"m%d","rating":%d,"ratedAt":"2024-%02d-%02dT%02d:00:00Z"}`,
+			i, (i*7)%600, (i*13)%300, i%5, 1+i%12, 1+i%28, i%24)
+	})
+	ops := "500 SELECT * FROM c WHERE c.userId = @u AND c.movieId = @m\n100 SELECT TOP 100 * FROM c WHERE c.userId = @u ORDER BY c.ratedAt DESC\n" +
+		"150 SELECT TOP 20 * FROM c WHERE c.movieId = @m ORDER BY c.ratedAt DESC\n200 read /id /userId\n30 create\n"
+	r, err := Analyze(strings.NewReader(ratings), Options{TargetBytes: 200 << 30, Throughput: capacity.Throughput{RU: 20000},
+		Workload: advisor.Workload{Operations: ops}, NewValuePaths: [][]string{{"userId"}, {"movieId"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := candidateOf(r, r.Recommended)
+	var second *report.Recommendation
+	for i, rec := range best.Recommendations {
+		if rec.Code == advisor.SecondContainer {
+			second = &best.Recommendations[i]
+		}
+	}
+	if second == nil {
+		t.Fatalf("%s: no SECOND_CONTAINER in %+v", r.Recommended, best.Recommendations)
+	}
+	if r.Recommended != "/userId" || second.Key != "/movieId" || !strings.Contains(second.Message, "the query at line 3 reads every physical partition") ||
+		!strings.Contains(second.Message, "change feed") {
+		t.Errorf("recommended %s; %+v", r.Recommended, *second)
+	}
+	// The other key is not told to keep itself and copy to the better one.
+	for _, rec := range candidateOf(r, "/movieId").Recommendations {
+		if rec.Code == advisor.SecondContainer {
+			t.Errorf("/movieId: %+v", rec)
+		}
+	}
+}

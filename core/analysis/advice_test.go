@@ -307,3 +307,44 @@ func TestAdviceSecondContainer(t *testing.T) {
 		}
 	}
 }
+
+// A path the workload finds items by with a parameter, one value in the
+// input: the input is one tenant's items, which the report says, with the
+// setting that says more are to come.
+func TestAdviceOneTenantSample(t *testing.T) {
+	issues := func() *strings.Reader {
+		return strings.NewReader(schemaLines(2000, func(i int) string {
+			return fmt.Sprintf(`{"id":"i%d","repository_url":"https://x/repos/o/r","number":%d,"state":"s%d","user":"u%d"}`, i, i, i%2, i%90)
+		}))
+	}
+	ops := "400 SELECT * FROM c WHERE c.repository_url = @repo AND c.number = @n\n40 SELECT * FROM c WHERE c.user = @u\n5 create\n"
+	opts := Options{TargetBytes: 500 << 30, Throughput: capacity.Throughput{RU: 50000}, Workload: advisor.Workload{Operations: ops}}
+	msg := func(r *report.Report) string {
+		for _, w := range r.Warnings {
+			if w.Code == report.GrownValues {
+				return w.Message
+			}
+		}
+		return ""
+	}
+	one, err := Analyze(issues(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := msg(one); !strings.Contains(m, "The workload finds items by /repository_url with a parameter, but the input holds one value of it") || !strings.Contains(m, "--new-values") {
+		t.Errorf("GROWN_VALUES: %q", m)
+	}
+	opts.NewValuePaths = [][]string{{"repository_url"}, {"user"}}
+	many, err := Analyze(issues(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := msg(many); m != "" {
+		t.Errorf("GROWN_VALUES with new repositories: %q", m)
+	}
+	// Its keys are now judged on many repositories: /repository_url,/id
+	// spreads as /id does and keeps each repository's issues together.
+	if c := candidateOf(many, "/repository_url,/id"); c.Grade != "A" && c.Grade != "B" || hasFinding(*c, "HOT_PARTITION") {
+		t.Errorf("with new repositories, /repository_url,/id is %s (%d): %+v", c.Grade, c.Score, c.Findings)
+	}
+}

@@ -130,7 +130,7 @@ func (a *analysis) finish() *report.Report {
 		if msg := advisor.Shortfall(evals[best]); msg != "" {
 			rep.Warnings = append(rep.Warnings, report.Notice{Code: report.Underprovisioned, Message: msg})
 		}
-		if n := grownLookups(settings.Operations, dists, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic), evals[best]); n != nil {
+		if n := grownLookups(settings.Operations, dists, a.paths, o.NewValuePaths, a.factor(), int64(a.docs), a.traffic(settings.Workload.Traffic), evals[best]); n != nil {
 			rep.Warnings = append(rep.Warnings, *n)
 		}
 	case best >= 0:

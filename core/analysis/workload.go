@@ -212,35 +212,42 @@ func itemOf(ps []paths.Path, pathDocs int, docs int, bytes int64) capacity.Item 
 	return it
 }
 
-// grownLookups names the workload's lookups that load many more items at
-// the target than in the input only because the input's values of their
-// paths are taken for all there are: a query for one customer's orders,
-// where the input's customers each recur, finds at the target those
-// customers grown as far as the data (Distribution.Matches), and where it
-// asks a fifth or more of what the recommended key needs, whether new
-// customers keep coming decides the throughput (a review's SUM over one
-// customer's orders: 7.5 items in the input, 217,734 at 100 GB, 99 % of
-// 289,871 RU/s). The input cannot tell; the notice says what was assumed
-// and how to say otherwise. Nil when no such lookup asks that much.
-func grownLookups(ops []advisor.Operation, dists []*partition.Distribution, factor float64, docs int64, t partition.Traffic, best *advisor.Evaluation) *report.Notice {
-	l := best.Load
-	if !l.Active || l.TotalRU <= 0 || factor < farProjection/10 {
-		return nil
+// grownLookups names the workload's lookups whose items at the target
+// rest on the input's values being most of those there are, so that the
+// user can say otherwise (newValues). Two cases: a path the workload
+// finds items by with a parameter that holds one value in the input (it
+// is one tenant's items, one repository's issues, and a key that leads
+// with the path holds everything under that one); and a query for one
+// value of paths whose values mostly recur, which at the target finds
+// them grown as far as the data (Distribution.Matches), when it loads 100
+// times the input's items or more and asks a fifth or more of what the
+// recommended key needs (a review's SUM over one customer's orders: 7.5
+// items in the input, 217,734 at 100 GB, 99 % of 289,871 RU/s). Nil when
+// there is neither.
+func grownLookups(ops []advisor.Operation, dists []*partition.Distribution, ps []paths.Path, newValues [][]string, factor float64, docs int64, t partition.Traffic, best *advisor.Evaluation) *report.Notice {
+	named := func(p string) bool {
+		return slices.ContainsFunc(newValues, func(n []string) bool { return paths.Format(n) == p })
 	}
-	var lines []string
-	var grown []string // the paths, once each
-	for i, op := range ops {
-		if op.Kind != query.QueryOp || i >= len(l.Charges) || i >= len(best.Queries.Verdicts) {
-			continue
+	var one, grown, lines []string
+	add := func(list *[]string, p string) {
+		if !slices.Contains(*list, p) {
+			*list = append(*list, p)
 		}
+	}
+	l := best.Load
+	for i, op := range ops {
 		var params []string
 		for _, f := range op.Shape.Filters {
-			if f.Literals == nil {
-				params = append(params, f.Path)
+			if f.Literals != nil || named(f.Path) {
+				continue
+			}
+			params = append(params, f.Path)
+			if at := slices.IndexFunc(ps, func(p paths.Path) bool { return p.Path == f.Path }); at >= 0 && ps[at].Distinct == 1 {
+				add(&one, f.Path)
 			}
 		}
 		s, ok := filterSpec(op.Shape)
-		if !ok || len(params) == 0 {
+		if op.Kind != query.QueryOp || !ok || len(params) == 0 || !l.Active || l.TotalRU <= 0 || i >= len(l.Charges) || i >= len(best.Queries.Verdicts) {
 			continue
 		}
 		at := slices.IndexFunc(dists, func(d *partition.Distribution) bool { return samePaths(d.Spec, s) })
@@ -255,16 +262,30 @@ func grownLookups(ops []advisor.Operation, dists []*partition.Distribution, fact
 		lines = append(lines, fmt.Sprintf("line %d (%s of the RU/s %s needs: %s items for a value of %s at the target, %s in the input)",
 			op.Line, human.Percent(share), best.Dist.Spec, human.Count(int64(math.Round(op.Matches))), strings.Join(params, ", "), strconv.FormatFloat(math.Round(input*10)/10, 'f', -1, 64)))
 		for _, p := range params {
-			if !slices.Contains(grown, p) {
-				grown = append(grown, p)
-			}
+			add(&grown, p)
 		}
 	}
-	if len(lines) == 0 {
+	var msg []string
+	if len(one) > 0 {
+		msg = append(msg, fmt.Sprintf("The workload finds items by %s with a parameter, but the input holds one value of %s: the input is one value's items, and pkcalc grows that one to the target, so a key that leads with %s holds everything under one value.",
+			strings.Join(one, ", "), human.Plural(int64(len(one)), "it", "each"), human.Plural(int64(len(one)), "it", "one of them")))
+	}
+	if len(lines) > 0 {
+		if slices.ContainsFunc(grown, func(p string) bool { return !slices.Contains(one, p) }) {
+			msg = append(msg, fmt.Sprintf("The input's values of %s mostly recur, so pkcalc takes them for most of those there are and grows them with the data, the target being %s times the input: %s.",
+				strings.Join(grown, ", "), human.Count(int64(math.Round(factor))), strings.Join(lines, "; ")))
+		} else {
+			msg = append(msg, fmt.Sprintf("Its lookups ask much of the throughput: %s.", strings.Join(lines, "; ")))
+		}
+	}
+	if len(msg) == 0 {
 		return nil
 	}
+	for _, p := range one {
+		add(&grown, p)
+	}
 	o, _ := options.Lookup("newValues")
-	return &report.Notice{Code: report.GrownValues, Message: fmt.Sprintf(
-		"The input's values of %s mostly recur, so pkcalc takes them for most of those there are and grows them with the data, the target being %s times the input: %s. If new ones keep coming instead (new customers, users or tenants, each with as many items as the input shows), name %s in the setting %q (--%s), and the lookups load what a value has in the input.",
-		strings.Join(grown, ", "), human.Count(int64(math.Round(factor))), strings.Join(lines, "; "), strings.Join(grown, ","), o.Label, o.Flag)}
+	msg = append(msg, fmt.Sprintf("If new ones keep coming instead (new customers, users or tenants, each with as many items as the input shows), name %s in the setting %q (--%s), and the lookups load what a value has in the input.",
+		strings.Join(grown, ","), o.Label, o.Flag))
+	return &report.Notice{Code: report.GrownValues, Message: strings.Join(msg, " ")}
 }

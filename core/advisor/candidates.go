@@ -29,7 +29,11 @@ type Sample struct {
 	WriteRU     float64       // the workload's write RU/s, 0 if not given
 	Limit       int           // most keys to return; 0 for MaxCandidates
 	Operations  []query.Op    // the application's operations, if given
-	Version     epk.Version   // the container's hash version; V1 allows no hierarchical keys
+	// NewValues are the paths whose values keep coming as the data grows
+	// (partition.Options.NewValuePaths): at the target a value of one
+	// holds what it holds in the sample.
+	NewValues [][]string
+	Version   epk.Version // the container's hash version; V1 allows no hierarchical keys
 }
 
 // MinDistinct is the fewest distinct values a path needs for Candidates to
@@ -200,10 +204,18 @@ func (c *chooser) largest(p paths.Path) (docs, bytes float64) {
 		return 0, 0
 	}
 	docs = float64(p.Top[0].Count) / c.docs
-	if c.in.Bytes <= 0 {
-		return docs, docs
+	bytes = docs
+	if c.in.Bytes > 0 {
+		bytes = float64(p.Heaviest.Bytes) / float64(c.in.Bytes)
 	}
-	return docs, float64(p.Heaviest.Bytes) / float64(c.in.Bytes)
+	if slices.ContainsFunc(c.in.NewValues, func(n []string) bool { return slices.Equal(n, p.Segments) }) && c.in.TargetBytes > c.in.Bytes && c.in.Bytes > 0 {
+		// Its values keep coming: at the target the largest holds what it
+		// holds here, its share of the target's data and writes that much
+		// smaller.
+		f := float64(c.in.Bytes) / float64(c.in.TargetBytes)
+		docs, bytes = docs*f, bytes*f
+	}
+	return docs, bytes
 }
 
 // hottest is largest for a plain key on the path, its largest logical

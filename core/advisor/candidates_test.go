@@ -223,6 +223,28 @@ func TestCandidatesWorkloadFirst(t *testing.T) {
 			first:    []string{"/customerName"},
 		},
 		{
+			// 300 engines' flights at 5 TB: an engine holds 17 GB as the
+			// sample grows, and 400 bytes if new engines keep coming. Sized by
+			// the sample's share, /engineId was never proposed alone.
+			name: "values that keep coming stand alone",
+			docs: lines(3000, func(i int) string {
+				return fmt.Sprintf(`{"id":"f%d","engineId":"e%d","cycle":%d}`, i, i%300, i/300)
+			}),
+			workload: "100 SELECT * FROM c WHERE c.engineId = @e\n50 create",
+			sample:   func(s *Sample) { s.TargetBytes, s.NewValues = 5000<<30, [][]string{{"engineId"}} },
+			first:    []string{"/engineId", "/engineId,/id"},
+			absent:   []string{"/engineId+hash(/id)%2"},
+		},
+		{
+			name: "the same engines as all there are",
+			docs: lines(3000, func(i int) string {
+				return fmt.Sprintf(`{"id":"f%d","engineId":"e%d","cycle":%d}`, i, i%300, i/300)
+			}),
+			workload: "100 SELECT * FROM c WHERE c.engineId = @e\n50 create",
+			sample:   func(s *Sample) { s.TargetBytes = 5000 << 30 },
+			absent:   []string{"/engineId"},
+		},
+		{
 			name:     "a query on nothing the documents hold: as without a workload",
 			docs:     tenants(600),
 			workload: "SELECT * FROM c WHERE c.missing = @m",

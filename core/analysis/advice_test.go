@@ -348,3 +348,33 @@ func TestAdviceOneTenantSample(t *testing.T) {
 		t.Errorf("with new repositories, /repository_url,/id is %s (%d): %+v", c.Grade, c.Score, c.Findings)
 	}
 }
+
+// Where rooms keep coming, a room key and a room key split by id place the
+// same documents alike, and need about the same throughput: at the target
+// the sample's busiest room is one of many more, as busy as in the
+// sample. /roomId was asked 3.4 times the RU/s of /roomId,/id, one 1.9 MB
+// room of 9.2 million charged 5,750 RU/s, in a review of Gitter messages.
+func TestAdviceNewRoomsSpread(t *testing.T) {
+	msgs := schemaLines(6000, func(i int) string {
+		room := i % 40
+		if i%3 == 0 {
+			room = 0 // one busy room
+		}
+		return fmt.Sprintf(`{"id":"m%d","roomId":"r%d","userId":"u%d","sentAt":"2024-03-%02dT%02d:%02d:00Z","text":"hello there %d"}`,
+			i, room, i%300, 1+i/240, i/10%24, i%60, i)
+	})
+	ops := "400 SELECT TOP 50 * FROM c WHERE c.roomId = @room ORDER BY c.sentAt DESC\n50 read /id /roomId\n200 create\n"
+	r, err := Analyze(strings.NewReader(msgs), Options{Keys: schemaKeys(t, "/roomId", "/roomId,/id"), NoSuggest: true,
+		TargetBytes: 500 << 30, Throughput: capacity.Throughput{RU: 20000},
+		Workload: advisor.Workload{Operations: ops}, NewValuePaths: [][]string{{"roomId"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	room, split := candidateOf(r, "/roomId"), candidateOf(r, "/roomId,/id")
+	if room.Workload.LeastRU == nil || split.Workload.LeastRU == nil {
+		t.Fatalf("least RU/s: %v and %v", room.Workload.LeastRU, split.Workload.LeastRU)
+	}
+	if a, b := float64(*room.Workload.LeastRU), float64(*split.Workload.LeastRU); a > 1.2*b || hasFinding(*room, "THROTTLED") {
+		t.Errorf("/roomId needs %.0f RU/s, /roomId,/id %.0f; /roomId's findings %+v", a, b, room.Findings)
+	}
+}

@@ -418,7 +418,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 		item := itemOf(a.paths, a.described, a.docs, a.bytes)
 		for _, s := range advisor.Candidates(advisor.Sample{Paths: a.paths, Documents: a.described, Bytes: a.describedBytes, UniqueIDs: a.ids != nil && a.ids.unique,
 			TimePath: timePath, TimeSpan: span, TargetBytes: target, WriteRU: advisor.WriteRU(a.opts.Workload, a.ops, item),
-			Operations: a.ops, Version: a.opts.HashVersion}) {
+			Operations: a.ops, Version: a.opts.HashVersion, NewValues: a.opts.NewValuePaths}) {
 			if !slices.ContainsFunc(specs, func(k key.Spec) bool { return k.String() == s.String() }) {
 				specs = append(specs, s)
 			}

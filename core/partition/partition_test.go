@@ -1275,8 +1275,9 @@ func TestNewValues(t *testing.T) {
 
 // TestTargetWriteSpread: a sample of one tenant writes every moment to
 // that tenant's partition; at the target, where new tenants keep coming,
-// the writes of a moment spread as new tenants' do, and the first day,
-// which holds the sample, keeps them together.
+// the writes of a moment spread as new tenants' do, under a hierarchical
+// key as under a plain one, and the first day, which holds the sample,
+// keeps them together.
 func TestTargetWriteSpread(t *testing.T) {
 	in := func() io.Reader {
 		return lines(3000, func(i int) string {
@@ -1292,12 +1293,19 @@ func TestTargetWriteSpread(t *testing.T) {
 		{"one tenant", Options{TimePath: []string{"ts"}}, 1, 1},
 		{"one tenant of many to come", Options{TimePath: []string{"ts"}, NewValuePaths: [][]string{{"repo"}}}, 0.3, 1},
 	} {
-		d := accumulate(t, "/repo,/id", in(), tt.opts)
-		target, now := d.TargetWriteSpread(ranges), d.WriteSpread(ranges)
-		if tt.atTarget == 1 && target.HottestShare != 1 || tt.atTarget < 1 && target.HottestShare > tt.atTarget || now.HottestShare != tt.now {
-			t.Errorf("%s: the busiest partition takes %.2f of a moment's writes at the target, %.2f on the sample's layout; want %v and %v",
-				tt.name, target.HottestShare, now.HottestShare, tt.atTarget, tt.now)
+		for _, spec := range []string{"/repo,/id", "/repo"} {
+			d := accumulate(t, spec, in(), tt.opts)
+			target, now := d.TargetWriteSpread(ranges), d.WriteSpread(ranges)
+			if tt.atTarget == 1 && target.HottestShare != 1 || tt.atTarget < 1 && target.HottestShare > tt.atTarget || now.HottestShare != tt.now {
+				t.Errorf("%s, %s: the busiest partition takes %.2f of a moment's writes at the target, %.2f on the sample's layout; want %v and %v",
+					tt.name, spec, target.HottestShare, now.HottestShare, tt.atTarget, tt.now)
+			}
 		}
+	}
+	// A time bucket's moment stays on its bucket's values, whatever comes.
+	d := accumulate(t, "/repo+/ts:day", in(), Options{TimePath: []string{"ts"}, NewValuePaths: [][]string{{"repo"}}})
+	if sp := d.TargetWriteSpread(ranges); sp.HottestShare != 1 {
+		t.Errorf("/repo+/ts:day: the busiest partition takes %.2f of a moment's writes at the target, want 1", sp.HottestShare)
 	}
 }
 

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -169,14 +170,27 @@ func (b *TimeBucket) Hottest() float64 {
 // placing each on ranges. It returns nil when no sampled document has a time.
 func (d *Distribution) WriteSpread(ranges []epk.Range) *Spread { return d.writeSpread(ranges, false) }
 
-// TargetWriteSpread is WriteSpread at the target. A hierarchical key whose
-// first level keeps bringing new values (new tenants) writes at any moment
-// under first levels the sample has not met, anywhere in the key space:
-// each sampled write stands for one of them, placed by the hash of its
-// whole value, not beside the sample's first level. (A sample of one
-// tenant put every write of a moment on that tenant's partition.)
+// TargetWriteSpread is WriteSpread at the target. A key whose values keep
+// coming, its first level too (new rooms, new tenants), writes at any
+// moment under values the sample has not met, spread over the key space
+// as the target's many values are: each sampled write stands for one of
+// them, placed anywhere (scatterHead), not on the sample's value. (A
+// sample of one tenant put every write of a moment on that tenant's
+// partition.) A time bucket's writes of a moment stay on the bucket's
+// values: the moment is what they share.
 func (d *Distribution) TargetWriteSpread(ranges []epk.Range) *Spread {
-	return d.writeSpread(ranges, d.newValues == byNewFirst && d.Spec.Kind == key.MultiHash)
+	return d.writeSpread(ranges, d.newValues == byNewFirst && d.Spec.TimeBucket() == "" && !d.KeyIsTime())
+}
+
+// scatterHead is where a sampled write that stands for a value to come
+// lands: the first 64 bits of an EPK, from its value's hash and its place
+// in the input, as evenly over the key space as a hash's (splitmix64).
+func scatterHead(h uint64, order int64) uint64 {
+	x := h ^ uint64(order)*0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	x ^= x >> 31
+	return x &^ (0xC0 << 56) // an EPK's first byte is at most 3F
 }
 
 func (d *Distribution) writeSpread(ranges []epk.Range, scatter bool) *Spread {
@@ -206,6 +220,7 @@ func (d *Distribution) writeSpread(ranges []epk.Range, scatter bool) *Spread {
 	type write struct {
 		bucket int
 		h      uint64
+		order  int64
 		values []epk.Value
 	}
 	writes := make([]write, 0, timed)
@@ -224,7 +239,7 @@ func (d *Distribution) writeSpread(ranges []epk.Range, scatter bool) *Spread {
 			last = start
 		}
 		sp.Buckets[bi].Writes += scale
-		writes = append(writes, write{bi, s.hash, s.Values})
+		writes = append(writes, write{bi, s.hash, s.Order, s.Values})
 	}
 	byValue := d.sort.order(len(writes), func(i int, k *sortKey) { k[0], k[1] = writes[i].h, uint64(writes[i].bucket) }, nil)
 	p := -1
@@ -234,8 +249,15 @@ func (d *Distribution) writeSpread(ranges []epk.Range, scatter bool) *Spread {
 	for k, i := range byValue {
 		w := &writes[i]
 		first := k == 0 || writes[byValue[k-1]].h != w.h
-		if first {
-			p = d.locate(ranges, w.values, scatter)
+		switch {
+		case scatter:
+			head := scatterHead(w.h, w.order)
+			var ok bool
+			if p, ok = epk.LocateHead(ranges, head); !ok {
+				p = epk.Locate(ranges, fmt.Sprintf("%016X", head))
+			}
+		case first:
+			p = d.locate(ranges, w.values)
 		}
 		b := &sp.Buckets[w.bucket]
 		if p >= 0 {
@@ -336,15 +358,8 @@ func median(v []float64) float64 {
 
 // locate places a key value on ranges. A V2 or hierarchical EPK is placed
 // by its first 16 digits alone unless a boundary shares them: the whole
-// EPK, as text, cost twice as much per sampled value. Scattered, a
-// hierarchical value is placed by the hash of all its levels together.
-func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value, scatter bool) int {
-	if scatter && len(vals) > 0 {
-		if i, ok := epk.LocateHead(ranges, epk.HeadV2(vals...)); ok {
-			return i
-		}
-		return epk.Locate(ranges, epk.HashV2(vals...))
-	}
+// EPK, as text, cost twice as much per sampled value.
+func (d *Distribution) locate(ranges []epk.Range, vals []epk.Value) int {
 	if len(vals) > 0 && (d.Version == epk.V2 || d.Spec.Kind == key.MultiHash) {
 		levels := vals
 		if d.Spec.Kind == key.MultiHash {

@@ -220,7 +220,8 @@ func itemOf(ps []paths.Path, pathDocs int, docs int, bytes int64) capacity.Item 
 // with the path holds everything under that one); and a query for one
 // value of paths whose values mostly recur, which at the target finds
 // them grown as far as the data (Distribution.Matches), when it loads 100
-// times the input's items or more and asks a fifth or more of what the
+// times the items the value holds in the input or more (a TOP 50 loads
+// 50 however large the value grows) and asks a fifth or more of what the
 // recommended key needs (a review's SUM over one customer's orders: 7.5
 // items in the input, 217,734 at 100 GB, 99 % of 289,871 RU/s). Nil when
 // there is neither.
@@ -254,13 +255,16 @@ func grownLookups(ops []advisor.Operation, dists []*partition.Distribution, ps [
 		if at < 0 || dists[at].GrowsByNewValues() {
 			continue
 		}
+		// What it loads, not what it matches: a TOP 50 loads 50 items
+		// however many a value holds.
 		input := matches(op.Shape, dists, 1, docs, t)
+		loads := l.Charges[i].Items
 		share := best.Queries.Verdicts[i].Rate * l.Charges[i].RU / l.TotalRU
-		if op.Matches < 100*max(input, 1) || share < 0.2 {
+		if loads < 100*max(input, 1) || share < 0.2 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("line %d (%s of the RU/s %s needs: %s items for a value of %s at the target, %s in the input)",
-			op.Line, human.Percent(share), best.Dist.Spec, human.Count(int64(math.Round(op.Matches))), strings.Join(params, ", "), strconv.FormatFloat(math.Round(input*10)/10, 'f', -1, 64)))
+		lines = append(lines, fmt.Sprintf("line %d (%s of the RU/s %s needs: it loads %s items for a value of %s at the target, which holds %s in the input)",
+			op.Line, human.Percent(share), best.Dist.Spec, human.Count(int64(math.Round(loads))), strings.Join(params, ", "), strconv.FormatFloat(math.Round(input*10)/10, 'f', -1, 64)))
 		for _, p := range params {
 			add(&grown, p)
 		}

@@ -222,7 +222,7 @@ func TestQueryRoutingRule(t *testing.T) {
 		{name: "a patch of the key", spec: "/tenant", src: tenants(100, 0.5, 20), s: Settings{Operations: ops("5 patch /tenant")}, score: 0, measure: false,
 			code: KeyUpdated, sev: Warning, text: "changes the key"},
 		{name: "a batch across ids", spec: "/id", src: tenants(100, 0.5, 20), s: Settings{Operations: ops("5 batch 10 /tenant")}, score: 0, measure: false,
-			code: TransactionSpansKeys, sev: Critical, text: "spans items with different key values", cap: 60},
+			code: TransactionSpansKeys, sev: Critical, text: "spans items with different key values", cap: 40},
 	})
 }
 

@@ -265,8 +265,17 @@ func Unservable(s Settings) []Unserved {
 			continue
 		}
 		u := Unserved{Index: i, Rate: rate, RU: charge, Items: e.loaded(op, 1)}
-		u.Message = fmt.Sprintf("%s (%s) asks at least %s under any key: one execution read from one partition costs %s RU, for %s items at the target, past the %s RU/s a container may have (concepts-limits). No key serves it, so the keys are compared without it.",
-			sentence(describeOp(op.Op)), rateText(rate), ru(rate*charge), human.Count(int64(math.Round(charge))), human.Count(int64(math.Round(u.Items))), human.Count(capacity.ContainerQuotaRU))
+		asks, items := "asks at least", ""
+		if op.Shape.Narrowed && op.RU == 0 {
+			// Its = and IN filters match that many; its other conditions
+			// may leave far fewer, which the documents cannot tell.
+			asks, items = "may ask as much as", " at most"
+		}
+		u.Message = fmt.Sprintf("%s (%s) %s %s under any key: one execution read from one partition costs %s RU, for%s %s items at the target, past the %s RU/s a container may have (concepts-limits). No key serves it, so the keys are compared without it.",
+			sentence(describeOp(op.Op)), rateText(rate), asks, ru(rate*charge), human.Count(int64(math.Round(charge))), items, human.Count(int64(math.Round(u.Items))), human.Count(capacity.ContainerQuotaRU))
+		if items != "" {
+			u.Message += fmt.Sprintf(" Those are the items its = and IN filters match: its other conditions (a range, a function, an OR) may leave far fewer, which the documents cannot tell. Measure it and give the charge before the query (%s ru=N SELECT ...) to have it compared.", trimFloat(op.Weight))
+		}
 		if op.Shape.Aggregate {
 			u.Message += " An aggregate loads every item it matches: keep what it computes in a document of its own, updated as the items are written, and read that (a point read, about 1 RU)."
 		} else {

@@ -395,7 +395,7 @@ func (a *analysis) choose(window []*ingest.Document, filled bool) {
 	}
 	a.timePath = a.opts.TimePath
 	if a.timePath == nil {
-		a.timePath = detectTime(a.paths, window)
+		a.timePath = detectTime(a.paths, window, a.orderedPaths())
 	}
 	// A key named twice (/a and " /a", or in two settings) is measured
 	// and shown once.
@@ -857,12 +857,14 @@ func nameWords(name string) []string {
 
 // detectTime picks the field that holds each document's time: a top-level
 // or nested path, not in an array, whose values are times (isTime) in at
-// least 90 % of the window's documents. Of several, the one whose name says
-// time best wins (timeRank), then the system property _ts, then a path
-// whose name says nothing; then the shallower path, the one with more
+// least 90 % of the window's documents. Of several, one the workload sorts
+// by or bounds with a range wins (ordered, from query.Shape.Ordered: a
+// taxi trip's /pickup, not the /dropoff first in text), then the one whose
+// name says time best (timeRank), then the system property _ts, then a
+// path whose name says nothing; then the shallower path, the one with more
 // times, and the path first in Cosmos DB's order of path text, so that the
 // order of the documents and of their properties does not matter.
-func detectTime(ps []paths.Path, window []*ingest.Document) []string {
+func detectTime(ps []paths.Path, window []*ingest.Document, ordered []string) []string {
 	if len(window) == 0 {
 		return nil
 	}
@@ -897,11 +899,36 @@ func detectTime(ps []paths.Path, window []*ingest.Document) []string {
 	if len(all) == 0 {
 		return nil
 	}
+	unused := func(f found) int { // 0 for a path the workload orders by
+		if slices.Contains(ordered, f.path.Path) {
+			return 0
+		}
+		return 1
+	}
 	best := slices.MinFunc(all, func(a, b found) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(len(a.path.Segments), len(b.path.Segments)),
+		return cmp.Or(cmp.Compare(unused(a), unused(b)), cmp.Compare(a.rank, b.rank), cmp.Compare(len(a.path.Segments), len(b.path.Segments)),
 			cmp.Compare(b.timed, a.timed), strings.Compare(a.path.Path, b.path.Path))
 	})
 	return best.path.Segments
+}
+
+// orderedPaths are the paths the workload's queries sort by or bound with
+// a range, busiest query first.
+func (a *analysis) orderedPaths() []string {
+	ops := slices.Clone(a.ops)
+	slices.SortStableFunc(ops, func(x, y query.Op) int { return cmp.Compare(y.Weight, x.Weight) })
+	var out []string
+	for _, op := range ops {
+		if op.Kind != query.QueryOp || op.Query == nil {
+			continue
+		}
+		for _, p := range query.ShapeOf(op.Query).Ordered {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // AnalyzeAggregates reports on one key from per-key aggregates: rows of

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkcalc/pkcalc/core/advisor"
 	"github.com/pkcalc/pkcalc/core/ingest"
 	"github.com/pkcalc/pkcalc/core/jsontree"
 	"github.com/pkcalc/pkcalc/core/paths"
@@ -123,7 +124,7 @@ func detectIn(t *testing.T, docs []string) string {
 	if len(window) != len(docs) {
 		t.Fatalf("read %d of %d documents", len(window), len(docs))
 	}
-	if p := detectTime(c.Paths(), window); p != nil {
+	if p := detectTime(c.Paths(), window, nil); p != nil {
 		return paths.Format(p)
 	}
 	return ""
@@ -182,6 +183,29 @@ func TestDetectTimeOnDatasets(t *testing.T) {
 		}
 		if r.TimeField != want {
 			t.Errorf("%s: time field %q, want %q", file, r.TimeField, want)
+		}
+	}
+}
+
+// TestTimeFieldTheWorkloadOrdersBy: of two time fields, the one the
+// workload's queries sort by or bound wins; without a workload, the name
+// and the text decide. A review's taxi trips took /dropoff, first in
+// text, though every range and ORDER BY was on /pickup.
+func TestTimeFieldTheWorkloadOrdersBy(t *testing.T) {
+	trips := schemaLines(500, func(i int) string {
+		return fmt.Sprintf(`{"id":"t%d","zone":"z%d","pickup":"2019-03-01T%02d:%02d:00Z","dropoff":"2019-03-01T%02d:%02d:30Z"}`, i, i%20, i%24, i%60, i%24, i%60)
+	})
+	for _, tt := range []struct{ ops, want string }{
+		{"", "/dropoff"},
+		{"100 SELECT TOP 10 * FROM c WHERE c.zone = @z ORDER BY c.pickup DESC\n", "/pickup"},
+		{"100 SELECT * FROM c WHERE c.zone = @z AND c.pickup >= @from\n", "/pickup"},
+	} {
+		r, err := Analyze(strings.NewReader(trips), Options{Workload: advisor.Workload{Operations: tt.ops}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.TimeField != tt.want {
+			t.Errorf("%q: time field %q, want %q", tt.ops, r.TimeField, tt.want)
 		}
 	}
 }

@@ -42,6 +42,10 @@ type Shape struct {
 	// Empty: two filters pin one path to literals no value holds both of
 	// (c.a = 'x' AND c.a = 'y'), so the query matches no item.
 	Empty bool
+	// Ordered are the paths it sorts by or bounds with a range (ORDER BY,
+	// <, >, BETWEEN), in the order met: what an application orders by
+	// time, a time field most likely.
+	Ordered []string
 }
 
 // Filter is one property path pinned to constants.
@@ -91,11 +95,25 @@ func ShapeOf(q *Query) Shape {
 		}
 	}
 	byPath := map[string]*Filter{}
+	order := func(e Expr) {
+		if p, ok := propertyPath(e, alias, base); ok && !slices.Contains(s.Ordered, p) {
+			s.Ordered = append(s.Ordered, p)
+		}
+	}
 	for _, c := range conjuncts(q.Where) {
 		f, ok := pin(c, alias, base)
 		if !ok {
 			s.Narrowed = true
 			s.Scans = s.Scans || scans(c)
+			switch c := c.(type) {
+			case *Binary:
+				if c.Op == "<" || c.Op == ">" || c.Op == "<=" || c.Op == ">=" {
+					order(c.Left)
+					order(c.Right)
+				}
+			case *Between:
+				order(c.X)
+			}
 			continue
 		}
 		if old := byPath[f.Path]; old != nil {
@@ -115,6 +133,9 @@ func ShapeOf(q *Query) Shape {
 			continue
 		}
 		byPath[f.Path] = &f
+	}
+	for _, o := range q.OrderBy {
+		order(o.Expr)
 	}
 	for _, f := range byPath {
 		s.Filters = append(s.Filters, *f)
@@ -160,17 +181,11 @@ func pin(e Expr, alias string, base []string) (Filter, bool) {
 	default:
 		return Filter{}, false
 	}
-	p, ok := prop.(*Property)
-	if !ok || alias == "" || p.Root != alias || len(base)+len(p.Path) == 0 {
+	path, ok := propertyPath(prop, alias, base) // not through an array: the index holds elements, not this path
+	if !ok {
 		return Filter{}, false
 	}
-	segs := append(slices.Clone(base), p.Path...)
-	for _, s := range segs {
-		if strings.HasPrefix(s, "[") {
-			return Filter{}, false // an array step: the index holds elements, not this path
-		}
-	}
-	f := Filter{Path: paths.Format(segs)}
+	f := Filter{Path: path}
 	seen := map[string]bool{}
 	literal := true
 	for _, v := range list {
@@ -193,6 +208,22 @@ func pin(e Expr, alias string, base []string) (Filter, bool) {
 		f.Literals = nil
 	}
 	return f, f.Values > 0
+}
+
+// propertyPath is the path, in Cosmos DB syntax, of a property of the
+// FROM alias; ok is false for anything else or a step into an array.
+func propertyPath(e Expr, alias string, base []string) (string, bool) {
+	p, ok := e.(*Property)
+	if !ok || alias == "" || p.Root != alias || len(base)+len(p.Path) == 0 {
+		return "", false
+	}
+	segs := append(slices.Clone(base), p.Path...)
+	for _, s := range segs {
+		if strings.HasPrefix(s, "[") {
+			return "", false
+		}
+	}
+	return paths.Format(segs), true
 }
 
 // pinEither reads an OR of pins of one path (c.a = @x OR c.a IN (@y, 'z'))

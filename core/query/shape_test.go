@@ -24,7 +24,7 @@ func TestShapeOf(t *testing.T) {
 		{"SELECT * FROM c.customer cu WHERE cu.id = @x", Shape{Filters: []Filter{{Path: "/customer/id", Values: 1}}}},
 		{`SELECT * FROM c WHERE c["order date"] = @d`, Shape{Filters: []Filter{{Path: `/"order date"`, Values: 1}}}},
 		// Conditions the index serves by range or scan narrow an unknown share.
-		{"SELECT * FROM c WHERE c.ns = @ns AND c.ts > @since", Shape{Filters: []Filter{{Path: "/ns", Values: 1}}, Narrowed: true}},
+		{"SELECT * FROM c WHERE c.ns = @ns AND c.ts > @since", Shape{Filters: []Filter{{Path: "/ns", Values: 1}}, Narrowed: true, Ordered: []string{"/ts"}}},
 		{"SELECT * FROM c WHERE CONTAINS(c.text, @w)", Shape{Narrowed: true}},
 		// troubleshoot-query-performance's scan: UPPER loads every item.
 		{`SELECT VALUE c.description FROM c WHERE UPPER(c.description) = "BABYFOOD, DESSERT"`, Shape{Narrowed: true, Scans: true}},
@@ -35,7 +35,10 @@ func TestShapeOf(t *testing.T) {
 		{"SELECT * FROM c WHERE c.items[0].sku = @s", Shape{Narrowed: true}},
 		{"SELECT * FROM c", Shape{}},
 		// What the service does with the items.
-		{"SELECT TOP 10 * FROM c WHERE c.t = @t ORDER BY c.ts DESC", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Top: 10, Sorts: true}},
+		{"SELECT TOP 10 * FROM c WHERE c.t = @t ORDER BY c.ts DESC", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Top: 10, Sorts: true, Ordered: []string{"/ts"}}},
+		// What it sorts by and bounds, once each, in the order met.
+		{"SELECT * FROM c WHERE c.pickup >= @a AND @b > c.pickup AND c.n BETWEEN 1 AND 2 ORDER BY c.pickup, c.dropoff",
+			Shape{Narrowed: true, Sorts: true, Ordered: []string{"/pickup", "/n", "/dropoff"}}},
 		{"SELECT TOP @n * FROM c", Shape{TopParam: true}},
 		{"SELECT * FROM c OFFSET 20 LIMIT 10", Shape{Offset: 20, Limit: 10}},
 		{"SELECT VALUE COUNT(1) FROM c WHERE c.t = @t", Shape{Filters: []Filter{{Path: "/t", Values: 1}}, Aggregate: true}},

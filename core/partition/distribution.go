@@ -611,6 +611,9 @@ func (d *Distribution) KeyIsTime() bool {
 // the logical partitions whose every component is undefined.
 func (d *Distribution) Unkeyed() int64 { return d.unkeyedSum().Documents }
 
+// UnkeyedBytes is the bytes of the documents that lack the key.
+func (d *Distribution) UnkeyedBytes() int64 { return d.unkeyedSum().Bytes }
+
 // unkeyedSum sums the documents, bytes and requests of the logical
 // partitions of documents that lack the key (unkeyed).
 func (d *Distribution) unkeyedSum() Logical {

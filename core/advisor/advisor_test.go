@@ -582,7 +582,7 @@ func TestMessageWording(t *testing.T) {
 			"1 document has a key value over 101 bytes", "have"},
 		// A hierarchical key's missing level is undefined on its own.
 		{"missing level", "/tenant,/nope", small(), partition.Options{}, Settings{}, MissingValues,
-			"50 documents (100%) lack /tenant or /nope. Cosmos DB stores a missing level as the undefined value: documents that lack the same levels and share the others share one logical partition", "them all"},
+			"50 documents (100%) lack /nope. Cosmos DB stores a missing level as the undefined value: documents that lack the same levels and share the others share one logical partition", "them all"},
 	} {
 		e := evaluate(t, tt.spec, tt.src, tt.opts, tt.s)
 		var text string

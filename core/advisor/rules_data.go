@@ -356,7 +356,7 @@ func keyPresent(e *Evaluation) verdict {
 			v.cap = 60
 		}
 	}
-	paths := strings.Join(d.Spec.PathStrings(), " or ")
+	paths := strings.Join(lackedPaths(d), " or ")
 	if d.Missing > 0 {
 		sev := Info
 		if miss >= 0.01 {
@@ -402,6 +402,30 @@ func keyPresent(e *Evaluation) verdict {
 			human.Count(d.Invalid), human.Plural(d.Invalid, "document holds", "documents hold"), paths, human.Plural(d.Invalid, "it", "them"))})
 	}
 	return v
+}
+
+// lackedPaths are the paths of the key the documents lack: of a
+// hierarchical key, the levels some logical partition holds undefined
+// (every document has an id, so "lack /customerId or /id" misled); of
+// another key, all its paths.
+func lackedPaths(d *partition.Distribution) []string {
+	all := d.Spec.PathStrings()
+	if d.Spec.Kind != key.MultiHash {
+		return all
+	}
+	var out []string
+	for i, p := range all {
+		for l := range d.All() {
+			if i < len(l.Values) && l.Values[i].Kind == epk.Undefined {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return all // past the exact limit: which is not known
+	}
+	return out
 }
 
 // duplicatesCritical is the share of documents refused for repeating an

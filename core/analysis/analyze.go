@@ -899,11 +899,11 @@ func detectTime(ps []paths.Path, window []*ingest.Document, ordered []string) []
 	if len(all) == 0 {
 		return nil
 	}
-	unused := func(f found) int { // 0 for a path the workload orders by
-		if slices.Contains(ordered, f.path.Path) {
-			return 0
+	unused := func(f found) int { // where the workload orders by it, busiest first; past them, not at all
+		if i := slices.Index(ordered, f.path.Path); i >= 0 {
+			return i
 		}
-		return 1
+		return len(ordered)
 	}
 	best := slices.MinFunc(all, func(a, b found) int {
 		return cmp.Or(cmp.Compare(unused(a), unused(b)), cmp.Compare(a.rank, b.rank), cmp.Compare(len(a.path.Segments), len(b.path.Segments)),

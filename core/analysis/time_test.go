@@ -199,6 +199,8 @@ func TestTimeFieldTheWorkloadOrdersBy(t *testing.T) {
 		{"", "/dropoff"},
 		{"100 SELECT TOP 10 * FROM c WHERE c.zone = @z ORDER BY c.pickup DESC\n", "/pickup"},
 		{"100 SELECT * FROM c WHERE c.zone = @z AND c.pickup >= @from\n", "/pickup"},
+		// Both ordered by: the busier query's.
+		{"10 SELECT * FROM c WHERE c.dropoff >= @t\n100 SELECT * FROM c WHERE c.zone = @z AND c.pickup >= @from\n", "/pickup"},
 	} {
 		r, err := Analyze(strings.NewReader(trips), Options{Workload: advisor.Workload{Operations: tt.ops}})
 		if err != nil {

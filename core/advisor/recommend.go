@@ -137,8 +137,8 @@ func secondContainer(evals []*Evaluation, e *Evaluation) (Recommendation, bool) 
 	var best *Evaluation
 	var bestCost float64
 	for _, o := range evals {
-		// The other key must be worse in all: else it is the better
-		// key, which the ranking says.
+		// The other key scores no higher: a better one is the advice
+		// itself, which the ranking gives.
 		if o == e || !Acceptable(o) || o.Score > e.Score || !slices.Contains([]string{"A", "B", "C"}, o.Grade) || !o.Load.Active {
 			continue
 		}

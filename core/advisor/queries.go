@@ -271,8 +271,12 @@ func Unservable(s Settings) []Unserved {
 			// may leave far fewer, which the documents cannot tell.
 			asks, items = "may ask as much as", " at most"
 		}
-		u.Message = fmt.Sprintf("%s (%s) %s %s under any key: one execution read from one partition costs %s RU, for%s %s items at the target, past the %s RU/s a container may have (concepts-limits). No key serves it, so the keys are compared without it.",
-			sentence(describeOp(op.Op)), rateText(rate), asks, ru(rate*charge), human.Count(int64(math.Round(charge))), items, human.Count(int64(math.Round(u.Items))), human.Count(capacity.ContainerQuotaRU))
+		serves := "No key serves it"
+		if items != "" {
+			serves = "Counted so, no key serves it"
+		}
+		u.Message = fmt.Sprintf("%s (%s) %s %s under any key: one execution read from one partition costs %s RU, for%s %s items at the target, past the %s RU/s a container may have (concepts-limits). %s, so the keys are compared without it.",
+			sentence(describeOp(op.Op)), rateText(rate), asks, ru(rate*charge), human.Count(int64(math.Round(charge))), items, human.Count(int64(math.Round(u.Items))), human.Count(capacity.ContainerQuotaRU), serves)
 		if items != "" {
 			u.Message += fmt.Sprintf(" Those are the items its = and IN filters match: its other conditions (a range, a function, an OR) may leave far fewer, which the documents cannot tell. Measure it and give the charge before the query (%s ru=N SELECT ...) to have it compared.", trimFloat(op.Weight))
 		}
